@@ -1,0 +1,42 @@
+/** Who is calling, with what rights. Routes build it once; services receive it whole. */
+export const ENVIRONMENTS = ['test', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export const SCOPES = ['activity:write', 'activity:read', 'staff:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const PERMISSIONS = ['applications.review', 'applications.decide', 'staff.create'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const FEATURES = ['activity', 'applications'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export interface ApiKeyActor {
+  readonly kind: 'apiKey';
+  readonly keyId: string;
+  readonly environment: Environment;
+  readonly scopes: readonly string[];
+  readonly application: {
+    readonly id: string;
+    readonly name: string;
+    readonly workspaceId: string;
+    readonly features: Readonly<Record<string, boolean>>;
+    readonly allowedUniverseIds: readonly string[];
+  };
+}
+
+export interface UserActor {
+  readonly kind: 'user';
+  readonly userId: string;
+  /** Workspace id -> permissions held there. */
+  readonly memberships: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Set when the caller named a workspace (and is a member of it). */
+  readonly selectedWorkspaceId: string | null;
+}
+
+export type Actor = ApiKeyActor | UserActor;
+
+/** The principal that scopes idempotency keys: the dashboard user, or the key's application in its environment. */
+export function idempotencyScope(actor: Actor): string {
+  return actor.kind === 'user' ? `user:${actor.userId}` : `app:${actor.application.id}:${actor.environment}`;
+}

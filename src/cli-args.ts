@@ -1,0 +1,48 @@
+import type { ConfigOverrides } from './config.js';
+
+export interface ParsedArgs {
+  readonly command: string | undefined;
+  readonly positionals: readonly string[];
+  readonly overrides: ConfigOverrides;
+}
+
+const FLAG_NAMES: Record<string, keyof ConfigOverrides> = {
+  '--port': 'port',
+  '--host': 'host',
+  '--database-url': 'databaseUrl',
+};
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** `<command> [positionals] [--port N] [--host H] [--database-url URL]`, also `--flag=value`. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const overrides: ConfigOverrides = {};
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') {
+      positionals.push('help');
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const field = FLAG_NAMES[name];
+    if (!field) throw new UsageError(`unknown option ${name}`);
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      i += 1;
+    }
+    if (value === undefined || value === '') throw new UsageError(`option ${name} needs a value`);
+    overrides[field] = value;
+  }
+  const [command, ...rest] = positionals;
+  return { command, positionals: rest, overrides };
+}

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { cachingSqliteDatabase } from './statement-cache.js';
+import type { Database, Dialect } from './types.js';
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL schema to place on the search path (tests use one schema per file). */
+  readonly searchPath?: string;
+  readonly poolSize?: number;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function pgTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: string) => {
+      // Instants are stored as BIGINT epoch milliseconds: well inside Number's exact range.
+      if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format as 'text');
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export function sqliteFilename(url: string): string {
+  const rest = url.slice('sqlite:'.length);
+  if (rest === ':memory:' || rest === '') return ':memory:';
+  return rest.startsWith('//') ? rest.slice(2) : rest;
+}
+
+function openSqlite(url: string): Store {
+  const filename = sqliteFilename(url);
+  if (filename !== ':memory:') mkdirSync(dirname(resolve(filename)), { recursive: true });
+  const sqlite = new SqliteDatabase(filename);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a 200 means the change is on disk, not only in the WAL buffer.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingSqliteDatabase(sqlite) }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string, options: StoreOptions): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes(),
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    close: () => db.destroy(),
+  };
+}
+
+export function openStore(url: string, options: StoreOptions = {}): Store {
+  if (url.startsWith('sqlite:')) return openSqlite(url);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
+  throw new Error('unsupported database URL: use sqlite:<path>, sqlite::memory: or postgres://…');
+}

@@ -1,0 +1,167 @@
+import type { Kysely, Transaction } from 'kysely';
+
+/**
+ * Table shapes. Conventions shared by both stores:
+ * - instants are epoch milliseconds (INTEGER / BIGINT),
+ * - booleans are 0/1 integers,
+ * - JSON documents are TEXT.
+ */
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  settings: string;
+  create_staff_profile_on_accept: number;
+  weekly_required_minutes: number | null;
+  chat_guild_id: string | null;
+  chat_status: string | null;
+  chat_connected_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DepartmentTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  weekly_required_minutes: number | null;
+}
+
+export interface MemberTable {
+  workspace_id: string;
+  user_id: string;
+  permissions: string;
+}
+
+export interface StaffTable {
+  id: string;
+  workspace_id: string;
+  display_name: string;
+  game_user_id: string;
+  game_username: string;
+  chat_user_id: string | null;
+  department_id: string | null;
+  rank: string | null;
+  status: string;
+  weekly_required_minutes: number | null;
+  created_at: number;
+}
+
+export interface InactivityNoticeTable {
+  id: string;
+  workspace_id: string;
+  staff_id: string;
+  starts_at: number;
+  ends_at: number;
+  reason: string;
+  status: string;
+}
+
+export interface ApplicationTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  approved: number;
+  allowed_universe_ids: string;
+  features: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  application_id: string;
+  environment: string;
+  key_hash: string;
+  scopes: string;
+  revoked: number;
+  expires_at: number | null;
+  created_at: number;
+}
+
+export interface SubmissionTable {
+  id: string;
+  workspace_id: string;
+  status: string;
+  score: number | null;
+  reviewer_notes: string | null;
+  applicant: string;
+  answers: string;
+  created_at: number;
+  reviewed_at: number | null;
+  accepted_at: number | null;
+  rejected_at: number | null;
+  staff_profile_id: string | null;
+  updated_at: number;
+}
+
+export interface CommandTable {
+  id: string;
+  workspace_id: string;
+  type: string;
+  actor_type: string;
+  actor_id: string;
+  submission_id: string | null;
+  request_id: string;
+  idempotency_key: string | null;
+  payload: string;
+  created_at: number;
+}
+
+export interface EventTable {
+  id: string;
+  workspace_id: string;
+  command_id: string;
+  type: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface ShiftTable {
+  id: string;
+  workspace_id: string;
+  application_id: string;
+  environment: string;
+  staff_id: string;
+  universe_id: string;
+  place_id: string;
+  server_id: string;
+  status: string;
+  started_at: number;
+  last_heartbeat_at: number;
+  /** Server-clock instant of the last start or heartbeat received: liveness is judged by it. */
+  last_seen_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  created_at: number;
+}
+
+export interface IdempotencyRecordTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  request_id: string;
+  created_at: number;
+  locked_until: number;
+}
+
+export interface Database {
+  workspaces: WorkspaceTable;
+  departments: DepartmentTable;
+  members: MemberTable;
+  staff: StaffTable;
+  inactivity_notices: InactivityNoticeTable;
+  applications: ApplicationTable;
+  api_keys: ApiKeyTable;
+  submissions: SubmissionTable;
+  commands: CommandTable;
+  events: EventTable;
+  shifts: ShiftTable;
+  idempotency_records: IdempotencyRecordTable;
+}
+
+export type Db = Kysely<Database>;
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type Dialect = 'sqlite' | 'postgres';

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { systemClock } from './clock.js';
+import { loadConfig, type ConfigOverrides } from './config.js';
+import { newId } from './ids.js';
+import { applyProvisioning } from './provisioning/apply.js';
+import { startServer, stopOnSignals } from './server.js';
+
+export const DEMO_DATABASE_URL = 'sqlite:./data/demo.db';
+
+const DEMO = {
+  workspaceId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0001',
+  departmentId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0002',
+  staffId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0003',
+  applicationId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0004',
+  submissionId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0005',
+  userId: 'demo-reviewer',
+  guildId: '100000000000000001',
+  chatUserId: '200000000000000001',
+  gameUserId: '1001',
+  universeId: '4242',
+};
+
+function demoDocument(keyId: string) {
+  return {
+    workspaces: [
+      {
+        id: DEMO.workspaceId,
+        name: 'Demo Community',
+        slug: 'demo-community',
+        timezone: 'UTC',
+        settings: { createStaffProfileOnAccept: true, weeklyRequiredMinutes: 120 },
+        chat: { guildId: DEMO.guildId, status: 'connected', connectedAt: '2026-01-01T00:00:00Z' },
+        departments: [{ id: DEMO.departmentId, name: 'Moderation', weeklyRequiredMinutes: 180 }],
+        members: [
+          { userId: DEMO.userId, permissions: ['applications.review', 'applications.decide', 'staff.create'] },
+        ],
+        staff: [
+          {
+            id: DEMO.staffId,
+            displayName: 'Alice',
+            gameUserId: DEMO.gameUserId,
+            gameUsername: 'alice',
+            chatUserId: DEMO.chatUserId,
+            departmentId: DEMO.departmentId,
+            rank: 'Moderator',
+            status: 'active',
+          },
+        ],
+        applications: [
+          {
+            id: DEMO.applicationId,
+            name: 'Demo game',
+            approved: true,
+            allowedUniverseIds: [DEMO.universeId],
+            features: { activity: true, applications: true },
+            keys: [{ id: keyId, environment: 'test', scopes: ['activity:write', 'activity:read', 'staff:read'] }],
+          },
+        ],
+        submissions: [
+          {
+            id: DEMO.submissionId,
+            status: 'submitted',
+            score: null,
+            reviewerNotes: null,
+            applicant: { gameUserId: '2001', gameUsername: 'bob', displayName: 'Bob', chatUserId: '200000000000000002' },
+            answers: { why: 'I want to help the community.' },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function curlExamples(base: string, apiKey: string, token: string): string {
+  const key = `-H 'Authorization: Bearer ${apiKey}'`;
+  return [
+    `curl -s ${base}/health`,
+    `curl -s ${base}/v1/integration ${key}`,
+    `curl -s ${base}/v1/staff/me ${key} -H 'X-Chat-Guild-Id: ${DEMO.guildId}' -H 'X-Acting-Chat-User-Id: ${DEMO.chatUserId}'`,
+    `curl -s -X POST ${base}/v1/activity/shifts/start ${key} -H 'Content-Type: application/json' -H "Idempotency-Key: $(date +%s%N)" ` +
+      `-d '{"gameUserId":"${DEMO.gameUserId}","universeId":"${DEMO.universeId}","placeId":"1","serverId":"demo-server-1"}'`,
+    `curl -s ${base}/v1/activity/leaderboard ${key}`,
+    `curl -s -X POST ${base}/v1/applications/submissions/${DEMO.submissionId}/mark-under-review ` +
+      `-H 'Authorization: Bearer ${token}' -H 'Idempotency-Key: demo-review-1'`,
+  ].join('\n');
+}
+
+/** Provisions a demo workspace (a new test key each run), prints credentials and examples, then serves. */
+export async function runDemo(overrides: ConfigOverrides): Promise<number> {
+  const jwtSecret = process.env.JWT_SECRET ?? randomBytes(32).toString('base64url');
+  const config = loadConfig(
+    { ...process.env, JWT_SECRET: jwtSecret, GATEWAY_ENV: process.env.GATEWAY_ENV ?? 'demo' },
+    { ...overrides, databaseUrl: overrides.databaseUrl ?? process.env.DATABASE_URL ?? DEMO_DATABASE_URL },
+  );
+  const server = await startServer(config);
+  try {
+    const result = await applyProvisioning(server.store.db, demoDocument(newId()), systemClock);
+    const apiKey = result.keys[0]?.secret;
+    if (!apiKey) throw new Error('demo provisioning returned no key');
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(DEMO.userId)
+      .setIssuedAt()
+      .setExpirationTime('24h')
+      .sign(new TextEncoder().encode(jwtSecret));
+    const base = server.address.replace('0.0.0.0', '127.0.0.1');
+    process.stdout.write(
+      [
+        '',
+        `workspace-gateway demo is serving at ${base} (database ${config.databaseUrl})`,
+        '',
+        `Test API key (shown once):  ${apiKey}`,
+        `Dashboard token (24 h):     ${token}`,
+        '',
+        'Try:',
+        curlExamples(base, apiKey, token),
+        '',
+        'Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  await stopOnSignals(server);
+  return 0;
+}

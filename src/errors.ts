@@ -1,0 +1,58 @@
+/**
+ * The closed list of error codes. Services raise AppError with one of these; the HTTP layer alone maps
+ * codes to statuses (src/http/errors.ts).
+ */
+export const ERROR_CODES = [
+  'validation_failed',
+  'invalid_json',
+  'idempotency_key_required',
+  'invalid_idempotency_key',
+  'unauthenticated',
+  'insufficient_scope',
+  'permission_denied',
+  'workspace_access_denied',
+  'feature_disabled',
+  'universe_not_allowed',
+  'guild_mismatch',
+  'chat_not_connected',
+  'application_not_approved',
+  'staff_inactive',
+  'not_found',
+  'method_not_allowed',
+  'invalid_state_transition',
+  'shift_not_active',
+  'server_mismatch',
+  'idempotency_request_in_progress',
+  'payload_too_large',
+  'unsupported_media_type',
+  'submission_finalized',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export function validationError(issues: ValidationIssue[], message = 'The request is invalid.'): AppError {
+  return new AppError('validation_failed', message, { issues });
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('not_found', `${what} was not found.`);
+}

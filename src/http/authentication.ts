@@ -1,0 +1,172 @@
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } from 'jose';
+import type { ApiKeyActor, Environment, UserActor } from '../actor.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Executor } from '../db/types.js';
+import { AppError } from '../errors.js';
+import { isUuid, sha256Hex } from '../ids.js';
+
+const API_KEY_RE = /^wsk_(test|live)_[0-9A-Za-z]{32,}$/;
+const BEARER_RE = /^Bearer ([^\s]+)$/i;
+const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+export function isApiKeyFormat(token: string): boolean {
+  return API_KEY_RE.test(token);
+}
+
+export function apiKeyEnvironment(token: string): Environment | null {
+  const match = API_KEY_RE.exec(token);
+  return match ? (match[1] as Environment) : null;
+}
+
+export function hashApiKey(secret: string): string {
+  return sha256Hex(secret);
+}
+
+function unauthenticated(message = 'A valid bearer credential is required.'): AppError {
+  return new AppError('unauthenticated', message);
+}
+
+export function bearerToken(header: string | string[] | undefined): string {
+  if (typeof header !== 'string') throw unauthenticated();
+  const match = BEARER_RE.exec(header);
+  if (!match?.[1]) throw unauthenticated();
+  return match[1];
+}
+
+function parseStringArray(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function parseFlags(json: string): Record<string, boolean> {
+  const value: unknown = JSON.parse(json);
+  const flags: Record<string, boolean> = {};
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (typeof v === 'boolean') flags[k] = v;
+  }
+  return flags;
+}
+
+export interface AuthenticatorDeps {
+  readonly db: Executor;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience'>;
+}
+
+export interface Authenticator {
+  apiKey(authorization: string | string[] | undefined): Promise<ApiKeyActor>;
+  user(authorization: string | string[] | undefined, workspaceSelector: string | undefined): Promise<UserActor>;
+}
+
+export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): Authenticator {
+  const secretKey = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : null;
+  const jwks: JWTVerifyGetKey | null = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : null;
+
+  async function verifyJwt(token: string): Promise<JWTPayload> {
+    const common = {
+      requiredClaims: ['exp', 'sub'],
+      currentDate: new Date(clock.now()),
+      ...(config.jwtIssuer ? { issuer: config.jwtIssuer } : {}),
+      ...(config.jwtAudience ? { audience: config.jwtAudience } : {}),
+    };
+    const header = token.split('.')[0] ?? '';
+    let alg = '';
+    try {
+      alg = String((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg ?? '');
+    } catch {
+      throw unauthenticated('The dashboard token is malformed.');
+    }
+    try {
+      if (alg === 'HS256' && secretKey) {
+        return (await jwtVerify(token, secretKey, { ...common, algorithms: ['HS256'] })).payload;
+      }
+      if (jwks && ASYMMETRIC_ALGS.includes(alg)) {
+        return (await jwtVerify(token, jwks, { ...common, algorithms: ASYMMETRIC_ALGS })).payload;
+      }
+    } catch {
+      throw unauthenticated('The dashboard token is invalid or expired.');
+    }
+    throw unauthenticated('The dashboard token is signed with an algorithm this gateway does not accept.');
+  }
+
+  return {
+    async apiKey(authorization) {
+      const token = bearerToken(authorization);
+      const environment = apiKeyEnvironment(token);
+      if (!environment) throw unauthenticated('A valid API key is required.');
+      const row = await db
+        .selectFrom('api_keys as k')
+        .innerJoin('applications as a', 'a.id', 'k.application_id')
+        .select([
+          'k.id as keyId',
+          'k.environment',
+          'k.scopes',
+          'k.revoked',
+          'k.expires_at',
+          'a.id as applicationId',
+          'a.name as applicationName',
+          'a.workspace_id',
+          'a.approved',
+          'a.features',
+          'a.allowed_universe_ids',
+        ])
+        .where('k.key_hash', '=', hashApiKey(token))
+        .executeTakeFirst();
+      if (!row || row.environment !== environment || row.revoked === 1) {
+        throw unauthenticated('The API key is unknown or revoked.');
+      }
+      if (row.expires_at !== null && row.expires_at <= clock.now()) throw unauthenticated('The API key has expired.');
+      if (row.approved !== 1) {
+        throw new AppError('application_not_approved', 'The application of this API key is not approved.');
+      }
+      return {
+        kind: 'apiKey',
+        keyId: row.keyId,
+        environment,
+        scopes: parseStringArray(row.scopes),
+        application: {
+          id: row.applicationId,
+          name: row.applicationName,
+          workspaceId: row.workspace_id,
+          features: parseFlags(row.features),
+          allowedUniverseIds: parseStringArray(row.allowed_universe_ids),
+        },
+      };
+    },
+
+    async user(authorization, workspaceSelector) {
+      const token = bearerToken(authorization);
+      if (isApiKeyFormat(token) || token.startsWith('wsk_')) {
+        throw unauthenticated('API keys are not accepted here; use a dashboard user token.');
+      }
+      const payload = await verifyJwt(token);
+      const userId = payload.sub;
+      if (typeof userId !== 'string' || userId === '' || userId.includes('\u0000')) {
+        throw unauthenticated('The dashboard token has no usable subject.');
+      }
+      const rows = await db
+        .selectFrom('members')
+        .select(['workspace_id', 'permissions'])
+        .where('user_id', '=', userId)
+        .execute();
+      const memberships = new Map<string, ReadonlySet<string>>(
+        rows.map((r) => [r.workspace_id, new Set(parseStringArray(r.permissions))]),
+      );
+      let selectedWorkspaceId: string | null = null;
+      if (workspaceSelector !== undefined) {
+        if (!isUuid(workspaceSelector)) {
+          throw new AppError('validation_failed', 'X-Service-Workspace-Id must be a UUID.', {
+            issues: [{ path: 'headers.x-service-workspace-id', message: 'must be a UUID' }],
+          });
+        }
+        const selected = workspaceSelector.toLowerCase();
+        if (!memberships.has(selected)) {
+          throw new AppError('workspace_access_denied', 'You are not a member of the selected workspace.');
+        }
+        selectedWorkspaceId = selected;
+      }
+      return { kind: 'user', userId, memberships, selectedWorkspaceId };
+    },
+  };
+}

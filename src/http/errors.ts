@@ -1,0 +1,189 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CODES, type ErrorCode, type ValidationIssue } from '../errors.js';
+
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  validation_failed: 400,
+  invalid_json: 400,
+  idempotency_key_required: 400,
+  invalid_idempotency_key: 400,
+  unauthenticated: 401,
+  insufficient_scope: 403,
+  permission_denied: 403,
+  workspace_access_denied: 403,
+  feature_disabled: 403,
+  universe_not_allowed: 403,
+  guild_mismatch: 403,
+  chat_not_connected: 403,
+  application_not_approved: 403,
+  staff_inactive: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_state_transition: 409,
+  shift_not_active: 409,
+  server_mismatch: 409,
+  idempotency_request_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  submission_finalized: 422,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export const ERROR_SCHEMA_ID = 'ErrorResponse';
+
+export const ErrorResponseSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ enum: [...ERROR_CODES], description: 'Stable machine-readable error code.' }),
+      message: Type.String({ description: 'Human-readable explanation; wording may change.' }),
+      requestId: Type.String({ pattern: '^req_[0-9A-Za-z]{16,}$', description: 'Equals the X-Request-Id header.' }),
+      details: Type.Optional(
+        Type.Object({}, { additionalProperties: true, description: 'Extra context, e.g. `issues` for validation_failed.' }),
+      ),
+    }),
+  },
+  { $id: ERROR_SCHEMA_ID, title: 'ErrorResponse', description: 'Body of every 4xx and 5xx response.' },
+);
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; requestId: string; details?: Record<string, unknown> };
+}
+
+export function errorBody(
+  requestId: string,
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): ErrorBody {
+  return { error: { code, message, requestId, ...(details ? { details } : {}) } };
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  const status = STATUS_BY_CODE[error.code];
+  return reply.code(status).send(errorBody(reply.request.id, error.code, error.message, error.details));
+}
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+function issuePath(context: string | undefined, issue: AjvIssue): string {
+  let path = issue.instancePath ?? '';
+  if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string') {
+    path = `${path}/${issue.params.missingProperty}`;
+  }
+  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
+    path = `${path}/${issue.params.additionalProperty}`;
+  }
+  return `${context ?? 'body'}${path.replaceAll('/', '.')}`;
+}
+
+function issueMessage(issue: AjvIssue): string {
+  if (issue.keyword === 'additionalProperties') return 'is not a known property';
+  if (issue.keyword === 'required') return 'is required';
+  return issue.message ?? 'is invalid';
+}
+
+export function validationIssues(error: FastifyError): ValidationIssue[] {
+  const issues = (error.validation ?? []) as AjvIssue[];
+  return issues.map((issue) => ({ path: issuePath(error.validationContext, issue), message: issueMessage(issue) }));
+}
+
+/** Maps framework errors (parsing, limits, schema validation) onto the closed code list. */
+export function toAppError(error: FastifyError): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    return new AppError('validation_failed', 'The request is invalid.', { issues: validationIssues(error) });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new AppError('unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body exceeds 64 KiB.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('validation_failed', 'The Content-Length header does not match the body.', { issues: [] });
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return new AppError('invalid_json', 'The request body is not valid JSON.');
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new AppError('payload_too_large', 'The request body is too large.');
+  if (status === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
+  if (status >= 400 && status < 500) return new AppError('validation_failed', 'The request is invalid.', { issues: [] });
+  return null;
+}
+
+function allowedMethods(url: string, routes: readonly RouteShape[]): string[] {
+  const path = url.split('?')[0] ?? url;
+  return routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
+}
+
+interface RouteShape {
+  readonly method: string;
+  readonly pattern: RegExp;
+}
+
+function routePattern(url: string): RegExp {
+  const escaped = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/**
+ * Errors the router raises before any hook runs: a path parameter with a malformed percent-encoding
+ * (FST_ERR_BAD_URL) or longer than the router's limit (FST_ERR_MAX_PARAM_LENGTH). Such a path names no resource,
+ * so the answer is 404 not_found, in the envelope and with X-Request-Id like every other response (the router's
+ * own answer is a bare 400/414 without either). Passed to Fastify as `frameworkErrors`.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendError(reply, new AppError('not_found', 'No resource has this path.'));
+    return;
+  }
+  request.log.error({ err: error }, 'router error');
+  sendError(reply, new AppError('internal_error', 'An unexpected error occurred.'));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  const routes: RouteShape[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, pattern: routePattern(route.url) });
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError) return sendError(reply, appError);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, new AppError('internal_error', 'An unexpected error occurred.'));
+  });
+
+  const unmatched = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const methods = allowedMethods(request.url, routes);
+    if (methods.length > 0) {
+      reply.header('allow', [...new Set(methods)].join(', '));
+      return sendError(reply, new AppError('method_not_allowed', `${request.method} is not allowed on this path.`));
+    }
+    return sendError(reply, new AppError('not_found', 'No route matches this path.'));
+  };
+  // An unknown path or method is answered before its body is read: the body is never the problem there
+  // (otherwise a bad or oversized body on a wrong method would be 400/413/415 instead of 404/405).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    reply.header('x-request-id', request.id);
+    return unmatched(request, reply);
+  });
+  app.setNotFoundHandler(unmatched);
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.js';
+import { AppError } from '../errors.js';
+import type { Authenticator } from './authentication.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** Declared on each route (`config.auth`); checked in one hook, and turned into the route's OpenAPI security. */
+export type RouteAuth =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'apiKey'; readonly scope?: Scope; readonly feature?: Feature }
+  | { readonly kind: 'user' };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+    correlationId: string;
+  }
+}
+
+const CORRELATION_ID_RE = /^[\x21-\x7e]{1,128}$/;
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export function registerRouteAuth(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  rateLimiter: RateLimiter | null,
+): void {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('correlationId', '');
+
+  // Authentication (401) and the checks that need only the credential (403) run before the body is read,
+  // so an unauthenticated caller learns nothing about validation.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const auth = request.routeOptions.config.auth;
+    if (!auth || auth.kind === 'none') return;
+    if (auth.kind === 'user') {
+      const selector = singleHeader(request.headers['x-service-workspace-id']);
+      const user = await authenticator.user(request.headers.authorization, selector);
+      await rateLimiter?.check(user, reply);
+      request.actor = user;
+      return;
+    }
+    const actor = await authenticator.apiKey(request.headers.authorization);
+    await rateLimiter?.check(actor, reply);
+    if (auth.feature && actor.application.features[auth.feature] !== true) {
+      throw new AppError('feature_disabled', `The ${auth.feature} feature is not enabled for this application.`);
+    }
+    if (auth.scope && !actor.scopes.includes(auth.scope)) {
+      throw new AppError('insufficient_scope', `This API key lacks the ${auth.scope} scope.`, {
+        requiredScope: auth.scope,
+      });
+    }
+    request.actor = actor;
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (!auth || auth.kind === 'none') return;
+    const raw = request.headers['x-correlation-id'];
+    if (raw === undefined) {
+      request.correlationId = request.id;
+      return;
+    }
+    const value = singleHeader(raw) ?? '';
+    if (!CORRELATION_ID_RE.test(value)) {
+      throw new AppError('validation_failed', 'X-Correlation-Id must be 1 to 128 visible ASCII characters.', {
+        issues: [{ path: 'headers.x-correlation-id', message: 'must be 1 to 128 visible ASCII characters' }],
+      });
+    }
+    request.correlationId = value;
+  });
+}
+
+export function apiKeyActor(request: FastifyRequest): ApiKeyActor {
+  const actor = request.actor;
+  if (actor?.kind !== 'apiKey') throw new AppError('unauthenticated', 'A valid API key is required.');
+  return actor;
+}
+
+export function userActor(request: FastifyRequest): UserActor {
+  const actor = request.actor;
+  if (actor?.kind !== 'user') throw new AppError('unauthenticated', 'A valid dashboard token is required.');
+  return actor;
+}
+
+export function headerValue(request: FastifyRequest, name: string): string | undefined {
+  return singleHeader(request.headers[name]);
+}

@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Store } from './db/connect.js';
+import { purgeExpiredIdempotencyRecords } from './http/idempotency.js';
+import { sweepIntervalMs, sweepTimedOutShifts } from './features/shifts/sweep.js';
+
+export interface BackgroundJobs {
+  stop(): void;
+}
+
+export interface JobDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly config: Config;
+  readonly log: FastifyBaseLogger;
+}
+
+interface Job {
+  readonly name: string;
+  readonly intervalMs: number;
+  run(): Promise<unknown>;
+}
+
+/** Periodic maintenance of a serving instance. Every job is safe when several instances run it at once. */
+export function startBackgroundJobs({ store, clock, config, log }: JobDeps): BackgroundJobs {
+  const jobs: Job[] = [
+    {
+      name: 'idempotency-purge',
+      intervalMs: 10 * 60 * 1000,
+      run: () => purgeExpiredIdempotencyRecords({ db: store.db, clock }),
+    },
+    {
+      name: 'shift-timeout-sweep',
+      intervalMs: sweepIntervalMs(config.shiftTimeoutSeconds),
+      run: () => sweepTimedOutShifts({ db: store.db, clock, config }),
+    },
+  ];
+  const timers = jobs.map((job) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      job
+        .run()
+        .catch((err: unknown) => log.error({ err, job: job.name }, 'background job failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, job.intervalMs);
+    timer.unref();
+    return timer;
+  });
+  return {
+    stop() {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/types.js';
+import { consistencyIssues } from './consistency.js';
+import { parseProvisioningDocument } from './document.js';
+import { documentEntities } from './entities.js';
+import { ProvisioningError } from './errors.js';
+import { loadSnapshot } from './snapshot.js';
+import { writeDocument, type ProvisionedKey } from './write.js';
+
+export { ProvisioningError, type ProvisioningIssue } from './errors.js';
+export type { ProvisioningDocument } from './schema.js';
+export type { ProvisionedKey } from './write.js';
+
+export interface ProvisionResult {
+  /** One entry per key this run created. */
+  readonly keys: ProvisionedKey[];
+}
+
+/**
+ * Applies a provisioning document (CONTRACT section 2): validates it completely, then upserts everything in one
+ * transaction. Configuration is made to match the document, submissions and shifts are only inserted when
+ * absent, and nothing is ever deleted. Throws ProvisioningError, having changed nothing, on any invalid input.
+ */
+export async function applyProvisioning(
+  db: Kysely<Database>,
+  document: unknown,
+  clock: Clock,
+): Promise<ProvisionResult> {
+  const parsed = parseProvisioningDocument(document);
+  const entries = documentEntities(parsed);
+  const keys = await db.transaction().execute(async (trx) => {
+    // Read inside the transaction, so the checks see what the writes will meet.
+    const snapshot = await loadSnapshot(trx, parsed, entries);
+    const issues = consistencyIssues(parsed, entries, snapshot);
+    if (issues.length > 0) throw new ProvisioningError(issues);
+    return writeDocument(trx, parsed, snapshot, clock.now());
+  });
+  return { keys };
+}
+
+async function readDocument(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ProvisioningError([{ path: '$', message: `cannot read ${path}: ${reason}` }]);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ProvisioningError([{ path: '$', message: `${path} is not valid JSON: ${reason}` }]);
+  }
+}
+
+/** Reads a JSON file and applies it; an unreadable file or malformed JSON is a ProvisioningError too. */
+export async function applyProvisioningFile(db: Kysely<Database>, path: string, clock: Clock): Promise<ProvisionResult> {
+  return applyProvisioning(db, await readDocument(path), clock);
+}

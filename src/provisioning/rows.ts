@@ -1,0 +1,148 @@
+import type {
+  ApplicationTable,
+  DepartmentTable,
+  InactivityNoticeTable,
+  MemberTable,
+  ShiftTable,
+  StaffTable,
+  SubmissionTable,
+  WorkspaceTable,
+} from '../db/types.js';
+import { instant } from './document.js';
+import type {
+  ApplicationDocument,
+  DepartmentDocument,
+  MemberDocument,
+  NoticeDocument,
+  ShiftDocument,
+  StaffDocument,
+  SubmissionDocument,
+  WorkspaceDocument,
+} from './schema.js';
+
+/** Document entities as table rows (instants in epoch ms, booleans 0/1, JSON as text). Pure. */
+
+export const DEFAULT_TIMEZONE = 'UTC';
+
+const flag = (value: boolean | undefined): number => (value === true ? 1 : 0);
+const instantOrNull = (value: string | null | undefined): number | null =>
+  typeof value === 'string' ? instant(value) : null;
+
+export function workspaceRow(workspace: WorkspaceDocument, now: number): WorkspaceTable {
+  const settings = workspace.settings ?? {};
+  return {
+    id: workspace.id,
+    name: workspace.name,
+    slug: workspace.slug,
+    timezone: workspace.timezone ?? DEFAULT_TIMEZONE,
+    settings: JSON.stringify(settings),
+    create_staff_profile_on_accept: flag(settings.createStaffProfileOnAccept),
+    weekly_required_minutes: settings.weeklyRequiredMinutes ?? null,
+    chat_guild_id: workspace.chat?.guildId ?? null,
+    chat_status: workspace.chat?.status ?? null,
+    chat_connected_at: instantOrNull(workspace.chat?.connectedAt),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export function departmentRow(workspaceId: string, department: DepartmentDocument): DepartmentTable {
+  return {
+    id: department.id,
+    workspace_id: workspaceId,
+    name: department.name,
+    weekly_required_minutes: department.weeklyRequiredMinutes ?? null,
+  };
+}
+
+export function memberRow(workspaceId: string, member: MemberDocument): MemberTable {
+  return { workspace_id: workspaceId, user_id: member.userId, permissions: JSON.stringify(member.permissions) };
+}
+
+export function staffRow(workspaceId: string, staff: StaffDocument, now: number): StaffTable {
+  return {
+    id: staff.id,
+    workspace_id: workspaceId,
+    display_name: staff.displayName,
+    game_user_id: staff.gameUserId,
+    game_username: staff.gameUsername,
+    chat_user_id: staff.chatUserId ?? null,
+    department_id: staff.departmentId ?? null,
+    rank: staff.rank ?? null,
+    status: staff.status,
+    weekly_required_minutes: staff.weeklyRequiredMinutes ?? null,
+    created_at: now,
+  };
+}
+
+export function noticeRow(workspaceId: string, notice: NoticeDocument): InactivityNoticeTable {
+  return {
+    id: notice.id,
+    workspace_id: workspaceId,
+    staff_id: notice.staffId,
+    starts_at: instant(notice.startsAt),
+    ends_at: instant(notice.endsAt),
+    reason: notice.reason,
+    status: notice.status,
+  };
+}
+
+export function applicationRow(workspaceId: string, application: ApplicationDocument): ApplicationTable {
+  return {
+    id: application.id,
+    workspace_id: workspaceId,
+    name: application.name,
+    approved: flag(application.approved),
+    allowed_universe_ids: JSON.stringify(application.allowedUniverseIds),
+    features: JSON.stringify(application.features),
+  };
+}
+
+/** Imported submissions keep their status; review and decision times are unknown, so null. */
+export function submissionRow(workspaceId: string, submission: SubmissionDocument, now: number): SubmissionTable {
+  const createdAt = submission.createdAt === undefined ? now : instant(submission.createdAt);
+  const { applicant } = submission;
+  return {
+    id: submission.id,
+    workspace_id: workspaceId,
+    status: submission.status,
+    score: submission.score ?? null,
+    // An empty note is no note, as in a review update.
+    reviewer_notes: submission.reviewerNotes || null,
+    applicant: JSON.stringify({
+      gameUserId: applicant.gameUserId,
+      gameUsername: applicant.gameUsername,
+      displayName: applicant.displayName,
+      chatUserId: applicant.chatUserId ?? null,
+    }),
+    answers: JSON.stringify(submission.answers ?? {}),
+    created_at: createdAt,
+    reviewed_at: null,
+    accepted_at: null,
+    rejected_at: null,
+    staff_profile_id: null,
+    updated_at: createdAt,
+  };
+}
+
+/** History import: a completed shift whose last heartbeat (and last sign of life) is its end. */
+export function shiftRow(workspaceId: string, shift: ShiftDocument, now: number): ShiftTable {
+  const endedAt = instant(shift.endedAt);
+  return {
+    id: shift.id,
+    workspace_id: workspaceId,
+    application_id: shift.applicationId,
+    environment: shift.environment,
+    staff_id: shift.staffId,
+    universe_id: shift.universeId,
+    place_id: shift.placeId,
+    server_id: shift.serverId,
+    status: 'completed',
+    started_at: instant(shift.startedAt),
+    last_heartbeat_at: endedAt,
+    last_seen_at: endedAt,
+    ended_at: endedAt,
+    end_reason: shift.endReason,
+    created_at: now,
+  };
+}

@@ -1,0 +1,168 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../actor.js';
+import { UUID_PATTERN } from '../ids.js';
+
+/**
+ * The provisioning document (CONTRACT section 2). Every object rejects unknown properties so a typo fails loudly
+ * instead of being ignored. Checks that need more than one value (time order, references, key prefixes, time
+ * zones) are made after this structural pass, in document.ts and consistency.ts.
+ */
+
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+
+export const STAFF_STATUSES = ['active', 'inactive'] as const;
+export const NOTICE_STATUSES = ['approved', 'pending', 'denied'] as const;
+export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
+export const END_REASONS = ['manual', 'player_left', 'server_shutdown', 'heartbeat_timeout'] as const;
+
+function StringEnum<const T extends readonly string[]>(values: T) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+}
+
+/** A scalar schema that also accepts null (one JSON Schema `type` list, so errors stay readable). */
+function Nullable<T extends TSchema>(schema: T) {
+  const type: unknown = schema.type;
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+}
+
+function Strict<T extends Parameters<typeof Type.Object>[0]>(properties: T) {
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+const Uuid = Type.String({ pattern: UUID_PATTERN });
+const DateTime = Type.String({ format: 'date-time' });
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const ExternalId = Text(64);
+const Minutes = Type.Integer({ minimum: 0 });
+
+/** A map of known flag names to booleans; unknown names are rejected. */
+function FlagMap<const T extends readonly string[]>(names: T) {
+  const properties = Object.fromEntries(names.map((name) => [name, Type.Optional(Type.Boolean())]));
+  return Type.Unsafe<Partial<Record<T[number], boolean>>>(Type.Object(properties, { additionalProperties: false }));
+}
+
+export const SettingsSchema = Strict({
+  createStaffProfileOnAccept: Type.Optional(Type.Boolean()),
+  weeklyRequiredMinutes: Type.Optional(Nullable(Minutes)),
+});
+
+export const ChatSchema = Strict({
+  guildId: Nullable(ExternalId),
+  status: Text(64),
+  connectedAt: Type.Optional(Nullable(DateTime)),
+});
+
+export const DepartmentSchema = Strict({
+  id: Uuid,
+  name: Text(200),
+  weeklyRequiredMinutes: Type.Optional(Nullable(Minutes)),
+});
+
+export const MemberSchema = Strict({
+  userId: Text(255),
+  permissions: Type.Array(StringEnum(PERMISSIONS), { uniqueItems: true }),
+});
+
+export const StaffSchema = Strict({
+  id: Uuid,
+  displayName: Text(200),
+  gameUserId: ExternalId,
+  gameUsername: Text(200),
+  chatUserId: Type.Optional(Nullable(ExternalId)),
+  departmentId: Type.Optional(Nullable(Uuid)),
+  rank: Type.Optional(Nullable(Text(100))),
+  status: StringEnum(STAFF_STATUSES),
+  weeklyRequiredMinutes: Type.Optional(Nullable(Minutes)),
+});
+
+export const NoticeSchema = Strict({
+  id: Uuid,
+  staffId: Uuid,
+  startsAt: DateTime,
+  endsAt: DateTime,
+  reason: Text(1000),
+  status: StringEnum(NOTICE_STATUSES),
+});
+
+export const KeySchema = Strict({
+  id: Uuid,
+  environment: StringEnum(ENVIRONMENTS),
+  scopes: Type.Array(StringEnum(SCOPES), { uniqueItems: true }),
+  /** Imports an existing key; its format and prefix are checked in document.ts. */
+  secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  revoked: Type.Optional(Type.Boolean()),
+  expiresAt: Type.Optional(Nullable(DateTime)),
+});
+
+export const ApplicationSchema = Strict({
+  id: Uuid,
+  name: Text(200),
+  approved: Type.Boolean(),
+  allowedUniverseIds: Type.Array(ExternalId, { uniqueItems: true }),
+  features: FlagMap(FEATURES),
+  keys: Type.Array(KeySchema),
+});
+
+export const ApplicantSchema = Strict({
+  gameUserId: ExternalId,
+  gameUsername: Text(200),
+  displayName: Text(200),
+  chatUserId: Type.Optional(Nullable(ExternalId)),
+});
+
+export const SubmissionSchema = Strict({
+  id: Uuid,
+  status: StringEnum(SUBMISSION_STATUSES),
+  score: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
+  reviewerNotes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+  applicant: ApplicantSchema,
+  answers: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  createdAt: Type.Optional(DateTime),
+});
+
+export const ShiftSchema = Strict({
+  id: Uuid,
+  staffId: Uuid,
+  applicationId: Uuid,
+  environment: StringEnum(ENVIRONMENTS),
+  startedAt: DateTime,
+  endedAt: DateTime,
+  endReason: StringEnum(END_REASONS),
+  universeId: ExternalId,
+  placeId: ExternalId,
+  serverId: Text(128),
+});
+
+export const WorkspaceSchema = Strict({
+  id: Uuid,
+  name: Text(200),
+  slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 64 }),
+  timezone: Type.Optional(Text(64)),
+  settings: Type.Optional(SettingsSchema),
+  chat: Type.Optional(ChatSchema),
+  departments: Type.Optional(Type.Array(DepartmentSchema)),
+  members: Type.Optional(Type.Array(MemberSchema)),
+  staff: Type.Optional(Type.Array(StaffSchema)),
+  inactivityNotices: Type.Optional(Type.Array(NoticeSchema)),
+  applications: Type.Optional(Type.Array(ApplicationSchema)),
+  submissions: Type.Optional(Type.Array(SubmissionSchema)),
+  shifts: Type.Optional(Type.Array(ShiftSchema)),
+});
+
+export const ProvisioningDocumentSchema = Strict({
+  workspaces: Type.Array(WorkspaceSchema),
+});
+
+export type ProvisioningDocument = Static<typeof ProvisioningDocumentSchema>;
+export type WorkspaceDocument = Static<typeof WorkspaceSchema>;
+export type SettingsDocument = Static<typeof SettingsSchema>;
+export type ChatDocument = Static<typeof ChatSchema>;
+export type DepartmentDocument = Static<typeof DepartmentSchema>;
+export type MemberDocument = Static<typeof MemberSchema>;
+export type StaffDocument = Static<typeof StaffSchema>;
+export type NoticeDocument = Static<typeof NoticeSchema>;
+export type ApplicationDocument = Static<typeof ApplicationSchema>;
+export type KeyDocument = Static<typeof KeySchema>;
+export type ApplicantDocument = Static<typeof ApplicantSchema>;
+export type SubmissionDocument = Static<typeof SubmissionSchema>;
+export type ShiftDocument = Static<typeof ShiftSchema>;
