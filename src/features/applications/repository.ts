@@ -1,0 +1,159 @@
+import type { Updateable } from 'kysely';
+import type { Executor, SubmissionTable } from '../../db/types.js';
+
+export interface Submission {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly status: string;
+  readonly score: number | null;
+  readonly reviewerNotes: string | null;
+  /** Applicant document as stored (JSON text). */
+  readonly applicant: string;
+}
+
+const SUBMISSION_COLUMNS = ['id', 'workspace_id', 'status', 'score', 'reviewer_notes', 'applicant'] as const;
+
+type SubmissionRow = Pick<SubmissionTable, (typeof SUBMISSION_COLUMNS)[number]>;
+
+function toSubmission(row: SubmissionRow): Submission {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    status: row.status,
+    score: row.score,
+    reviewerNotes: row.reviewer_notes,
+    applicant: row.applicant,
+  };
+}
+
+export async function findSubmission(db: Executor, id: string): Promise<Submission | undefined> {
+  const row = await db.selectFrom('submissions').select(SUBMISSION_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? toSubmission(row) : undefined;
+}
+
+/**
+ * Applies `changes` only while the submission is in one of `from`: the database, not a prior read, decides which
+ * of two concurrent operations wins. Returns the updated submission, or undefined when the state had moved on.
+ */
+export async function updateSubmissionIf(
+  db: Executor,
+  id: string,
+  from: readonly string[],
+  changes: Updateable<SubmissionTable>,
+): Promise<Submission | undefined> {
+  const row = await db
+    .updateTable('submissions')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', 'in', [...from])
+    .returning(SUBMISSION_COLUMNS)
+    .executeTakeFirst();
+  return row ? toSubmission(row) : undefined;
+}
+
+export async function setStaffProfile(db: Executor, submissionId: string, staffId: string): Promise<void> {
+  await db.updateTable('submissions').set({ staff_profile_id: staffId }).where('id', '=', submissionId).execute();
+}
+
+export interface NewStaff {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly displayName: string;
+  readonly gameUserId: string;
+  readonly gameUsername: string;
+  readonly chatUserId: string | null;
+  readonly createdAt: number;
+}
+
+export async function findStaffIdByGameUser(
+  db: Executor,
+  workspaceId: string,
+  gameUserId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('staff')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('game_user_id', '=', gameUserId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * Inserts an active staff profile unless the workspace already has one for that game user (unique index);
+ * returns whether this call inserted it.
+ */
+export async function insertStaffIfAbsent(db: Executor, staff: NewStaff): Promise<boolean> {
+  const result = await db
+    .insertInto('staff')
+    .values({
+      id: staff.id,
+      workspace_id: staff.workspaceId,
+      display_name: staff.displayName,
+      game_user_id: staff.gameUserId,
+      game_username: staff.gameUsername,
+      chat_user_id: staff.chatUserId,
+      department_id: null,
+      rank: null,
+      status: 'active',
+      weekly_required_minutes: null,
+      created_at: staff.createdAt,
+    })
+    .onConflict((oc) => oc.columns(['workspace_id', 'game_user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export interface CommandRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly type: string;
+  readonly actorType: string;
+  readonly actorId: string;
+  readonly submissionId: string;
+  readonly requestId: string;
+  readonly idempotencyKey: string | null;
+  readonly payload: unknown;
+  readonly createdAt: number;
+}
+
+export async function insertCommand(db: Executor, command: CommandRecord): Promise<void> {
+  await db
+    .insertInto('commands')
+    .values({
+      id: command.id,
+      workspace_id: command.workspaceId,
+      type: command.type,
+      actor_type: command.actorType,
+      actor_id: command.actorId,
+      submission_id: command.submissionId,
+      request_id: command.requestId,
+      idempotency_key: command.idempotencyKey,
+      payload: JSON.stringify(command.payload),
+      created_at: command.createdAt,
+    })
+    .execute();
+}
+
+export interface EventRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly commandId: string;
+  readonly type: string;
+  readonly payload: unknown;
+  readonly createdAt: number;
+}
+
+export async function insertEvent(db: Executor, event: EventRecord): Promise<void> {
+  await db
+    .insertInto('events')
+    .values({
+      id: event.id,
+      workspace_id: event.workspaceId,
+      command_id: event.commandId,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      created_at: event.createdAt,
+    })
+    .execute();
+}

@@ -1,0 +1,60 @@
+import type { Permission } from '../../actor.js';
+import { AppError } from '../../errors.js';
+
+export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+export type ReviewOperation = 'accept' | 'reject' | 'markUnderReview' | 'updateReview';
+
+interface OperationRule {
+  /** Permission the caller needs in the submission's workspace. */
+  readonly permission: Permission;
+  /** States the operation may start from; the conditional UPDATE uses the same list. */
+  readonly from: readonly SubmissionStatus[];
+  readonly commandType: string;
+  readonly eventType: string;
+}
+
+export const OPERATION_RULES: Readonly<Record<ReviewOperation, OperationRule>> = {
+  markUnderReview: {
+    permission: 'applications.review',
+    from: ['submitted'],
+    commandType: 'application.submission.mark_under_review',
+    eventType: 'application.submission.under_review',
+  },
+  updateReview: {
+    permission: 'applications.review',
+    from: ['submitted', 'under_review'],
+    commandType: 'application.submission.update_review',
+    eventType: 'application.submission.review_updated',
+  },
+  accept: {
+    permission: 'applications.decide',
+    from: ['submitted', 'under_review'],
+    commandType: 'application.submission.accept',
+    eventType: 'application.submission.accepted',
+  },
+  reject: {
+    permission: 'applications.decide',
+    from: ['submitted', 'under_review'],
+    commandType: 'application.submission.reject',
+    eventType: 'application.submission.rejected',
+  },
+};
+
+const FINAL_STATES: readonly string[] = ['accepted', 'rejected'];
+
+/** Why `operation` cannot start from `status`, or null when it can. */
+export function stateError(operation: ReviewOperation, status: string): AppError | null {
+  if (FINAL_STATES.includes(status)) {
+    return new AppError('submission_finalized', `The submission is already ${status}; it can no longer change.`, {
+      status,
+    });
+  }
+  if (!(OPERATION_RULES[operation].from as readonly string[]).includes(status)) {
+    return new AppError('invalid_state_transition', `This operation is not allowed while the submission is ${status}.`, {
+      status,
+    });
+  }
+  return null;
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { envelope } from '../../http/envelope.js';
+import { apiKeyActor, headerValue } from '../../http/route-auth.js';
+import { IntegrationHeadersSchema, IntegrationResponseSchema } from './schemas.js';
+import type { IntegrationService } from './service.js';
+
+export function integrationRoutes(service: IntegrationService) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get(
+      '/v1/integration',
+      {
+        config: { auth: { kind: 'apiKey', feature: 'activity' } },
+        schema: {
+          operationId: 'getIntegration',
+          summary: 'Integration context of the calling API key',
+          description:
+            'Application, workspace, environment, scopes, feature flags and chat binding of the calling key. ' +
+            'Any valid key may call it; the activity feature must be enabled. The workspace comes from the key; ' +
+            'an `X-Chat-Guild-Id` header, when sent, must match the connected guild (403 `guild_mismatch`, or ' +
+            '`chat_not_connected` when no guild is connected).',
+          tags: ['integration'],
+          headers: IntegrationHeadersSchema,
+          response: { 200: IntegrationResponseSchema },
+        },
+      },
+      async (request) => {
+        const data = await service.context(apiKeyActor(request), headerValue(request, 'x-chat-guild-id'));
+        return envelope(request, data);
+      },
+    );
+  };
+}

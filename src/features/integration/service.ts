@@ -1,0 +1,36 @@
+import type { ApiKeyActor } from '../../actor.js';
+import { toIsoOrNull } from '../../clock.js';
+import type { Executor } from '../../db/types.js';
+import { notFound } from '../../errors.js';
+import { assertGuildMatches, isChatConnected } from '../workspaces/chat-binding.js';
+import { findWorkspace } from '../workspaces/repository.js';
+import type { IntegrationContext } from './schemas.js';
+
+export interface IntegrationServiceDeps {
+  readonly db: Executor;
+}
+
+export function createIntegrationService({ db }: IntegrationServiceDeps) {
+  return {
+    async context(actor: ApiKeyActor, guildId: string | undefined): Promise<IntegrationContext> {
+      const workspace = await findWorkspace(db, actor.application.workspaceId);
+      if (!workspace) throw notFound('The workspace');
+      if (guildId !== undefined) assertGuildMatches(workspace.chat, guildId);
+      return {
+        application: { id: actor.application.id, name: actor.application.name },
+        workspace: { id: workspace.id, name: workspace.name, slug: workspace.slug },
+        environment: actor.environment,
+        scopes: [...actor.scopes],
+        features: { ...actor.application.features },
+        chat: {
+          connected: isChatConnected(workspace.chat),
+          guildId: workspace.chat.guildId,
+          status: workspace.chat.status,
+          connectedAt: toIsoOrNull(workspace.chat.connectedAt),
+        },
+      };
+    },
+  };
+}
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;

@@ -1,0 +1,252 @@
+/**
+ * Activity reports (CONTRACT 3, 5 and 9): the self summary, per-staff aggregates and the leaderboard. Reads see
+ * the calling key's workspace and environment only. Active shifts are reported, never added to the totals.
+ */
+import type { ApiKeyActor } from '../../actor.js';
+import { toIso, type Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Dialect, Executor } from '../../db/types.js';
+import { notFound, validationError } from '../../errors.js';
+import { progressPercent, requirementForPeriod, waivedForNotices } from '../activity/metrics.js';
+import {
+  dayPeriod,
+  isValidTimeZone,
+  monthPeriod,
+  previousWeekPeriod,
+  resolvePeriod,
+  weekPeriod,
+  type Period,
+  type ResolvedPeriod,
+} from '../activity/periods.js';
+import { staleBefore } from '../shifts/rules.js';
+import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../staff/repository.js';
+import { weeklyRequirement } from '../staff/requirement.js';
+import { resolveActingStaff, type ChatContext } from '../staff/service.js';
+import { findWorkspace, type Workspace } from '../workspaces/repository.js';
+import { pageAfter, compareRanked, type RankCursor } from './ranking.js';
+import {
+  findApprovedNotices,
+  findStaffShifts,
+  listRankedStaffIds,
+  sumStaffTotals,
+  type NoticeRow,
+  type ReportAudience,
+} from './repository.js';
+import {
+  DEFAULT_LEADERBOARD_LIMIT,
+  type ActivitySummary,
+  type Leaderboard,
+  type LeaderboardEntry,
+  type LeaderboardQuery,
+  type PeriodQueryParams,
+  type StaffActivity,
+} from './schemas.js';
+import { activeShiftView, noticeInterval, noticeWaiver, periodTotals, splitShifts, totalsFromMs } from './totals.js';
+
+export interface ReportServiceDeps {
+  readonly db: Executor;
+  /** The leaderboard aggregate picks its SQL fragments by dialect. */
+  readonly dialect: Dialect;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
+}
+
+/** The zone periods are computed in: the workspace's, or UTC when it has none this runtime knows. */
+function reportingZone(workspace: Workspace): string {
+  return workspace.timezone && isValidTimeZone(workspace.timezone) ? workspace.timezone : 'UTC';
+}
+
+function audienceOf(actor: ApiKeyActor): ReportAudience {
+  return { workspaceId: actor.application.workspaceId, environment: actor.environment };
+}
+
+function periodView(period: Period) {
+  return { start: toIso(period.start), end: toIso(period.end), timezone: period.timeZone };
+}
+
+/** `true` or `1` include inactive staff; anything else does not. */
+function includesInactive(value: string | undefined): boolean {
+  return value === 'true' || value === '1';
+}
+
+function leaderboardCursor(query: LeaderboardQuery): RankCursor | null {
+  const { cursorTotalSeconds, cursorStaffId } = query;
+  if (cursorTotalSeconds === undefined && cursorStaffId === undefined) return null;
+  if (cursorTotalSeconds === undefined || cursorStaffId === undefined) {
+    const missing = cursorTotalSeconds === undefined ? 'cursorTotalSeconds' : 'cursorStaffId';
+    throw validationError(
+      [{ path: `query.${missing}`, message: 'is required with the other cursor parameter' }],
+      '`cursorTotalSeconds` and `cursorStaffId` must be sent together.',
+    );
+  }
+  return { totalSeconds: cursorTotalSeconds, staffId: cursorStaffId.toLowerCase() };
+}
+
+function groupByStaff(notices: readonly NoticeRow[]): Map<string, NoticeRow[]> {
+  const byStaff = new Map<string, NoticeRow[]>();
+  for (const notice of notices) {
+    const list = byStaff.get(notice.staff_id);
+    if (list) list.push(notice);
+    else byStaff.set(notice.staff_id, [notice]);
+  }
+  return byStaff;
+}
+
+interface RankedStaff {
+  readonly staffId: string;
+  readonly totalSeconds: number;
+  readonly totalMinutes: number;
+  readonly completedShifts: number;
+}
+
+export function createReportService({ db, dialect, clock, config }: ReportServiceDeps) {
+  const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
+
+  async function workspaceOf(actor: ApiKeyActor): Promise<Workspace> {
+    const workspace = await findWorkspace(db, actor.application.workspaceId);
+    // The key's workspace exists (foreign keys); its absence is a broken store, not a client error.
+    if (!workspace) throw new Error(`workspace ${actor.application.workspaceId} of an authenticated key is missing`);
+    return workspace;
+  }
+
+  return {
+    /** The invoking chat user's own activity: today, this and last week, this month, requirement and notices. */
+    async summary(actor: ApiKeyActor, chat: ChatContext): Promise<ActivitySummary> {
+      const { workspace, staff } = await resolveActingStaff(db, actor, chat);
+      const zone = reportingZone(workspace);
+      const now = clock.now();
+      const today = dayPeriod(now, zone);
+      const week = weekPeriod(now, zone);
+      const previousWeek = previousWeekPeriod(now, zone);
+      const month = monthPeriod(now, zone);
+      // One read covering every period: from the earliest start to the latest end.
+      const window = {
+        start: Math.min(previousWeek.start, month.start, today.start),
+        end: Math.max(week.end, month.end, today.end),
+      };
+      const [rows, notices] = await Promise.all([
+        findStaffShifts(db, audienceOf(actor), staff.id, window),
+        findApprovedNotices(db, [staff.id], week),
+      ]);
+      const { worked, live } = splitShifts(rows, timedOutBefore(now));
+      const currentWeekMinutes = periodTotals(worked, week).totalMinutes;
+      const weekly = requirementForPeriod(weeklyRequirement(staff, workspace.settings), week, 'calendar');
+      const { waivedMinutes, effect } = noticeWaiver(notices, weekly, week);
+      const required = Math.max(0, weekly - waivedMinutes);
+      return {
+        todayMinutes: periodTotals(worked, today).totalMinutes,
+        currentWeekMinutes,
+        previousWeekMinutes: periodTotals(worked, previousWeek).totalMinutes,
+        currentMonthMinutes: periodTotals(worked, month).totalMinutes,
+        weeklyRequiredMinutes: required,
+        progressPercent: progressPercent(currentWeekMinutes, required),
+        activeShift: activeShiftView(live, now),
+        inactivityEffect: effect,
+        timezone: zone,
+        currentWeekStart: toIso(week.start),
+        currentWeekEnd: toIso(week.end),
+        currentMonthStart: toIso(month.start),
+        currentMonthEnd: toIso(month.end),
+      };
+    },
+
+    /** Totals of one staff member (by game user id) over a week, a month or a custom range. */
+    async staffActivity(actor: ApiKeyActor, gameUserId: string, query: PeriodQueryParams): Promise<StaffActivity> {
+      const workspace = await workspaceOf(actor);
+      const now = clock.now();
+      // Request validation (400) before the lookup (404).
+      const period = resolvePeriod(query, now, reportingZone(workspace));
+      const staff = await findStaffByGameUser(db, workspace.id, gameUserId);
+      if (!staff) throw notFound('A staff member with this gameUserId');
+      const rows = await findStaffShifts(db, audienceOf(actor), staff.id, period);
+      const { worked, live } = splitShifts(rows, timedOutBefore(now));
+      return {
+        staff: { id: staff.id, displayName: staff.displayName, gameUserId: staff.gameUserId },
+        period: periodView(period),
+        ...periodTotals(worked, period),
+        activeShift: activeShiftView(live, now),
+      };
+    },
+
+    /** Staff of the workspace ranked by time worked in the period, one keyset page at a time. */
+    async leaderboard(actor: ApiKeyActor, query: LeaderboardQuery): Promise<Leaderboard> {
+      const workspace = await workspaceOf(actor);
+      const now = clock.now();
+      const period = resolvePeriod(query, now, reportingZone(workspace));
+      const cursor = leaderboardCursor(query);
+      const limit = query.limit ?? DEFAULT_LEADERBOARD_LIMIT;
+      const statuses = includesInactive(query.includeInactive) ? ['active', 'inactive'] : ['active'];
+      const departmentId = query.departmentId?.toLowerCase() ?? null;
+
+      // Ranking needs only ids and totals; profiles, requirements and notices are read for the page alone.
+      const [staffIds, totals] = await Promise.all([
+        listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
+        sumStaffTotals(db, dialect, audienceOf(actor), period, timedOutBefore(now)),
+      ]);
+      const totalsByStaff = new Map(totals.map((row) => [row.staff_id, row]));
+      const ranked: RankedStaff[] = staffIds.map((staffId) => {
+        const row = totalsByStaff.get(staffId);
+        return { staffId, ...totalsFromMs(row?.total_ms ?? 0, row?.shift_count ?? 0) };
+      });
+      ranked.sort(compareRanked);
+      const page = pageAfter(ranked, cursor, limit);
+
+      const pageIds = page.items.map(({ item }) => item.staffId);
+      const [profiles, notices] = await Promise.all([
+        findStaffProfiles(db, workspace.id, pageIds),
+        findApprovedNotices(db, pageIds, period),
+      ]);
+      const profileOf = new Map(profiles.map((profile) => [profile.id, profile]));
+      const progressOf = progressCalculator(period, workspace, groupByStaff(notices));
+      const entries: LeaderboardEntry[] = [];
+      for (const { item, position } of page.items) {
+        const profile = profileOf.get(item.staffId);
+        // Deleted between the two reads: left out rather than shown half-empty (staff are never deleted today).
+        if (!profile) continue;
+        entries.push({
+          staffId: item.staffId,
+          displayName: profile.displayName,
+          gameUserId: profile.gameUserId,
+          gameUsername: profile.gameUsername,
+          totalSeconds: item.totalSeconds,
+          totalMinutes: item.totalMinutes,
+          completedShifts: item.completedShifts,
+          department: profile.department?.name ?? '',
+          rank: profile.rank ?? '',
+          progressPercent: progressOf(profile, item.totalMinutes),
+          position,
+        });
+      }
+      return {
+        entries,
+        nextCursor: page.next ? { cursorTotalSeconds: page.next.totalSeconds, cursorStaffId: page.next.staffId } : null,
+        period: periodView(period),
+      };
+    },
+  };
+}
+
+/**
+ * Progress toward the period's requirement: the weekly requirement scaled to the period (calendar days for a
+ * week or month, elapsed time for a custom range), less what approved notices waive.
+ */
+function progressCalculator(period: ResolvedPeriod, workspace: Workspace, noticesByStaff: Map<string, NoticeRow[]>) {
+  const scaling = period.kind === 'custom' ? 'custom' : 'calendar';
+  const scaled = new Map<number, number>();
+  const requirementFor = (weekly: number): number => {
+    let value = scaled.get(weekly);
+    if (value === undefined) {
+      value = requirementForPeriod(weekly, period, scaling);
+      scaled.set(weekly, value);
+    }
+    return value;
+  };
+  return (profile: StaffProfile, minutes: number): number => {
+    const requirement = requirementFor(weeklyRequirement(profile, workspace.settings));
+    const notices = noticesByStaff.get(profile.id) ?? [];
+    const waived = notices.length === 0 ? 0 : waivedForNotices(requirement, notices.map(noticeInterval), period);
+    return progressPercent(minutes, Math.max(0, requirement - waived));
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;

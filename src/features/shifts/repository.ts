@@ -1,0 +1,175 @@
+import { sql, type Selectable } from 'kysely';
+import type { Executor, ShiftTable } from '../../db/types.js';
+
+export type ShiftRow = Selectable<ShiftTable>;
+
+/** A shift with the staff fields the read endpoints show. */
+export interface ShiftWithStaff extends ShiftRow {
+  readonly staff_display_name: string;
+  readonly staff_game_user_id: string;
+}
+
+/** Which application and environment a write acts for. */
+export interface ShiftOwner {
+  readonly applicationId: string;
+  readonly environment: string;
+}
+
+/** Which workspace and environment a read sees. */
+export interface ShiftAudience {
+  readonly workspaceId: string;
+  readonly environment: string;
+}
+
+export interface ActiveShiftsCursor {
+  readonly startedAt: number;
+  readonly id: string;
+}
+
+// The literal (not a bound parameter) lets both stores match the predicate of the partial index shifts_one_active.
+const ACTIVE = sql.lit('active');
+
+export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .executeTakeFirst();
+}
+
+export async function findActiveShiftOf(
+  db: Executor,
+  owner: ShiftOwner,
+  staffId: string,
+): Promise<ShiftRow | undefined> {
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .where('staff_id', '=', staffId)
+    .where('status', '=', ACTIVE)
+    .executeTakeFirst();
+}
+
+/** Inserts an active shift unless the staff member already has one (one winner across instances); true if inserted. */
+export async function insertActiveShift(db: Executor, row: ShiftRow): Promise<boolean> {
+  const result = await db
+    .insertInto('shifts')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['application_id', 'environment', 'staff_id']).where('status', '=', ACTIVE).doNothing(),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** Active shifts last seen before `staleBefore`, completed as of their last heartbeat (the timeout rule). */
+function completeStale(db: Executor, staleBefore: number) {
+  return db
+    .updateTable('shifts')
+    .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }))
+    .where('status', '=', ACTIVE)
+    .where('last_seen_at', '<', staleBefore);
+}
+
+/** Applies the timeout rule to one shift; true if this call completed it. */
+export async function completeIfStale(db: Executor, id: string, staleBefore: number): Promise<boolean> {
+  const result = await completeStale(db, staleBefore).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The timeout sweep: one conditional statement, so concurrent sweeps never complete a shift twice. */
+export async function completeStaleShifts(db: Executor, staleBefore: number): Promise<number> {
+  const result = await completeStale(db, staleBefore).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Records a heartbeat on a live shift: `last_heartbeat_at` only moves forward (decided in the statement, so
+ * racing heartbeats cannot move it back). Undefined when the shift is no longer active or has gone stale.
+ */
+export async function recordHeartbeat(
+  db: Executor,
+  id: string,
+  heartbeat: { readonly recordedAt: number; readonly seenAt: number; readonly staleBefore: number },
+): Promise<ShiftRow | undefined> {
+  return db
+    .updateTable('shifts')
+    .set((eb) => ({
+      last_heartbeat_at: eb
+        .case()
+        .when('last_heartbeat_at', '<', heartbeat.recordedAt)
+        .then(heartbeat.recordedAt)
+        .else(eb.ref('last_heartbeat_at'))
+        .end(),
+      last_seen_at: heartbeat.seenAt,
+    }))
+    .where('id', '=', id)
+    .where('status', '=', ACTIVE)
+    .where('last_seen_at', '>=', heartbeat.staleBefore)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Completes a live shift; undefined when it is no longer active or has gone stale (race-safe). */
+export async function completeShift(
+  db: Executor,
+  id: string,
+  end: { readonly endedAt: number; readonly reason: string; readonly staleBefore: number },
+): Promise<ShiftRow | undefined> {
+  return db
+    .updateTable('shifts')
+    .set({ status: 'completed', ended_at: end.endedAt, end_reason: end.reason })
+    .where('id', '=', id)
+    .where('status', '=', ACTIVE)
+    .where('last_seen_at', '>=', end.staleBefore)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+function shiftsWithStaff(db: Executor) {
+  return db
+    .selectFrom('shifts as sh')
+    .innerJoin('staff as st', 'st.id', 'sh.staff_id')
+    .selectAll('sh')
+    .select(['st.display_name as staff_display_name', 'st.game_user_id as staff_game_user_id']);
+}
+
+/** A shift visible to a reader of the workspace and environment. */
+export async function findVisibleShift(
+  db: Executor,
+  audience: ShiftAudience,
+  id: string,
+): Promise<ShiftWithStaff | undefined> {
+  return shiftsWithStaff(db)
+    .where('sh.id', '=', id)
+    .where('sh.workspace_id', '=', audience.workspaceId)
+    .where('sh.environment', '=', audience.environment)
+    .executeTakeFirst();
+}
+
+/** Live active shifts of the workspace and environment after the cursor, by (started_at, id). */
+export async function listLiveShifts(
+  db: Executor,
+  audience: ShiftAudience,
+  page: { readonly staleBefore: number; readonly after: ActiveShiftsCursor | null; readonly limit: number },
+): Promise<ShiftWithStaff[]> {
+  let query = shiftsWithStaff(db)
+    .where('sh.workspace_id', '=', audience.workspaceId)
+    .where('sh.environment', '=', audience.environment)
+    .where('sh.status', '=', ACTIVE)
+    .where('sh.last_seen_at', '>=', page.staleBefore);
+  const after = page.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('sh.started_at', '>', after.startedAt),
+        eb.and([eb('sh.started_at', '=', after.startedAt), eb('sh.id', '>', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('sh.started_at').orderBy('sh.id').limit(page.limit).execute();
+}

@@ -1,0 +1,59 @@
+/**
+ * Shift time rules (CONTRACT 5 and 9). Accounting uses the game server's times (startedAt, recordedAt, endedAt);
+ * liveness uses the server clock (`last_seen_at`, the instant the last start or heartbeat was received).
+ */
+import { validationError } from '../../errors.js';
+import { parseIsoDateTime } from '../activity/periods.js';
+
+/** A start time may lie at most this far in the past. */
+export const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;
+/** A game-server time may lie at most this far ahead of the server clock. */
+export const MAX_AHEAD_MS = 60 * 1000;
+/** The sweep runs at most this far apart, and at least this often relative to the timeout. */
+const MAX_SWEEP_INTERVAL_MS = 30 * 1000;
+const MIN_SWEEP_INTERVAL_MS = 1000;
+
+/**
+ * An active shift last seen before this instant has timed out: nothing was received for more than
+ * `timeoutSeconds` (a shift seen exactly `timeoutSeconds` ago is still live).
+ */
+export function staleBefore(now: number, timeoutSeconds: number): number {
+  return now - timeoutSeconds * 1000;
+}
+
+export function isStale(shift: { readonly status: string; readonly last_seen_at: number }, cutoff: number): boolean {
+  return shift.status === 'active' && shift.last_seen_at < cutoff;
+}
+
+/** Whole seconds from `from` to `to`, rounded down; never negative. */
+export function wholeSecondsBetween(from: number, to: number): number {
+  return Math.max(0, Math.floor((to - from) / 1000));
+}
+
+/** How often each instance sweeps: a fifth of the timeout, at most 30 s, at least 1 s. */
+export function sweepIntervalMs(timeoutSeconds: number): number {
+  return Math.max(MIN_SWEEP_INTERVAL_MS, Math.min(Math.floor((timeoutSeconds * 1000) / 5), MAX_SWEEP_INTERVAL_MS));
+}
+
+function outOfRange(field: string, message: string) {
+  return validationError([{ path: `body.${field}`, message }], `\`${field}\` ${message}.`);
+}
+
+/** A game-server instant from the body, or the server clock when omitted; at most 60 s ahead of the server clock (400). */
+export function clientInstant(field: string, text: string | undefined, now: number): number {
+  if (text === undefined) return now;
+  const at = parseIsoDateTime(text);
+  if (at === undefined) throw outOfRange(field, 'must be an ISO 8601 date-time with an offset');
+  if (at > now + MAX_AHEAD_MS) throw outOfRange(field, 'must be at most 60 seconds ahead of the server clock');
+  return at;
+}
+
+/** A start may be reported late, but by at most 24 hours (400). */
+export function assertRecentStart(startedAt: number, now: number): void {
+  if (startedAt < now - MAX_START_AGE_MS) throw outOfRange('startedAt', 'must lie within the last 24 hours');
+}
+
+/** Heartbeat and stop times may not precede the shift's start (400). */
+export function assertNotBeforeStart(field: string, at: number, startedAt: number): void {
+  if (at < startedAt) throw outOfRange(field, 'must not be before the shift\'s startedAt');
+}

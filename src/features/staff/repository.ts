@@ -1,0 +1,96 @@
+import type { Executor } from '../../db/types.js';
+
+export interface StaffProfile {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly displayName: string;
+  readonly gameUserId: string;
+  readonly gameUsername: string;
+  readonly chatUserId: string | null;
+  readonly department: { readonly id: string; readonly name: string; readonly weeklyRequiredMinutes: number | null } | null;
+  readonly rank: string | null;
+  readonly status: string;
+  /** The staff member's own override, if any. */
+  readonly weeklyRequiredMinutesOverride: number | null;
+}
+
+function staffQuery(db: Executor) {
+  return db
+    .selectFrom('staff as s')
+    .leftJoin('departments as d', 'd.id', 's.department_id')
+    .select([
+      's.id',
+      's.workspace_id',
+      's.display_name',
+      's.game_user_id',
+      's.game_username',
+      's.chat_user_id',
+      's.rank',
+      's.status',
+      's.weekly_required_minutes',
+      'd.id as department_id',
+      'd.name as department_name',
+      'd.weekly_required_minutes as department_weekly_required_minutes',
+    ]);
+}
+
+type StaffRow = Awaited<ReturnType<ReturnType<typeof staffQuery>['executeTakeFirstOrThrow']>>;
+
+function toProfile(row: StaffRow): StaffProfile {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    displayName: row.display_name,
+    gameUserId: row.game_user_id,
+    gameUsername: row.game_username,
+    chatUserId: row.chat_user_id,
+    department:
+      row.department_id !== null && row.department_name !== null
+        ? {
+            id: row.department_id,
+            name: row.department_name,
+            weeklyRequiredMinutes: row.department_weekly_required_minutes,
+          }
+        : null,
+    rank: row.rank,
+    status: row.status,
+    weeklyRequiredMinutesOverride: row.weekly_required_minutes,
+  };
+}
+
+export async function findStaffByChatUser(
+  db: Executor,
+  workspaceId: string,
+  chatUserId: string,
+): Promise<StaffProfile | undefined> {
+  const row = await staffQuery(db)
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.chat_user_id', '=', chatUserId)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .executeTakeFirst();
+  return row ? toProfile(row) : undefined;
+}
+
+export async function findStaffByGameUser(
+  db: Executor,
+  workspaceId: string,
+  gameUserId: string,
+): Promise<StaffProfile | undefined> {
+  const row = await staffQuery(db)
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.game_user_id', '=', gameUserId)
+    .executeTakeFirst();
+  return row ? toProfile(row) : undefined;
+}
+
+/** Profiles of some staff members of the workspace (e.g. one leaderboard page). */
+export async function findStaffProfiles(
+  db: Executor,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<StaffProfile[]> {
+  if (ids.length === 0) return [];
+  const rows = await staffQuery(db).where('s.workspace_id', '=', workspaceId).where('s.id', 'in', [...ids]).execute();
+  return rows.map(toProfile);
+}

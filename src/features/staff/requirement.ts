@@ -1,0 +1,12 @@
+import type { WorkspaceSettings } from '../workspaces/repository.js';
+import type { StaffProfile } from './repository.js';
+
+/** Weekly requirement precedence: staff override, else department, else workspace setting, else 0. */
+export function weeklyRequirement(staff: StaffProfile, settings: WorkspaceSettings): number {
+  return (
+    staff.weeklyRequiredMinutesOverride ??
+    staff.department?.weeklyRequiredMinutes ??
+    settings.weeklyRequiredMinutes ??
+    0
+  );
+}

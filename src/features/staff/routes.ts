@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { envelope } from '../../http/envelope.js';
+import { errorResponses } from '../../http/openapi.js';
+import { apiKeyActor } from '../../http/route-auth.js';
+import { ChatHeadersSchema, StaffMeResponseSchema } from './schemas.js';
+import type { StaffService } from './service.js';
+
+export function staffRoutes(service: StaffService) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get<{ Headers: { 'x-chat-guild-id': string; 'x-acting-chat-user-id': string } }>(
+      '/v1/staff/me',
+      {
+        config: { auth: { kind: 'apiKey', scope: 'staff:read' } },
+        schema: {
+          operationId: 'getStaffMe',
+          summary: 'Staff profile of the invoking chat user',
+          description:
+            'Resolves `X-Acting-Chat-User-Id` to a staff profile of the API key\'s workspace. Scope `staff:read`. ' +
+            'Both chat headers are required (400); the guild must be the connected one (403 `guild_mismatch` / ' +
+            '`chat_not_connected`); a chat user with no staff profile is 404. Inactive staff still get their profile.',
+          tags: ['staff'],
+          headers: ChatHeadersSchema,
+          response: { 200: StaffMeResponseSchema, ...errorResponses(404) },
+        },
+      },
+      async (request) => {
+        const data = await service.me(apiKeyActor(request), {
+          guildId: request.headers['x-chat-guild-id'],
+          actingChatUserId: request.headers['x-acting-chat-user-id'],
+        });
+        return envelope(request, data);
+      },
+    );
+  };
+}

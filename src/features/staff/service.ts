@@ -1,0 +1,53 @@
+import type { ApiKeyActor } from '../../actor.js';
+import type { Executor } from '../../db/types.js';
+import { notFound } from '../../errors.js';
+import { assertGuildMatches } from '../workspaces/chat-binding.js';
+import { findWorkspace, type Workspace } from '../workspaces/repository.js';
+import { findStaffByChatUser, type StaffProfile } from './repository.js';
+import { weeklyRequirement } from './requirement.js';
+import type { StaffMe } from './schemas.js';
+
+export interface ChatContext {
+  readonly guildId: string;
+  readonly actingChatUserId: string;
+}
+
+export interface ActingStaff {
+  readonly workspace: Workspace;
+  readonly staff: StaffProfile;
+}
+
+/** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check. */
+export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<ActingStaff> {
+  const workspace = await findWorkspace(db, actor.application.workspaceId);
+  if (!workspace) throw notFound('The workspace');
+  assertGuildMatches(workspace.chat, chat.guildId);
+  const staff = await findStaffByChatUser(db, workspace.id, chat.actingChatUserId);
+  if (!staff) throw notFound('A staff profile for this chat user');
+  return { workspace, staff };
+}
+
+export interface StaffServiceDeps {
+  readonly db: Executor;
+}
+
+export function createStaffService({ db }: StaffServiceDeps) {
+  return {
+    async me(actor: ApiKeyActor, chat: ChatContext): Promise<StaffMe> {
+      const { workspace, staff } = await resolveActingStaff(db, actor, chat);
+      return {
+        id: staff.id,
+        displayName: staff.displayName,
+        gameUserId: staff.gameUserId,
+        gameUsername: staff.gameUsername,
+        chatUserId: staff.chatUserId,
+        department: staff.department ? { id: staff.department.id, name: staff.department.name } : null,
+        rank: staff.rank,
+        status: staff.status,
+        weeklyRequiredMinutes: weeklyRequirement(staff, workspace.settings),
+      };
+    },
+  };
+}
+
+export type StaffService = ReturnType<typeof createStaffService>;
