@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/db/connect.js';
+import { ROOT, runCli, startCli } from './helpers/cli.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.js';
+
+const EXAMPLE = join(ROOT, 'examples/provision.example.json');
+
+async function tableCounts(url: string): Promise<Record<string, number>> {
+  const store = openStore(url);
+  try {
+    const out: Record<string, number> = {};
+    for (const table of ['workspaces', 'staff', 'applications', 'api_keys', 'submissions', 'shifts'] as const) {
+      const row = await store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      out[table] = Number(row.n);
+    }
+    return out;
+  } finally {
+    await store.close();
+  }
+}
+
+describe.each(STORE_KINDS)('command line (%s)', (kind) => {
+  let database: TestDatabase;
+  let dir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    dir = mkdtempSync(join(tmpdir(), 'wsg-cli-'));
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('migrate applies pending migrations and exits 0; a second run applies nothing', async () => {
+    const fresh = await createTestDatabase(kind, { migrate: false });
+    try {
+      const first = await runCli(['migrate', '--database-url', fresh.url]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toEqual({ applied: ['20261121_0001_initial'] });
+      const second = await runCli(['migrate', '--database-url', fresh.url]);
+      expect(second.code, second.stderr).toBe(0);
+      expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('provision applies the example, prints created keys once, and a second run creates none', async () => {
+    const first = await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });
+    expect(first.stderr).toBe('');
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout) as { keys: Array<{ id: string; secret?: string; environment: string }> };
+    expect(result.keys.length).toBeGreaterThan(0);
+    for (const key of result.keys) {
+      expect(key.secret).toMatch(new RegExp(`^wsk_${key.environment}_[0-9A-Za-z]{32,}$`));
+    }
+    const before = await tableCounts(database.url);
+    const second = await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toEqual({ keys: [] });
+    expect(await tableCounts(database.url)).toEqual(before);
+  });
+
+  it('provision of an invalid document exits non-zero with a clear message and changes nothing', async () => {
+    const before = await tableCounts(database.url);
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ workspaces: [{ id: 'not-a-uuid', name: 'X', slug: 'x' }] }));
+    const res = await runCli(['provision', bad], { DATABASE_URL: database.url });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/\$\.workspaces\[0\]\.id/);
+    expect(res.stdout).toBe('');
+    expect(await tableCounts(database.url)).toEqual(before);
+
+    const garbage = join(dir, 'garbage.json');
+    writeFileSync(garbage, '{ not json');
+    const res2 = await runCli(['provision', garbage], { DATABASE_URL: database.url });
+    expect(res2.code).not.toBe(0);
+    expect(res2.stderr).toMatch(/JSON/i);
+  });
+
+  it('an invalid configuration value stops start-up with a message naming it', async () => {
+    const res = await runCli(['serve'], { PORT: 'abc', DATABASE_URL: database.url });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/PORT/);
+  });
+
+  it('an unknown command prints usage and exits non-zero', async () => {
+    const res = await runCli(['frobnicate']);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/Usage/);
+  });
+
+  it('serve answers, and SIGTERM drains and exits 0', async () => {
+    const server = await startCli(['serve', '--port', '0', '--database-url', database.url]);
+    try {
+      const health = await fetch(`${server.baseUrl}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', service: 'workspace-gateway' });
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+    }
+  });
+});
+
+describe('demo', () => {
+  it('provisions, prints a working test key, a dashboard token and curl commands, and serves', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsg-demo-'));
+    const demo = await startCli(
+      ['demo', '--port', '0', '--database-url', `sqlite:${join(dir, 'demo.db')}`],
+      { LOG_LEVEL: 'silent' },
+      (output) => /serving at (http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/.exec(output)?.[1],
+    );
+    try {
+      const out = demo.output();
+      const key = /Test API key[^:]*:\s+(wsk_test_[0-9A-Za-z]+)/.exec(out)?.[1];
+      expect(key).toBeDefined();
+      expect(out).toMatch(/Dashboard token[^:]*:\s+ey/);
+      expect(out).toMatch(/curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/integration/);
+      const res = await fetch(`${demo.baseUrl}/v1/integration`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { workspace: { slug: string }; environment: string } };
+      expect(body.data.workspace.slug).toBe('demo-community');
+      expect(body.data.environment).toBe('test');
+    } finally {
+      expect(await demo.stop('SIGINT')).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openStore, type Store } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { randomBase62 } from '../../src/ids.js';
+import { POSTGRES_URL, probePostgres, urlWithSchema } from './postgres.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export const postgresAvailable = await probePostgres();
+
+/** Every store the suite runs on here: SQLite always, PostgreSQL wherever a server answers. */
+export const STORE_KINDS: StoreKind[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  readonly kind: StoreKind;
+  /** DATABASE_URL that reaches this fresh database (a temp SQLite file, or a fresh PostgreSQL schema). */
+  readonly url: string;
+  /** Opens another connection to the same database (another "instance"). */
+  open(): Store;
+  drop(): Promise<void>;
+}
+
+async function migrated(url: string): Promise<void> {
+  const store = openStore(url);
+  try {
+    await migrateToLatest(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** A fresh, migrated database of the given kind, private to the caller. */
+export async function createTestDatabase(kind: StoreKind, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'wsg-test-'));
+    const url = `sqlite:${join(dir, 'gateway.db')}`;
+    if (migrate) await migrated(url);
+    return {
+      kind,
+      url,
+      open: () => openStore(url),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `t_${randomBase62(12).toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = urlWithSchema(POSTGRES_URL, schema);
+  if (migrate) await migrated(url);
+  return {
+    kind,
+    url,
+    open: () => openStore(url),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}

@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import type { Store } from '../../src/db/connect.js';
+import { AppError } from '../../src/errors.js';
+import {
+  canonicalJson,
+  createIdempotency,
+  fingerprintOf,
+  IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_RETENTION_MS,
+  type Idempotency,
+  type IdempotentCall,
+  type StoredResponse,
+} from '../../src/http/idempotency.js';
+import { newId, newRequestId } from '../../src/ids.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+
+const T0 = Date.parse('2026-03-11T12:00:00Z');
+
+describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
+  let database: TestDatabase;
+  let store: Store;
+  const clock = new ManualClock(T0);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  let shared: Idempotency | undefined;
+  /** One instance per store, as the app has. */
+  const idempotency = () => (shared ??= createIdempotency({ db: store.db, clock, dialect: store.dialect }));
+
+  function call(key: string, body: unknown = { a: 1 }, path = '/v1/things'): IdempotentCall {
+    return { scope: 'user:u1', key, method: 'POST', path, body, requestId: newRequestId() };
+  }
+
+  /** An operation with a real effect: one workspace row per execution. */
+  function insertWorkspace(slug: string) {
+    return async (trx: Parameters<Parameters<ReturnType<typeof idempotency>['run']>[1]>[0]): Promise<StoredResponse> => {
+      const id = newId();
+      await trx
+        .insertInto('workspaces')
+        .values({
+          id,
+          name: slug,
+          slug: `${slug}-${id}`,
+          timezone: 'UTC',
+          settings: '{}',
+          create_staff_profile_on_accept: 0,
+          weekly_required_minutes: null,
+          chat_guild_id: null,
+          chat_status: null,
+          chat_connected_at: null,
+          created_at: clock.now(),
+          updated_at: clock.now(),
+        })
+        .execute();
+      return { status: 200, body: { id } };
+    };
+  }
+
+  async function countWorkspaces(name: string): Promise<number> {
+    const row = await store.db
+      .selectFrom('workspaces')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  it('a missing or empty key is idempotency_key_required', async () => {
+    for (const key of [undefined, '']) {
+      await expect(idempotency().run(call(key as string), insertWorkspace('x'))).rejects.toMatchObject({
+        code: 'idempotency_key_required',
+      });
+    }
+  });
+
+  it('a key over 255 characters or with control characters is invalid_idempotency_key', async () => {
+    for (const key of ['k'.repeat(256), 'bad\tkey', 'bad\u00e9']) {
+      await expect(idempotency().run(call(key), insertWorkspace('x'))).rejects.toMatchObject({
+        code: 'invalid_idempotency_key',
+      });
+    }
+  });
+
+  it('the same key and request replays the stored result without a second effect', async () => {
+    const first = await idempotency().run(call('replay-1'), insertWorkspace('replay'));
+    const second = await idempotency().run(call('replay-1'), insertWorkspace('replay'));
+    expect(first.replayed).toBe(false);
+    expect(second.replayed).toBe(true);
+    expect(second.response).toEqual(first.response);
+    expect(await countWorkspaces('replay')).toBe(1);
+  });
+
+  it('the same JSON with keys in another order is the same request', async () => {
+    expect(canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 0 }] } })).toBe(
+      canonicalJson({ a: { c: [3, { e: 0, f: 1 }], d: 2 }, b: 1 }),
+    );
+    await idempotency().run(call('order-1', { x: 1, y: 2 }), insertWorkspace('order'));
+    const again = await idempotency().run(call('order-1', { y: 2, x: 1 }), insertWorkspace('order'));
+    expect(again.replayed).toBe(true);
+  });
+
+  it('the same key with another body or path is idempotency_key_reused', async () => {
+    await idempotency().run(call('reuse-1', { a: 1 }), insertWorkspace('reuse'));
+    await expect(idempotency().run(call('reuse-1', { a: 2 }), insertWorkspace('reuse'))).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
+    await expect(
+      idempotency().run(call('reuse-1', { a: 1 }, '/v1/other'), insertWorkspace('reuse')),
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    expect(await countWorkspaces('reuse')).toBe(1);
+  });
+
+  it('keys are scoped to their principal', async () => {
+    await idempotency().run(call('scoped-1'), insertWorkspace('scoped'));
+    const other = await idempotency().run({ ...call('scoped-1'), scope: 'user:u2' }, insertWorkspace('scoped'));
+    expect(other.replayed).toBe(false);
+    expect(await countWorkspaces('scoped')).toBe(2);
+  });
+
+  it('a duplicate while the first is in flight is idempotency_request_in_progress', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const slow = idempotency().run(call('inflight-1'), async (trx) => {
+      entered();
+      await gate;
+      return insertWorkspace('inflight')(trx);
+    });
+    await started;
+    const duplicate = idempotency().run(call('inflight-1'), insertWorkspace('inflight'));
+    await expect(duplicate).rejects.toMatchObject({ code: 'idempotency_request_in_progress' });
+    const different = idempotency().run(call('inflight-1', { other: true }), insertWorkspace('inflight'));
+    await expect(different).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    release();
+    await slow;
+    expect((await idempotency().run(call('inflight-1'), insertWorkspace('inflight'))).replayed).toBe(true);
+    expect(await countWorkspaces('inflight')).toBe(1);
+  });
+
+  it('a 4xx outcome is stored and replayed with its original body', async () => {
+    const failing = async (): Promise<StoredResponse> => {
+      throw new AppError('not_found', 'The thing was not found.');
+    };
+    const first = await idempotency().run(call('err-1'), failing);
+    expect(first.response.status).toBe(404);
+    const again = await idempotency().run(call('err-1'), insertWorkspace('err'));
+    expect(again.replayed).toBe(true);
+    expect(again.response).toEqual(first.response);
+    expect(await countWorkspaces('err')).toBe(0);
+  });
+
+  it('a failed operation leaves no partial write', async () => {
+    const partial = async (trx: Parameters<ReturnType<typeof insertWorkspace>>[0]): Promise<StoredResponse> => {
+      await insertWorkspace('partial')(trx);
+      throw new AppError('submission_finalized', 'Too late.');
+    };
+    const outcome = await idempotency().run(call('partial-1'), partial);
+    expect(outcome.response.status).toBe(422);
+    expect(await countWorkspaces('partial')).toBe(0);
+  });
+
+  it('a 5xx outcome is not kept: the client may retry with the same key', async () => {
+    await expect(
+      idempotency().run(call('boom-1'), async () => {
+        throw new Error('database went away');
+      }),
+    ).rejects.toThrow('database went away');
+    const retry = await idempotency().run(call('boom-1'), insertWorkspace('boom'));
+    expect(retry.replayed).toBe(false);
+    expect(await countWorkspaces('boom')).toBe(1);
+  });
+
+  it('an abandoned claim (crashed holder) is taken over after the lock expires', async () => {
+    const abandoned = call('abandoned-1');
+    await store.db
+      .insertInto('idempotency_records')
+      .values({
+        scope: abandoned.scope,
+        key: 'abandoned-1',
+        fingerprint: fingerprintOf(abandoned),
+        state: 'in_progress',
+        response_status: null,
+        response_body: null,
+        request_id: 'req_crashedcrashedcrashed',
+        created_at: clock.now(),
+        locked_until: clock.now() + IDEMPOTENCY_LOCK_MS,
+      })
+      .execute();
+    await expect(idempotency().run(abandoned, insertWorkspace('abandoned'))).rejects.toMatchObject({
+      code: 'idempotency_request_in_progress',
+    });
+    clock.advance(IDEMPOTENCY_LOCK_MS + 1);
+    const outcome = await idempotency().run(abandoned, insertWorkspace('abandoned'));
+    expect(outcome.replayed).toBe(false);
+    expect(await countWorkspaces('abandoned')).toBe(1);
+  });
+
+  it('results are kept 24 hours, then the key is fresh and the purge removes them', async () => {
+    await idempotency().run(call('expire-1'), insertWorkspace('expire'));
+    clock.advance(IDEMPOTENCY_RETENTION_MS - 1000);
+    expect((await idempotency().run(call('expire-1'), insertWorkspace('expire'))).replayed).toBe(true);
+    clock.advance(2000);
+    const purged = await idempotency().purgeExpired();
+    expect(purged).toBeGreaterThan(0);
+    const fresh = await idempotency().run(call('expire-1', { different: true }), insertWorkspace('expire'));
+    expect(fresh.replayed).toBe(false);
+    expect(await countWorkspaces('expire')).toBe(2);
+  });
+
+  it('concurrent writes with different keys each apply atomically: a failing one undoes only itself', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        idempotency().run(call(`mixed-${i}`), async (trx) => {
+          const response = await insertWorkspace(i % 2 === 0 ? 'mixed-ok' : 'mixed-bad')(trx);
+          if (i % 2 === 1) throw new AppError('submission_finalized', 'undo me');
+          return response;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.response.status)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 200 : 422)));
+    expect(await countWorkspaces('mixed-ok')).toBe(10);
+    expect(await countWorkspaces('mixed-bad')).toBe(0);
+  });
+
+  it('ten identical concurrent requests produce exactly one effect', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => idempotency().run(call('burst-1'), insertWorkspace('burst'))),
+    );
+    const fresh = results.filter((r) => r.status === 'fulfilled' && !r.value.replayed);
+    expect(fresh).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'idempotency_request_in_progress' });
+    }
+    expect(await countWorkspaces('burst')).toBe(1);
+  });
+});

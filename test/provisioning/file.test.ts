@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import type { Store } from '../../src/db/connect.js';
+import { sha256Hex } from '../../src/ids.js';
+import { applyProvisioningFile, ProvisioningError } from '../../src/provisioning/apply.js';
+import { DEFAULT_NOW } from '../helpers/app.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { dumpDatabase } from './dump.js';
+
+const EXAMPLE = new URL('../../examples/provision.example.json', import.meta.url).pathname;
+
+describe.each(STORE_KINDS)('provisioning from a file (%s)', (kind) => {
+  let database: TestDatabase;
+  let store: Store;
+  let dir: string;
+  const clock = new ManualClock(DEFAULT_NOW);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+    dir = mkdtempSync(join(tmpdir(), 'wsg-provision-'));
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the example document applies, creating its two keys with fresh secrets', async () => {
+    const result = await applyProvisioningFile(store.db, EXAMPLE, clock);
+
+    expect(result.keys.map((k) => [k.id, k.environment])).toEqual([
+      ['3f2b8c1e-6a4d-4e2f-9b7a-1c5d8e9f0a51', 'test'],
+      ['3f2b8c1e-6a4d-4e2f-9b7a-1c5d8e9f0a52', 'live'],
+    ]);
+    for (const key of result.keys) {
+      expect(key.secret).toMatch(new RegExp(`^wsk_${key.environment}_[0-9A-Za-z]{32,}$`));
+      const stored = await store.db.selectFrom('api_keys').select('key_hash').where('id', '=', key.id).executeTakeFirstOrThrow();
+      expect(stored.key_hash).toBe(sha256Hex(key.secret ?? ''));
+    }
+    const dump = await dumpDatabase(store.db);
+    expect(dump.workspaces).toHaveLength(1);
+    expect(dump.workspaces[0]).toContain('"timezone":"Europe/Berlin"');
+    const counts = Object.fromEntries(Object.entries(dump).map(([table, rows]) => [table, rows.length]));
+    expect(counts).toMatchObject({
+      departments: 2,
+      members: 2,
+      staff: 3,
+      inactivity_notices: 1,
+      applications: 1,
+      api_keys: 2,
+      submissions: 2,
+      shifts: 2,
+    });
+  });
+
+  it('applying the example again creates nothing and changes nothing', async () => {
+    const before = await dumpDatabase(store.db);
+    const result = await applyProvisioningFile(store.db, EXAMPLE, clock);
+    expect(result.keys).toEqual([]);
+    expect(await dumpDatabase(store.db)).toEqual(before);
+  });
+
+  it('malformed JSON is a ProvisioningError that says so', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{ "workspaces": [ ');
+    const error = await applyProvisioningFile(store.db, file, clock).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProvisioningError);
+    expect((error as ProvisioningError).issues).toEqual([
+      { path: '$', message: expect.stringMatching(/broken\.json is not valid JSON: /) },
+    ]);
+  });
+
+  it('a missing file is a ProvisioningError naming the file', async () => {
+    const file = join(dir, 'absent.json');
+    const error = await applyProvisioningFile(store.db, file, clock).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProvisioningError);
+    expect((error as ProvisioningError).issues[0]?.message).toContain(`cannot read ${file}`);
+  });
+});
