@@ -1,0 +1,491 @@
+/**
+ * fast-check arbitraries for requests against one served route: plausible values (so requests reach the
+ * lookups and state checks) mixed with hostile ones (wrong types, huge, unicode and control-character strings,
+ * numbers as strings, NaN/Infinity literals, deep nesting, arrays for objects, duplicate and prototype keys),
+ * hostile headers, query strings and path parameters.
+ */
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { DEFAULT_NOW } from '../helpers/app.js';
+import { bearer, GUILD_ID, SECOND_GUILD_ID, UNIVERSE_ID } from '../helpers/fixtures.js';
+import { fillPath, pathParameters, type JsonSchema, type ServedRoute } from './served-routes.js';
+import type { World } from './world.js';
+
+export interface FuzzRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string | string[]>;
+  readonly payload?: string | Buffer;
+}
+
+export function injectOptions(request: FuzzRequest): InjectOptions {
+  return {
+    method: request.method as InjectOptions['method'],
+    url: request.url,
+    headers: request.headers,
+    ...(request.payload === undefined ? {} : { payload: request.payload }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Strings and JSON values
+// ---------------------------------------------------------------------------------------------------------
+
+const SPECIAL_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '\ufeff',
+  '\u202eevil',
+  '\u00e9\u0301',
+  '\u{1f4a5}',
+  '\r\n',
+  '\t',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e309',
+  '0x10',
+  '007',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '../../etc/passwd',
+  '%00',
+  '%2F',
+  "'; drop table staff; --",
+  '" or 1=1 --',
+  '<script>alert(1)</script>',
+  '${jndi:ldap://x}',
+  '{{7*7}}',
+  'wsk_test_',
+  'Bearer x',
+];
+
+const controlCharacters = fc.string({
+  unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)),
+  minLength: 1,
+  maxLength: 8,
+});
+
+const longString = fc
+  .tuple(fc.integer({ min: 65, max: 6000 }), fc.constantFrom('x', '\u00e9', '\u{1f4a5}', '\u0000', ' '))
+  .map(([length, unit]) => unit.repeat(length));
+
+const hostileString: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...SPECIAL_STRINGS),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  controlCharacters,
+  longString,
+);
+
+const deeplyNested: fc.Arbitrary<unknown> = fc
+  .tuple(fc.integer({ min: 1, max: 200 }), fc.boolean())
+  .map(([depth, asArray]) => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i += 1) value = asArray ? [value] : { a: value };
+    return value;
+  });
+
+/** A JSON value of any type for a property that expects something else. */
+const hostileJsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.constantFrom(-1, 0, -0, 101, 100.0000001, 2 ** 53, 2 ** 53 + 2, Number.MAX_VALUE, Number.MIN_VALUE, 1e21),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  deeplyNested,
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// Plausible values, by schema and by name
+// ---------------------------------------------------------------------------------------------------------
+
+export interface KnownValues {
+  /** Values worth trying for a parameter or property of this name (existing entities, valid ids). */
+  readonly byName: Readonly<Record<string, readonly string[]>>;
+  readonly uuids: readonly string[];
+}
+
+export function knownValues(world: World): KnownValues {
+  const { a, b, app2, submissions, shifts } = world;
+  const staffGameIds = [a, b].flatMap((w) => Object.values(w.staff).map((s) => s.gameUserId));
+  const chatIds = [a, b].flatMap((w) => Object.values(w.staff).map((s) => s.chatUserId ?? ''));
+  const submissionIds = [...submissions.a.submitted, submissions.a.underReview, submissions.a.accepted, submissions.a.rejected, ...submissions.b.submitted];
+  const shiftIds = Object.values(shifts);
+  const staffIds = [a, b].flatMap((w) => Object.values(w.ids.staff));
+  const departmentIds = [a, b].flatMap((w) => Object.values(w.ids.departments));
+  const workspaceIds = [a.ids.workspaceId, b.ids.workspaceId];
+  return {
+    byName: {
+      submissionId: submissionIds,
+      shiftId: shiftIds,
+      cursorId: shiftIds,
+      gameUserId: staffGameIds,
+      cursorStaffId: staffIds,
+      departmentId: departmentIds,
+      'x-service-workspace-id': workspaceIds,
+      'x-chat-guild-id': [GUILD_ID, SECOND_GUILD_ID],
+      'x-acting-chat-user-id': chatIds,
+      universeId: [UNIVERSE_ID, '43'],
+      placeId: ['7'],
+      serverId: ['srv-1', 'srv-history'],
+      period: ['week', 'month', 'day', 'year'],
+      includeInactive: ['true', '1', 'false', 'yes'],
+    },
+    uuids: [...submissionIds, ...shiftIds, ...staffIds, ...departmentIds, ...workspaceIds, app2.applicationId],
+  };
+}
+
+function namedValues(known: KnownValues, name: string): readonly string[] | undefined {
+  return Object.hasOwn(known.byName, name) ? known.byName[name] : undefined;
+}
+
+const MINUTE = 60_000;
+
+/** Instants around the fixed clock: the last two days and a little into the future, in several notations. */
+const instant = fc
+  .tuple(
+    fc.integer({ min: -48 * 60, max: 3 }),
+    fc.constantFrom('Z', '+00:00', '+02:00', '-05:30', '.123Z', '.1234567Z'),
+  )
+  .map(([minutes, suffix]) => {
+    const iso = new Date(DEFAULT_NOW + minutes * MINUTE).toISOString().slice(0, 19);
+    return `${iso}${suffix}`;
+  });
+
+function schemaTypes(schema: JsonSchema): string[] {
+  if (Array.isArray(schema.type)) return [...schema.type];
+  return typeof schema.type === 'string' ? [schema.type] : [];
+}
+
+function isUuidSchema(schema: JsonSchema): boolean {
+  return schema.format === 'uuid' || (schema.pattern ?? '').includes('[0-9a-fA-F]{8}');
+}
+
+/** A value the schema (and the world) makes likely to be accepted, as JSON would carry it. */
+function plausible(schema: JsonSchema, name: string, known: KnownValues): fc.Arbitrary<unknown> {
+  if (schema.enum && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
+  const named = namedValues(known, name);
+  const options: fc.Arbitrary<unknown>[] = [];
+  if (named && named.length > 0) options.push(fc.constantFrom(...named));
+  if (schema.format === 'date-time') options.push(instant);
+  if (isUuidSchema(schema)) options.push(fc.constantFrom(...known.uuids), fc.uuid());
+  for (const type of schemaTypes(schema)) {
+    if (type === 'integer') {
+      options.push(fc.integer({ min: Math.max(schema.minimum ?? -1000, -1e6), max: Math.min(schema.maximum ?? 1000, 1e6) }));
+    } else if (type === 'number') {
+      options.push(fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true }));
+    } else if (type === 'boolean') {
+      options.push(fc.boolean());
+    } else if (type === 'null') {
+      options.push(fc.constant(null));
+    } else if (type === 'object' && schema.properties) {
+      options.push(plausibleObject(schema, known));
+    } else if (type === 'string' && options.length === 0) {
+      options.push(fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 20, 20) }));
+    }
+  }
+  return options.length > 0 ? fc.oneof(...options) : fc.string({ maxLength: 10 });
+}
+
+function plausibleObject(schema: JsonSchema, known: KnownValues): fc.Arbitrary<Record<string, unknown>> {
+  const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  const model: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [name, property] of Object.entries(properties)) model[name] = plausible(property, name, known);
+  const requiredKeys = Object.keys(model).filter((k) => required.has(k));
+  return fc.record(model, { requiredKeys });
+}
+
+/** Mostly plausible, sometimes hostile. */
+function mixedValue(schema: JsonSchema, name: string, known: KnownValues): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 3, arbitrary: plausible(schema, name, known) },
+    { weight: 2, arbitrary: hostileJsonValue },
+    // The right value, sent as a string (a number as text, a boolean as text).
+    { weight: 1, arbitrary: plausible(schema, name, known).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Bodies
+// ---------------------------------------------------------------------------------------------------------
+
+const RAW_LITERALS = ['NaN', 'Infinity', '-Infinity', '1e999', '-0', '0x10', '01', '.5', '+1', 'undefined', "'x'", 'tru', '"\\u0000"', '"\\ud800"', '"\\uZZZZ"'];
+
+/** Bodies that are not valid JSON, or JSON that parsers disagree on. */
+function rawBody(properties: string[]): fc.Arbitrary<string> {
+  const property = properties.length > 0 ? fc.constantFrom(...properties) : fc.constant('x');
+  return fc.oneof(
+    fc.tuple(property, fc.constantFrom(...RAW_LITERALS)).map(([p, literal]) => `{"${p}": ${literal}}`),
+    fc.constantFrom(...RAW_LITERALS),
+    fc.tuple(property, fc.jsonValue({ maxDepth: 1 }), hostileJsonValue).map(
+      ([p, first, second]) => `{"${p}": ${JSON.stringify(first)}, "${p}": ${JSON.stringify(second) ?? 'null'}}`,
+    ),
+    property.map((p) => `{"__proto__": {"${p}": 1, "polluted": true}}`),
+    property.map((p) => `{"${p}": 1, "constructor": {"prototype": {"polluted": true}}}`),
+    property.map((p) => `{"${p}": {"__proto__": {"polluted": true}}}`),
+    fc.constantFrom('', ' ', '\n', '{', '{"', '{}}', '[', ']', '{"a":1,}', '\ufeff{}', 'null', '[]', '""', 'true', '0', '{}'),
+    fc.integer({ min: 1000, max: 30_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
+    fc.integer({ min: 1000, max: 12_000 }).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+  );
+}
+
+/** Each part of a request is valid most of the time and hostile sometimes, so requests reach every check. */
+function validOr<T>(valid: fc.Arbitrary<T>, hostile: fc.Arbitrary<T>, weights = { valid: 5, hostile: 1 }): fc.Arbitrary<T> {
+  return fc.oneof({ weight: weights.valid, arbitrary: valid }, { weight: weights.hostile, arbitrary: hostile });
+}
+
+type Body = string | Buffer | undefined;
+
+function bodyArbitrary(route: ServedRoute, known: KnownValues): fc.Arbitrary<Body> {
+  const schema = route.body?.schema;
+  const properties = Object.keys(schema?.properties ?? {});
+  const objectSchema: JsonSchema = { ...(schema ?? {}), type: 'object', properties: schema?.properties ?? {} };
+  const plausibleBody = plausibleObject(objectSchema, known).map((b): Body => JSON.stringify(b));
+  const mutated = fc
+    .tuple(
+      plausibleObject(objectSchema, known),
+      fc.dictionary(
+        properties.length > 0 ? fc.constantFrom(...properties) : fc.string({ maxLength: 6 }),
+        fc.constant(0),
+        { maxKeys: 2 },
+      ),
+      fc.option(
+        fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'toString')), hostileJsonValue, { maxKeys: 2 }),
+        { nil: undefined },
+      ),
+    )
+    .chain(([base, toBreak, extra]) => {
+      const broken = Object.keys(toBreak);
+      return fc
+        .tuple(...broken.map((name) => mixedValue(schema?.properties?.[name] ?? {}, name, known)))
+        .map((values) => {
+          const body: Record<string, unknown> = { ...base };
+          broken.forEach((name, i) => (body[name] = values[i]));
+          return extra ? { ...body, ...extra } : body;
+        });
+    });
+  const valid: fc.Arbitrary<Body> = !route.body
+    ? fc.constant(undefined)
+    : route.body.required
+      ? plausibleBody
+      : fc.oneof(plausibleBody, fc.constant(undefined));
+  const hostile: fc.Arbitrary<Body> = fc.oneof(
+    { weight: 5, arbitrary: mutated.map((b) => JSON.stringify(b)) },
+    { weight: 4, arbitrary: rawBody(properties) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
+    { weight: 1, arbitrary: mutated.map((b) => JSON.stringify([b])) },
+    { weight: 1, arbitrary: fc.integer({ min: 64 * 1024 - 20, max: 80 * 1024 }).map((n) => JSON.stringify({ [properties[0] ?? 'x']: 'x'.repeat(n) })) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 30 }).map((bytes) => Buffer.from([0xff, 0xfe, ...bytes])) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
+  return validOr(valid, hostile, { valid: 5, hostile: 2 });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Headers, query, path
+// ---------------------------------------------------------------------------------------------------------
+
+type HeaderValue = string | string[] | undefined;
+
+/** Absent, one value, or the header sent twice. */
+function header(values: fc.Arbitrary<string>): fc.Arbitrary<HeaderValue> {
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 4, arbitrary: values },
+    { weight: 1, arbitrary: fc.tuple(values, values).map((pair) => [...pair]) },
+  );
+}
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/vnd.api+json',
+  'application/json;charset=latin1',
+  'text/plain',
+  'text/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'application/json, text/plain',
+  '',
+  ';',
+  '*/*',
+];
+
+const hostileIdempotencyKey = fc.oneof(
+  hostileString,
+  fc.constantFrom('', ' ', 'x'.repeat(255), 'x'.repeat(256), 'cl\u00e9', 'tab\there'),
+);
+
+const hostileCorrelationId = fc.oneof(
+  hostileString,
+  fc.constantFrom('', 'x'.repeat(129), 'has space', 'req_spoofed00000000000000'),
+);
+
+/** Headers that must never matter: a spoofed request id, cookies, signatures, forwarding, method overrides. */
+const strayHeaders = fc.dictionary(
+  fc.constantFrom('x-request-id', 'cookie', 'x-service-signature', 'x-forwarded-for', 'x-api-key', 'accept', 'accept-encoding', 'origin', 'x-http-method-override'),
+  fc.oneof(hostileString.filter((s) => /^[\x20-\x7e]*$/.test(s)), fc.constantFrom('DELETE', 'gzip', 'req_spoofedspoofedspoofed')),
+  { minKeys: 1, maxKeys: 3 },
+);
+
+function encodeSegment(value: string): string {
+  return encodeURIComponent(value.replace(/[\ud800-\udfff]/g, '?'));
+}
+
+/** Existing entities of the right kind (and ids of other kinds) for a path parameter. */
+function validPathValue(name: string, known: KnownValues): fc.Arbitrary<string> {
+  return fc.constantFrom(...(namedValues(known, name) ?? known.uuids));
+}
+
+/** Missing entities, other letter cases, garbage, encoded slashes and dots, malformed escapes, great length. */
+function hostilePathValue(name: string, known: KnownValues): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 1, arbitrary: validPathValue(name, known).map((v) => v.toUpperCase()) },
+    { weight: 2, arbitrary: fc.uuid() },
+    { weight: 1, arbitrary: fc.constantFrom(...known.uuids) },
+    { weight: 3, arbitrary: hostileString.filter((s) => s.length > 0 && s.length < 700).map(encodeSegment) },
+    { weight: 2, arbitrary: fc.constantFrom('%2F', '..%2F..%2Fhealth', '%00', '%', '%zz', '%E0%A4%A', '%C0%AF', 'active', 'a;b=c', '%20') },
+    { weight: 1, arbitrary: fc.integer({ min: 100, max: 800 }).map((n) => 'a'.repeat(n)) },
+  );
+}
+
+function queryPair(name: string, value: string): string {
+  return `${encodeSegment(name)}=${value}`;
+}
+
+/** Some declared parameters with plausible values. */
+function validQuery(route: ServedRoute, known: KnownValues): fc.Arbitrary<string[]> {
+  const declared = route.parameters.filter((p) => p.in === 'query');
+  if (declared.length === 0) return fc.constant([]);
+  return fc.subarray(declared, { maxLength: 3 }).chain((chosen) =>
+    fc.tuple(
+      ...chosen.map((p) =>
+        plausible(p.schema, p.name, known).map((v) => queryPair(p.name, encodeSegment(typeof v === 'string' ? v : JSON.stringify(v)))),
+      ),
+    ),
+  );
+}
+
+/** Declared and unknown names, repeated names, hostile values, malformed escapes, names without values. */
+function hostileQuery(route: ServedRoute, known: KnownValues): fc.Arbitrary<string[]> {
+  const names = route.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+  const nameArb = fc.oneof(
+    { weight: names.length > 0 ? 3 : 0, arbitrary: names.length > 0 ? fc.constantFrom(...names) : fc.constant('x') },
+    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'a[b]', 'limit[]', 'x', '') },
+  );
+  const value = fc.oneof(
+    { weight: 2, arbitrary: hostileString.map(encodeSegment) },
+    { weight: 1, arbitrary: fc.constantFrom('%zz', '%', '%00', '', '1e3', '10.5', '-1', '+5', '0x10', 'NaN', '9007199254740993', '%20%2010') },
+  );
+  const pair = fc.oneof(
+    { weight: 9, arbitrary: fc.tuple(nameArb, value).map(([n, v]) => queryPair(n, v)) },
+    { weight: 1, arbitrary: nameArb.map(encodeSegment) },
+  );
+  return fc.tuple(validQuery(route, known), fc.array(pair, { minLength: 1, maxLength: 4 })).map(([a, b]) => [...a, ...b]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Whole requests
+// ---------------------------------------------------------------------------------------------------------
+
+/** Valid credentials of the kind the route takes, so requests get past authentication. */
+function credential(route: ServedRoute, world: World): fc.Arbitrary<string | undefined> {
+  if (route.security === 'apiKey') {
+    return fc.constantFrom(world.a.keys.test.secret, world.a.keys.live.secret, world.app2.secret);
+  }
+  if (route.security === 'dashboardToken') return fc.constant(world.tokens.reviewer);
+  return fc.option(fc.constantFrom(world.a.keys.test.secret, world.tokens.reviewer), { nil: undefined });
+}
+
+function declares(route: ServedRoute, headerName: string): boolean {
+  return route.parameters.some((p) => p.in === 'header' && p.name === headerName);
+}
+
+export function requestArbitrary(route: ServedRoute, world: World, known: KnownValues): fc.Arbitrary<FuzzRequest> {
+  const params = pathParameters(route.template);
+  const path = fc
+    .tuple(...params.map((name) => validOr(validPathValue(name, known), hostilePathValue(name, known))))
+    .map((values) => Object.fromEntries(params.map((name, i) => [name, values[i]!])));
+  const writes = declares(route, 'idempotency-key');
+  const chatIds = world.a.staff;
+  const headers = fc.record({
+    authorization: credential(route, world),
+    'idempotency-key': validOr<HeaderValue>(
+      writes
+        ? fc.oneof({ weight: 4, arbitrary: fc.uuid().map((id) => `fuzz-${id}`) }, { weight: 1, arbitrary: fc.constantFrom('k1', 'k2', 'k3') })
+        : fc.constant(undefined),
+      header(hostileIdempotencyKey),
+    ),
+    'x-correlation-id': validOr<HeaderValue>(
+      fc.option(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 30 }).filter((v) => !v.includes(' ')), { nil: undefined }),
+      header(hostileCorrelationId),
+    ),
+    'x-service-workspace-id': validOr<HeaderValue>(
+      declares(route, 'x-service-workspace-id') ? fc.option(fc.constant(world.a.ids.workspaceId), { nil: undefined }) : fc.constant(undefined),
+      header(fc.oneof(fc.constantFrom(...(namedValues(known, 'x-service-workspace-id') ?? [])), fc.uuid(), hostileString)),
+    ),
+    'x-chat-guild-id': validOr<HeaderValue>(
+      declares(route, 'x-chat-guild-id') ? fc.constant(GUILD_ID) : fc.constant(undefined),
+      header(fc.oneof(fc.constant(SECOND_GUILD_ID), hostileString)),
+    ),
+    'x-acting-chat-user-id': validOr<HeaderValue>(
+      declares(route, 'x-acting-chat-user-id')
+        ? fc.constantFrom(chatIds.alice.chatUserId ?? '', chatIds.bob.chatUserId ?? '', chatIds.carol.chatUserId ?? '')
+        : fc.constant(undefined),
+      header(fc.oneof(fc.constantFrom(...(namedValues(known, 'x-acting-chat-user-id') ?? [])), hostileString)),
+    ),
+    stray: validOr<Record<string, string>>(fc.constant({}), strayHeaders),
+  });
+  const method = validOr(fc.constant(route.method), fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), {
+    valid: 20,
+    hostile: 1,
+  });
+  const query = validOr(validQuery(route, known), hostileQuery(route, known));
+  return fc
+    .record({ method, path, query, headers, body: bodyArbitrary(route, known) })
+    .chain((parts) => {
+      // The content type follows the body when valid (start wants it even without one); sometimes it is hostile.
+      const sensible = parts.body !== undefined || route.body?.required ? 'application/json' : undefined;
+      const contentType = validOr<HeaderValue>(fc.constant(sensible), header(fc.constantFrom(...CONTENT_TYPES)));
+      return contentType.map((type) => ({ ...parts, contentType: type }));
+    })
+    .map(({ method: m, path: values, query: pairs, headers: h, body, contentType }) => {
+      const { authorization, stray, ...rest } = h;
+      const sent: Record<string, string | string[]> = { ...stray };
+      if (authorization !== undefined) Object.assign(sent, bearer(authorization));
+      for (const [name, value] of Object.entries({ ...rest, 'content-type': contentType })) {
+        if (value !== undefined) sent[name] = value;
+      }
+      const request: FuzzRequest = {
+        method: m,
+        url: `${fillPath(route.template, values)}${pairs.length > 0 ? `?${pairs.join('&')}` : ''}`,
+        headers: sent,
+        ...(body === undefined ? {} : { payload: body }),
+      };
+      // Counterexamples print short: bodies and headers can be tens of kilobytes.
+      Object.defineProperty(request, fc.toStringMethod, { value: () => describeRequest(request) });
+      return request;
+    });
+}
+
+export function describeRequest(request: FuzzRequest): string {
+  const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
+  const payload = request.payload === undefined ? '(no body)' : clip(JSON.stringify(String(request.payload)), 300);
+  return `${request.method} ${clip(request.url, 300)}\n  headers: ${clip(JSON.stringify(request.headers), 600)}\n  body: ${payload}`;
+}

@@ -1,0 +1,216 @@
+/**
+ * One seeded world for the reliability tests: two workspaces (A = `fixture`, B = `fixture.second`), a second
+ * application in A, keys of every kind, dashboard users, submissions in every state and shifts of every owner.
+ *
+ * Active shifts (all started at DEFAULT_NOW through the API; the clock never moves, so none times out):
+ *   aTest  alice of A, application 1, test      aLive  alice of A, application 1, live
+ *   aBob   bob of A, application 1, test        aApp2  bob of A, application 2, test
+ *   bTest  alice of B, B's application, test
+ * Completed history (DEFAULT_NOW is Wednesday 2026-03-11 12:00 UTC): alice of A worked 30 minutes with the test
+ * key (11:00-11:30) and 60 minutes with the live key (10:00-11:00) today; alice of B 20 minutes (test).
+ */
+import type { Kysely } from 'kysely';
+import { PERMISSIONS } from '../../src/actor.js';
+import type { Database } from '../../src/db/types.js';
+import { newId } from '../../src/ids.js';
+import type { SubmissionDocument, WorkspaceDocument } from '../../src/provisioning/schema.js';
+import { submissionDoc } from '../features/applications/helpers.js';
+import { addSecondApplication } from '../features/shifts/shift-client.js';
+import type { TestContext } from '../helpers/app.js';
+import type { Inject } from '../helpers/contract.js';
+import {
+  bearer,
+  buildFixture,
+  dashboardToken,
+  READONLY_USER_ID,
+  REVIEWER_USER_ID,
+  SECOND_REVIEWER_USER_ID,
+  seed,
+  UNIVERSE_ID,
+  type Fixture,
+  type FixtureKey,
+  type WorkspaceFixture,
+} from '../helpers/fixtures.js';
+
+/** Member of both workspaces with every permission in each. */
+export const MULTI_USER_ID = 'user-reliability-multi';
+
+type ExtraKey = 'revoked' | 'expired' | 'readOnly' | 'writeOnly' | 'staffOnly';
+
+export interface World {
+  readonly a: Fixture<ExtraKey>;
+  readonly b: WorkspaceFixture;
+  /** The second application of workspace A: one test key with every scope. */
+  readonly app2: FixtureKey & { readonly applicationId: string };
+  /** A workspace whose application is not approved. */
+  readonly unapproved: Fixture;
+  /** A workspace whose application has the activity feature off. */
+  readonly featureOff: Fixture;
+  readonly tokens: { readonly reviewer: string; readonly readonly: string; readonly second: string; readonly multi: string };
+  readonly submissions: {
+    readonly a: { readonly submitted: readonly string[]; readonly underReview: string; readonly accepted: string; readonly rejected: string };
+    readonly b: { readonly submitted: readonly string[] };
+  };
+  readonly shifts: {
+    readonly aTest: string;
+    readonly aLive: string;
+    readonly aBob: string;
+    readonly aApp2: string;
+    readonly bTest: string;
+    readonly aCompletedTest: string;
+    readonly aCompletedLive: string;
+  };
+  /** Every credential secret of the world (key secrets and dashboard tokens). */
+  readonly secrets: readonly string[];
+}
+
+function submissions(workspace: WorkspaceDocument, docs: SubmissionDocument[]): string[] {
+  workspace.submissions = [...(workspace.submissions ?? []), ...docs];
+  return docs.map((d) => d.id);
+}
+
+function completedShift(
+  workspace: WorkspaceDocument,
+  shift: { staffId: string; applicationId: string; environment: 'test' | 'live'; startedAt: string; endedAt: string },
+): string {
+  const id = newId();
+  workspace.shifts = [
+    ...(workspace.shifts ?? []),
+    { id, ...shift, endReason: 'manual', universeId: UNIVERSE_ID, placeId: '7', serverId: 'srv-history' },
+  ];
+  return id;
+}
+
+async function startShift(inject: Inject, secret: string, gameUserId: string): Promise<string> {
+  const res = await inject({
+    method: 'POST',
+    url: '/v1/activity/shifts/start',
+    headers: { ...bearer(secret), 'content-type': 'application/json', 'idempotency-key': `world-${newId()}` },
+    payload: JSON.stringify({ gameUserId, universeId: UNIVERSE_ID, placeId: '7', serverId: 'srv-1' }),
+  });
+  if (res.statusCode !== 200) throw new Error(`world: start failed with ${res.statusCode}: ${res.body}`);
+  return (res.json() as { data: { shift: { id: string } } }).data.shift.id;
+}
+
+export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inject'>): Promise<World> {
+  const fixture = buildFixture<ExtraKey>({
+    secondWorkspace: true,
+    extraKeys: {
+      revoked: { revoked: true },
+      expired: { expiresAt: '2026-03-01T00:00:00Z' },
+      readOnly: { scopes: ['activity:read'] },
+      writeOnly: { scopes: ['activity:write'] },
+      staffOnly: { scopes: ['staff:read'] },
+    },
+  });
+  const b = fixture.second;
+  const app2 = addSecondApplication(fixture);
+  fixture.workspace.members!.push({ userId: MULTI_USER_ID, permissions: [...PERMISSIONS] });
+  b.workspace.members!.push({ userId: MULTI_USER_ID, permissions: [...PERMISSIONS] });
+
+  const aSubmitted = submissions(fixture.workspace, [submissionDoc(), submissionDoc(), submissionDoc()]);
+  const [underReview, accepted, rejected] = submissions(fixture.workspace, [
+    submissionDoc({ status: 'under_review' }),
+    submissionDoc({ status: 'accepted' }),
+    submissionDoc({ status: 'rejected' }),
+  ]);
+  const bSubmitted = submissions(b.workspace, [submissionDoc(), submissionDoc()]);
+
+  const aliceA = fixture.ids.staff.alice;
+  const aCompletedTest = completedShift(fixture.workspace, {
+    staffId: aliceA,
+    applicationId: fixture.ids.applicationId,
+    environment: 'test',
+    startedAt: '2026-03-11T11:00:00Z',
+    endedAt: '2026-03-11T11:30:00Z',
+  });
+  const aCompletedLive = completedShift(fixture.workspace, {
+    staffId: aliceA,
+    applicationId: fixture.ids.applicationId,
+    environment: 'live',
+    startedAt: '2026-03-11T10:00:00Z',
+    endedAt: '2026-03-11T11:00:00Z',
+  });
+  completedShift(b.workspace, {
+    staffId: b.ids.staff.alice,
+    applicationId: b.ids.applicationId,
+    environment: 'test',
+    startedAt: '2026-03-11T09:00:00Z',
+    endedAt: '2026-03-11T09:20:00Z',
+  });
+
+  const unapproved = buildFixture({ approved: false });
+  const featureOff = buildFixture({ features: { activity: false } });
+  for (const f of [fixture, unapproved, featureOff]) await seed(ctx, f);
+
+  const shifts = {
+    aTest: await startShift(ctx.inject, fixture.keys.test.secret, fixture.staff.alice.gameUserId),
+    aLive: await startShift(ctx.inject, fixture.keys.live.secret, fixture.staff.alice.gameUserId),
+    aBob: await startShift(ctx.inject, fixture.keys.test.secret, fixture.staff.bob.gameUserId),
+    aApp2: await startShift(ctx.inject, app2.secret, fixture.staff.bob.gameUserId),
+    bTest: await startShift(ctx.inject, b.keys.test.secret, b.staff.alice.gameUserId),
+    aCompletedTest,
+    aCompletedLive,
+  };
+  const tokens = {
+    reviewer: await dashboardToken(REVIEWER_USER_ID),
+    readonly: await dashboardToken(READONLY_USER_ID),
+    second: await dashboardToken(SECOND_REVIEWER_USER_ID),
+    multi: await dashboardToken(MULTI_USER_ID),
+  };
+  const keySecrets = [fixture, b, unapproved, featureOff].flatMap((f) =>
+    Object.values<FixtureKey>(f.keys).map((k) => k.secret),
+  );
+  return {
+    a: fixture,
+    b,
+    app2,
+    unapproved,
+    featureOff,
+    tokens,
+    submissions: {
+      a: { submitted: aSubmitted, underReview: underReview!, accepted: accepted!, rejected: rejected! },
+      b: { submitted: bSubmitted },
+    },
+    shifts,
+    secrets: [...keySecrets, app2.secret, ...Object.values(tokens)],
+  };
+}
+
+/**
+ * Which tables a snapshot compares: all but idempotency_records, which legitimately keeps the result of a rejected
+ * write (4xx results are replayed). A record, so that a table added to Database must be listed here to compile.
+ */
+const COMPARED: Record<keyof Database, boolean> = {
+  workspaces: true,
+  departments: true,
+  members: true,
+  staff: true,
+  inactivity_notices: true,
+  applications: true,
+  api_keys: true,
+  submissions: true,
+  commands: true,
+  events: true,
+  shifts: true,
+  idempotency_records: false,
+};
+const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
+
+export type Snapshot = Record<string, string[]>;
+
+/** Every row of every compared table, as sorted JSON: two snapshots are equal exactly when nothing changed. */
+export async function businessSnapshot(db: Kysely<Database>): Promise<Snapshot> {
+  const tables = await Promise.all(
+    COMPARED_TABLES.map(async (table) => {
+      const rows = await db.selectFrom(table).selectAll().execute();
+      return [table, rows.map((row) => JSON.stringify(row, Object.keys(row).sort())).sort()] as const;
+    }),
+  );
+  return Object.fromEntries(tables);
+}
+
+/** The tables whose rows differ between two snapshots. */
+export function changedTables(before: Snapshot, after: Snapshot): string[] {
+  return Object.keys(before).filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
+}
