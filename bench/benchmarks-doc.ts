@@ -1,0 +1,163 @@
+/**
+ * docs/BENCHMARKS.md: how to run and read the benchmark (from the profiles, so the numbers cannot drift), then
+ * the newest full result of each store in bench/results.
+ */
+import { PROFILES } from './profiles.js';
+import { latestRecord, runMarkdown } from './report.js';
+import type { StoreName } from './targets.js';
+
+const STORE_LABEL: Record<StoreName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const n = (value: number) => value.toLocaleString('en-US');
+
+function intro(): string {
+  const full = PROFILES.full;
+  const quick = PROFILES.quick;
+  return `# Benchmarks
+
+This file is written by \`npm run bench\` (bench/benchmarks-doc.ts): it is rebuilt after every full run, with the
+newest result of each store in [\`bench/results/\`](../bench/results/). Edit the generator, not this file.
+
+## How to run
+
+\`\`\`sh
+npm run bench                          # full run on SQLite (${n(full.big.shifts)}-shift dataset, ${full.durationSeconds} s per scenario)
+npm run bench -- --store postgres      # full run on PostgreSQL
+npm run bench -- --quick               # CI smoke run: small data, short phases, SQLite and PostgreSQL
+\`\`\`
+
+The script builds the package (\`npm run build\`) and the benchmark (\`bench/\`, compiled to \`dist/bench/\`),
+generates the data, and starts the real server as a separate process:
+\`node bin/workspace-gateway.js serve --port <free> --host 127.0.0.1 --database-url <url>\` with \`LOG_LEVEL=warn\`,
+\`SHIFT_TIMEOUT_SECONDS=86400\` and \`RATE_LIMIT_MAX=1000000000\` (the per-key rate limiter runs, in memory, with a
+limit no scenario reaches). Before measuring a scenario it checks one response: the status, the body against
+the OpenAPI document the server serves, and what the data must say (positions and order of leaderboard pages,
+the summary's current week equal to the week leaderboard's total, per-staff month totals equal to the month
+leaderboard's, an idempotent replay of a heartbeat, start then stop of a shift). Then autocannon drives the
+scenario on 127.0.0.1, and at the end the server is stopped with SIGTERM.
+
+The run fails (exit code 1) when a scenario does not answer correctly, when any request errs or answers non-2xx
+under load, or when the server does not exit cleanly. Speed never fails it: the targets are reported as
+pass/fail.
+
+| option | meaning |
+|---|---|
+| \`--store sqlite\\|postgres\\|all\` | default \`sqlite\`; with \`--quick\` \`all\` (PostgreSQL is then skipped with a warning when no server answers, except under \`CI=true\`, where that fails the run) |
+| \`--quick\` | ${n(quick.big.staff)} staff and ${n(quick.big.shifts)} shifts, ${quick.small.count} small workspaces, ${quick.durationSeconds} s per scenario, no warm-up: checks correctness, asserts no speed |
+| \`--database-url <postgres://…>\` | the PostgreSQL database the run's schema is created in (default \`BENCH_DATABASE_URL\`, \`TEST_DATABASE_URL\` or \`postgres://postgres@127.0.0.1:5432/test\`) |
+| \`--fresh\` | regenerate the cached SQLite dataset |
+| \`--only a,b\` | only these scenarios (and the baseline) |
+| \`--no-baseline\` | skip the baseline too, e.g. to profile one scenario alone |
+| \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario, connections |
+| \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node dist/bench/bench/profile-summary.js <file>\`) |
+| \`--server-bin <path>\` | run another build's \`bin/workspace-gateway.js\`, for A/B comparisons |
+| \`--keep\` | keep the run's database: the SQLite file in the run directory, or the PostgreSQL schema |
+
+Results: a full run with default options writes \`bench/results/<store>-<timestamp>.json\` and rebuilds this file.
+Quick runs, and runs with \`--only\`, \`--no-baseline\`, \`--duration\`, \`--connections\` or \`--server-bin\`, are
+exploratory: they write their JSON and a Markdown report into their temporary run directory (printed at the
+end) and leave \`bench/results/\` and this file alone.
+
+Data: the full SQLite dataset is generated once into \`bench/.cache/\` (ignored by git; keyed by the generator
+version, the profile and the seed; regenerated when older than 3 days, so the current week and month hold
+history, or with \`--fresh\`) and copied for each run, since the run writes to it. PostgreSQL data is generated for
+each run into a fresh schema (\`wsg_bench_<run>\`) of the given database, vacuumed and analyzed (as autovacuum
+would soon after the load), and dropped at the end.
+
+## Data set
+
+- One big workspace (Europe/Berlin): ${n(full.big.staff)} staff in 8 departments (about 4% in none) with ranks,
+  about 2% inactive (they stopped working 1 to 10 months before), 1% who never worked, 3% with their own weekly
+  requirement, 4% with an inactivity notice around now (3% approved); a connected chat guild; one approved
+  application with one allowed universe and a live API key with every scope.
+- ${n(full.big.shifts)} completed shifts over the ${full.historyDays} days before the generation instant: 15 to 240
+  minutes each (mean about 90), more at weekends and in the evening, growing over the year, and shared among
+  staff with a skew (the k-th most active works about (k + 50)^-0.5: about 10x between the most and the least
+  active). End reasons mostly manual, some player_left, server_shutdown and heartbeat_timeout.
+- ${full.small.count} small workspaces of ${full.small.staff} staff and ${n(full.small.shifts)} shifts each, in five
+  time zones, each with its own application and key.
+- Configuration goes through \`applyProvisioning\` (keys imported with known \`secret\`s). Shifts are bulk-inserted
+  with Kysely, one transaction per 10,000 rows (SQLite: 1,000-row multi-row INSERTs; PostgreSQL:
+  \`INSERT … SELECT FROM unnest(…)\`), with the shift table's secondary indexes dropped during the load and
+  rebuilt after it from their own DDL read back from the catalog, so the schema ends exactly as migrated.
+- Everything is drawn from a fixed seed: two runs of one generator version measure the same data (shifted in time).
+
+## Scenarios
+
+Each runs ${full.warmupSeconds} s unmeasured, then ${full.durationSeconds} s measured, with ${full.connections}
+connections. Reads run first, on the generated data only; then writes.
+
+| scenario | what each request does |
+|---|---|
+| \`baseline\` | \`GET /health\`: the same server, plugins and hooks, no database: the ceiling of the stack in this run |
+| \`integration\` | \`GET /v1/integration\`, with the keys of all ${full.small.count + 1} workspaces in turn |
+| \`summary\` | \`GET /v1/activity/me/summary\` with the chat headers of a random staff member |
+| \`staff-month\` | \`GET /v1/activity/staff/{gameUserId}?period=month\` for a random staff member |
+| \`leaderboard-week\` | \`GET /v1/activity/leaderboard?period=week\`, page 1 (25 entries) |
+| \`leaderboard-week-deep\` | the same at the cursor after position ${n(full.deepPosition)} (found by following \`nextCursor\` in setup) |
+| \`leaderboard-month\` | \`GET /v1/activity/leaderboard?period=month\`, page 1 (no target; the heaviest report) |
+| \`heartbeat\` | \`POST /v1/activity/shifts/{id}/heartbeat\` round-robin over ${n(full.heartbeatShifts)} active shifts (started in setup, one per staff member), a unique \`Idempotency-Key\` per request |
+| \`start-stop\` | per connection: start a shift for a staff member no other connection holds, then stop it; unique keys |
+
+## Targets
+
+| target | SQLite | PostgreSQL |
+|---|---|---|
+| heartbeat throughput, ratio to the baseline | >= 0.5 | >= 0.3 |
+| heartbeat p99 at 32 connections | <= 25 ms | <= 25 ms |
+| week leaderboard page p50 (page 1 and deep) | <= 30 ms | <= 30 ms |
+| summary p50 | <= 5 ms | <= 5 ms |
+| per-staff aggregates p50 | <= 5 ms | <= 5 ms |
+| server peak RSS | <= 250 MB | <= 250 MB |
+`;
+}
+
+const CAVEATS = `## Reading the numbers
+
+- The load generator runs on the same machine as the server (one Node.js process each): on a small machine the
+  client's CPU is taken from the server's, and the baseline is partly limited by the client.
+- Compare ratios to the baseline across machines, not absolute requests/s.
+- At ${PROFILES.full.connections} connections latency is mostly queueing (about connections / throughput); "CPU ms/req" is
+  the server's own cost per request.
+- SQLite runs in WAL mode with \`synchronous=FULL\`: every commit waits for an fsync of the WAL, and better-sqlite3
+  blocks the event loop meanwhile, so write throughput follows the disk's fsync latency and how many writes
+  share a commit.
+- Other work on the machine shows in the load average recorded with each run.
+
+## What limits the figures (and what comes next)
+
+Measured with profiles of the server (\`--profile\`); the targets are not met yet.
+
+- **Heartbeat, SQLite.** Writes are group-committed (one fsync for the writes that arrive together) and
+  statements are prepared once; that took heartbeats from about 750 to about 2,300 requests/s. What is left per
+  request is Kysely query building, the API-key lookup and JSON parsing on every request, two savepoints, and
+  find-then-update statements; automatic WAL checkpoints inside commits set the p99. Next: cache verified keys
+  (with revocation checked against a cheap version counter), fold lookups into \`UPDATE … RETURNING\`, move
+  checkpoints off the request path.
+- **Heartbeat, PostgreSQL.** Seven round trips per heartbeat (authentication, the idempotency claim committed on
+  its own, BEGIN, select, update, stored result, COMMIT). Next: claim the key with a transaction-scoped advisory
+  lock inside the operation's transaction, fold the lookup into the update, cache key verification.
+- **Leaderboard.** Every request ranks the whole workspace: the week's ~20,000 shifts are summed per staff member
+  (\`GROUP BY\` on text ids is most of the SQLite time; on PostgreSQL the planner misestimates the overlap
+  predicate and sorts), and ~5,000 staff are sorted in JS, so a deep page costs the same as page 1 and 32
+  concurrent requests hold 32 rankings in memory (the peak RSS). Next: pre-aggregated per-staff daily totals
+  maintained with each completed shift, so a period sums at most ~31 rows per staff member, and a short-lived,
+  single-flight ranking cache invalidated by completed shifts.
+- **Summary and per-staff aggregates.** About five queries per request plus period boundaries computed with
+  \`Intl\`; the same key cache, a workspace cache and the daily totals apply.
+`;
+
+export function benchmarksDocument(resultsDir: string, resultsPrefix: string): string {
+  const sections: string[] = [intro()];
+  for (const store of ['sqlite', 'postgres'] as const) {
+    const latest = latestRecord(resultsDir, store);
+    sections.push(`## Results: ${STORE_LABEL[store]}`, '');
+    sections.push(
+      latest
+        ? runMarkdown(latest.record, `${resultsPrefix}/${latest.file}`)
+        : `No full ${STORE_LABEL[store]} run recorded yet: \`npm run bench${store === 'sqlite' ? '' : ' -- --store postgres'}\`.`,
+    );
+    sections.push('');
+  }
+  sections.push(CAVEATS);
+  return `${sections.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,139 @@
+import type { ProfileName } from './profiles.js';
+import type { StoreName } from './targets.js';
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --store sqlite|postgres|all   store(s) to run on (default sqlite; with --quick: all)
+  --quick                       small data, short phases: checks every scenario, asserts no speed
+  --database-url <url>          PostgreSQL database for the run's schema
+                                (default BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test)
+  --fresh                       regenerate the cached SQLite dataset
+  --only <a,b,...>              run only these scenarios (and the baseline)
+  --no-baseline                 skip the baseline too (e.g. to profile one scenario alone)
+  --duration <seconds>          measured seconds per scenario
+  --connections <n>             connections per scenario (default 32)
+  --profile                     run the server with --cpu-prof and summarize the profile
+  --server-bin <path>           another build's bin/workspace-gateway.js, e.g. for an A/B comparison
+  --keep                        keep the run's database (SQLite file or PostgreSQL schema)
+  --help                        this text
+`;
+
+export interface BenchOptions {
+  readonly stores: StoreName[];
+  /** True when --store was left to its default (PostgreSQL is then skipped, not failed, when unreachable). */
+  readonly storesDefaulted: boolean;
+  readonly profile: ProfileName;
+  readonly postgresUrl: string;
+  readonly fresh: boolean;
+  readonly only: string[] | null;
+  readonly baseline: boolean;
+  readonly durationSeconds: number | null;
+  readonly connections: number | null;
+  readonly cpuProfile: boolean;
+  /** The server entry point to run (default: this repository's bin/workspace-gateway.js). */
+  readonly serverBin: string | null;
+  readonly keep: boolean;
+  readonly help: boolean;
+}
+
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}
+
+function positive(name: string, raw: string | undefined): number {
+  const value = Number(raw);
+  if (raw === undefined || !Number.isFinite(value) || value <= 0) throw new OptionsError(`${name} needs a positive number`);
+  return value;
+}
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
+  let store: string | undefined;
+  let quick = false;
+  let postgresUrl = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  let fresh = false;
+  let only: string[] | null = null;
+  let baseline = true;
+  let durationSeconds: number | null = null;
+  let connections: number | null = null;
+  let cpuProfile = false;
+  let serverBin: string | null = null;
+  let keep = false;
+  let help = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      i += 1;
+      const next = argv[i];
+      if (next === undefined) throw new OptionsError(`${flag} needs a value`);
+      return next;
+    };
+    switch (flag) {
+      case '--store':
+        store = value();
+        break;
+      case '--quick':
+        quick = true;
+        break;
+      case '--database-url':
+        postgresUrl = value();
+        break;
+      case '--fresh':
+        fresh = true;
+        break;
+      case '--only':
+        only = value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+        break;
+      case '--no-baseline':
+        baseline = false;
+        break;
+      case '--duration':
+        durationSeconds = positive('--duration', value());
+        break;
+      case '--connections':
+        connections = Math.floor(positive('--connections', value()));
+        break;
+      case '--profile':
+        cpuProfile = true;
+        break;
+      case '--server-bin':
+        serverBin = value();
+        break;
+      case '--keep':
+        keep = true;
+        break;
+      case '--help':
+      case '-h':
+        help = true;
+        break;
+      default:
+        throw new OptionsError(`unknown option "${arg}"`);
+    }
+  }
+  const storesDefaulted = store === undefined;
+  const chosen = store ?? (quick ? 'all' : 'sqlite');
+  let stores: StoreName[];
+  if (chosen === 'all') stores = ['sqlite', 'postgres'];
+  else if (chosen === 'sqlite' || chosen === 'postgres') stores = [chosen];
+  else throw new OptionsError(`--store must be sqlite, postgres or all, got "${chosen}"`);
+  if (!/^postgres(ql)?:\/\//.test(postgresUrl)) throw new OptionsError('--database-url must be a postgres:// URL');
+  return {
+    stores,
+    storesDefaulted,
+    profile: quick ? 'quick' : 'full',
+    postgresUrl,
+    fresh,
+    only,
+    baseline,
+    durationSeconds,
+    connections,
+    cpuProfile,
+    serverBin,
+    keep,
+    help,
+  };
+}

@@ -1,0 +1,24 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: the nearest folder above this file whose package.json is workspace-gateway's. */
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
+      if (name === 'workspace-gateway') return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the workspace-gateway repository root');
+    dir = parent;
+  }
+}
+
+export const REPO_ROOT = findRoot();
+export const CACHE_DIR = join(REPO_ROOT, 'bench', '.cache');
+export const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
+export const BENCHMARKS_DOC = join(REPO_ROOT, 'docs', 'BENCHMARKS.md');
+export const SERVER_BIN = join(REPO_ROOT, 'bin', 'workspace-gateway.js');

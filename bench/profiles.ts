@@ -1,0 +1,61 @@
+/**
+ * Dataset and load sizes. `full` is what docs/BENCHMARKS.md reports; `quick` is the CI smoke run: the same
+ * scenarios on small data with short durations, asserting correctness only.
+ */
+
+/** Bump when the generated data changes in any way: cached databases of another version are regenerated. */
+export const GENERATOR_VERSION = 1;
+/** Every dataset is drawn from this seed, so two runs of one version measure the same data. */
+export const DATASET_SEED = 20261121;
+
+export type ProfileName = 'full' | 'quick';
+
+export interface WorkspaceSize {
+  readonly staff: number;
+  readonly shifts: number;
+}
+
+export interface Profile {
+  readonly name: ProfileName;
+  readonly big: WorkspaceSize;
+  readonly small: WorkspaceSize & { readonly count: number };
+  /** Completed shifts are spread over this many days before "now". */
+  readonly historyDays: number;
+  /** Measured seconds per scenario, after `warmupSeconds` of unmeasured load. */
+  readonly durationSeconds: number;
+  readonly warmupSeconds: number;
+  readonly connections: number;
+  /** Active shifts started before the heartbeat scenario (one per staff member). */
+  readonly heartbeatShifts: number;
+  /** The deep leaderboard page starts after this position. */
+  readonly deepPosition: number;
+  /** Reuse a generated SQLite database file between runs (bench/.cache). */
+  readonly cacheSqlite: boolean;
+}
+
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
+  full: {
+    name: 'full',
+    big: { staff: 5000, shifts: 1_000_000 },
+    small: { count: 50, staff: 20, shifts: 2000 },
+    historyDays: 365,
+    durationSeconds: 10,
+    warmupSeconds: 2,
+    connections: 32,
+    heartbeatShifts: 2000,
+    deepPosition: 4000,
+    cacheSqlite: true,
+  },
+  quick: {
+    name: 'quick',
+    big: { staff: 500, shifts: 50_000 },
+    small: { count: 5, staff: 20, shifts: 2000 },
+    historyDays: 365,
+    durationSeconds: 1.5,
+    warmupSeconds: 0,
+    connections: 32,
+    heartbeatShifts: 200,
+    deepPosition: 400,
+    cacheSqlite: false,
+  },
+};

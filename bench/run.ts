@@ -1,0 +1,265 @@
+/**
+ * `npm run bench`: generate data, start the server as a separate process, check and measure every scenario,
+ * report. See docs/BENCHMARKS.md (written by report.ts) for what is measured and how to read it.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { ResponseContract } from './contract.js';
+import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.js';
+import { requestJson } from './http.js';
+import { runLoad, type LoadResult } from './load.js';
+import { currentLoad, describeMachine } from './machine.js';
+import { OptionsError, parseOptions, USAGE, type BenchOptions } from './options.js';
+import { BENCHMARKS_DOC, REPO_ROOT, RESULTS_DIR } from './paths.js';
+import { GENERATOR_VERSION, PROFILES } from './profiles.js';
+import { summarizeProfileFile } from './profile-summary.js';
+import { benchmarksDocument } from './benchmarks-doc.js';
+import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord, type ScenarioRecord } from './report.js';
+import { buildScenarios, SCENARIO_NAMES } from './scenarios.js';
+import { startServer, type ServerProcess } from './server.js';
+import { evaluateTargets, type StoreName } from './targets.js';
+
+const started = performance.now();
+function log(message: string): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1).padStart(6);
+  process.stdout.write(`[bench ${seconds}s] ${message}\n`);
+}
+
+/** What an interrupted run (Ctrl-C, SIGTERM) must undo: stop the server it started, drop its database. */
+const onInterrupt = new Set<() => Promise<unknown>>();
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    log(`${signal}: stopping the server and dropping the run's database`);
+    void Promise.allSettled([...onInterrupt].map((undo) => undo())).then(() => process.exit(130));
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function fileStamp(date: Date): string {
+  return date.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+}
+
+interface StoreOutcome {
+  readonly record: RunRecord | null;
+  readonly ok: boolean;
+}
+
+async function measureScenarios(
+  server: ServerProcess,
+  prepared: PreparedDatabase,
+  options: BenchOptions,
+  runTag: string,
+  failures: string[],
+): Promise<ScenarioRecord[]> {
+  const profile = PROFILES[options.profile];
+  const connections = options.connections ?? profile.connections;
+  const durationSeconds = options.durationSeconds ?? profile.durationSeconds;
+  const openapi = await requestJson(server.baseUrl, { path: '/openapi.json' });
+  if (openapi.status !== 200) throw new Error(`GET /openapi.json answered ${openapi.status}`);
+  const contract = new ResponseContract(openapi.body as ConstructorParameters<typeof ResponseContract>[0]);
+  const all = buildScenarios({ baseUrl: server.baseUrl, plan: prepared.plan, profile, contract, runTag, log });
+  const scenarios = all.filter((s) =>
+    s.name === 'baseline' ? options.baseline : options.only === null || options.only.includes(s.name),
+  );
+
+  const records: ScenarioRecord[] = [];
+  let baselineRps: number | null = null;
+  for (const scenario of scenarios) {
+    if (interrupted) break;
+    log(`${scenario.name}: ${scenario.title}`);
+    try {
+      await scenario.prepare?.();
+      await scenario.check();
+      if (profile.warmupSeconds > 0) {
+        await runLoad(server, { connections, durationSeconds: profile.warmupSeconds, requests: scenario.requests() });
+      }
+      const result: LoadResult = await runLoad(server, { connections, durationSeconds, requests: scenario.requests() });
+      if (scenario.name === 'baseline') baselineRps = result.requestsPerSecond;
+      const ratio = scenario.name === 'baseline' || baselineRps === null ? null : result.requestsPerSecond / baselineRps;
+      records.push({ name: scenario.name, title: scenario.title, ...result, ratioToBaseline: ratio === null ? null : Math.round(ratio * 1000) / 1000 });
+      log(
+        `  ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ` +
+          `${result.errors} errors, ${result.non2xx} non-2xx, RSS ${result.serverPeakRssMb} MB, server CPU ${result.serverCpuPercent}%`,
+      );
+      if (result.errors > 0 || result.non2xx > 0 || result.requests === 0) {
+        failures.push(
+          `${scenario.name}: ${result.requests} responses, ${result.errors} errors (${result.timeouts} timeouts), ` +
+            `${result.non2xx} non-2xx, statuses ${JSON.stringify(result.statusCounts)}`,
+        );
+      }
+    } catch (error) {
+      const message = errorMessage(error);
+      log(`  FAILED: ${message}`);
+      failures.push(message.startsWith(scenario.name) ? message : `${scenario.name}: ${message}`);
+    }
+  }
+  return records;
+}
+
+async function runStore(store: StoreName, options: BenchOptions, command: string): Promise<StoreOutcome> {
+  const profile = PROFILES[options.profile];
+  const startedAt = new Date();
+  const loadAtStart = currentLoad();
+  const runTag = `${store}-${fileStamp(startedAt)}-${Math.random().toString(36).slice(2, 6)}`;
+  const runDir = mkdtempSync(join(tmpdir(), `wsg-bench-${store}-`));
+  const exploratory =
+    options.only !== null ||
+    !options.baseline ||
+    options.durationSeconds !== null ||
+    options.connections !== null ||
+    options.serverBin !== null;
+  const writesDocs = profile.name === 'full' && !exploratory;
+  log(`== ${store} (${profile.name}${exploratory ? ', exploratory' : ''}), run directory ${runDir}`);
+
+  const failures: string[] = [];
+  const generationStarted = performance.now();
+  const prepared =
+    store === 'sqlite'
+      ? await prepareSqlite(profile, runDir, { fresh: options.fresh }, log)
+      : await preparePostgres(profile, options.postgresUrl, runTag, log);
+  log(`data ready in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`);
+
+  let scenarios: ScenarioRecord[] = [];
+  let peakRssMb = 0;
+  let exitCode: number | null = null;
+  const profileDir = options.cpuProfile ? join(runDir, 'profiles') : undefined;
+  let server: ServerProcess | undefined;
+  const undo = async () => {
+    await server?.stop();
+    if (!options.keep) await prepared.drop();
+  };
+  onInterrupt.add(undo);
+  try {
+    server = await startServer({
+      databaseUrl: prepared.url,
+      logPath: join(runDir, 'server.log'),
+      ...(profileDir ? { profileDir } : {}),
+      ...(options.serverBin ? { serverBin: resolve(options.serverBin) } : {}),
+    });
+    log(`server pid ${server.pid} at ${server.baseUrl}`);
+    try {
+      scenarios = await measureScenarios(server, prepared, options, runTag, failures);
+    } finally {
+      try {
+        peakRssMb = Math.round(server.sample().peakRssMb * 10) / 10;
+      } catch {
+        failures.push('the server process was gone before the end of the run');
+      }
+      exitCode = await server.stop();
+      if (exitCode !== 0) failures.push(`the server exited with ${exitCode ?? 'a kill'} on SIGTERM (see ${server.logPath})`);
+    }
+  } catch (error) {
+    failures.push(errorMessage(error));
+  } finally {
+    onInterrupt.delete(undo);
+    if (options.keep) log(`kept the database: ${prepared.url}`);
+    else await prepared.drop().catch((error: unknown) => log(`could not drop the database: ${errorMessage(error)}`));
+  }
+
+  if (interrupted) return { record: null, ok: false };
+  const results = new Map(scenarios.map((s) => [s.name, s]));
+  const plan = prepared.plan;
+  const record: RunRecord = {
+    recordVersion: RECORD_VERSION,
+    store,
+    mode: profile.name,
+    exploratory,
+    command,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: describeMachine(prepared.engineVersion, loadAtStart),
+    dataset: {
+      generatorVersion: GENERATOR_VERSION,
+      seed: plan.seed,
+      generatedFor: new Date(plan.now).toISOString(),
+      bigWorkspace: { staff: plan.big.staff.length, shifts: plan.big.shifts, timezone: plan.big.timezone },
+      smallWorkspaces: { count: plan.small.length, staff: profile.small.staff, shifts: profile.small.shifts },
+      generation: prepared.generation,
+    },
+    load: {
+      connections: options.connections ?? profile.connections,
+      durationSeconds: options.durationSeconds ?? profile.durationSeconds,
+      warmupSeconds: profile.warmupSeconds,
+    },
+    scenarios,
+    server: { peakRssMb, exitCode },
+    targets: evaluateTargets(store, results, peakRssMb),
+    failures,
+  };
+
+  const name = `${store}-${fileStamp(startedAt)}.json`;
+  if (writesDocs) {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const path = join(RESULTS_DIR, name);
+    writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
+    writeFileSync(BENCHMARKS_DOC, benchmarksDocument(RESULTS_DIR, relative(REPO_ROOT, RESULTS_DIR)));
+    log(`wrote ${relative(REPO_ROOT, path)} and ${relative(REPO_ROOT, BENCHMARKS_DOC)}`);
+  } else {
+    writeFileSync(join(runDir, name), `${JSON.stringify(record, null, 2)}\n`);
+    writeFileSync(join(runDir, 'report.md'), `${runMarkdown(record, null)}\n`);
+    log(`wrote ${join(runDir, name)} and report.md (${profile.name === 'quick' ? 'quick' : 'exploratory'} runs leave docs/ alone)`);
+  }
+  if (profileDir) {
+    for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+      const summary = summarizeProfileFile(join(profileDir, file));
+      writeFileSync(join(profileDir, `${file}.txt`), `${summary}\n`);
+      log(`CPU profile ${join(profileDir, file)}:\n${summary}`);
+    }
+  }
+  process.stdout.write(`\n${store} (${profile.name}):\n${consoleTable(record)}\n\n`);
+  if (failures.length > 0) {
+    process.stdout.write(`${store}: ${failures.length} failure(s):\n${failures.map((f) => `  - ${f}`).join('\n')}\n\n`);
+  }
+  return { record, ok: failures.length === 0 };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(argv, process.env);
+    const unknown = (options.only ?? []).filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
+    if (unknown.length > 0) {
+      throw new OptionsError(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`);
+    }
+  } catch (error) {
+    process.stderr.write(`bench: ${errorMessage(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
+  let ok = true;
+  for (const store of options.stores) {
+    if (store === 'postgres' && !(await postgresAnswers(options.postgresUrl))) {
+      const where = options.postgresUrl.replace(/\/\/[^@/]*@/, '//…@');
+      if (options.storesDefaulted && process.env.CI !== 'true') {
+        log(`WARNING: PostgreSQL does not answer at ${where}; the PostgreSQL run is skipped`);
+        continue;
+      }
+      log(`PostgreSQL does not answer at ${where}`);
+      ok = false;
+      continue;
+    }
+    if (interrupted) break;
+    try {
+      const outcome = await runStore(store, options, command);
+      ok &&= outcome.ok;
+    } catch (error) {
+      log(`${store}: ${errorMessage(error)}`);
+      ok = false;
+    }
+  }
+  if (interrupted) return 130;
+  log(ok ? 'every scenario answered correctly' : 'FAILED: see above');
+  return ok ? 0 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));

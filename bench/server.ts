@@ -1,0 +1,158 @@
+/**
+ * The gateway under test, as a separate process started from the built package exactly as an operator would:
+ * `node bin/workspace-gateway.js serve`. Memory and CPU are read from /proc/<pid>.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVER_BIN } from './paths.js';
+
+/** Long enough that no shift started by the benchmark times out during the run. */
+const SHIFT_TIMEOUT_SECONDS = '86400';
+const READY_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 30_000;
+/** Linux reports process CPU time in clock ticks of 1/100 s. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface ProcessSample {
+  /** Resident set size now, MiB. */
+  readonly rssMb: number;
+  /** Peak resident set size since the process started (VmHWM), MiB. */
+  readonly peakRssMb: number;
+  /** CPU seconds used so far (user + system). */
+  readonly cpuSeconds: number;
+}
+
+export interface ServerProcess {
+  readonly pid: number;
+  readonly baseUrl: string;
+  readonly logPath: string;
+  sample(): ProcessSample;
+  /** SIGTERM, then waits for the exit; resolves with the exit code (null when it had to be killed). */
+  stop(): Promise<number | null>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function statusKb(status: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return match ? Number(match[1]) : 0;
+}
+
+export function sampleProcess(pid: number): ProcessSample {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return {
+    rssMb: statusKb(status, 'VmRSS') / 1024,
+    peakRssMb: statusKb(status, 'VmHWM') / 1024,
+    cpuSeconds: ticks / CLOCK_TICKS_PER_SECOND,
+  };
+}
+
+function logTail(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').split('\n').slice(-30).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+export interface ServerOptions {
+  readonly databaseUrl: string;
+  readonly logPath: string;
+  /** When set, the server runs with --cpu-prof and writes its profile here on exit. */
+  readonly profileDir?: string;
+  /** Entry point to run instead of this repository's bin/workspace-gateway.js. */
+  readonly serverBin?: string;
+}
+
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const log = openSync(options.logPath, 'a');
+  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    SHIFT_TIMEOUT_SECONDS,
+    GATEWAY_ENV: 'benchmark',
+    // The per-key rate limiter runs (its cost is part of every request) with a limit no scenario reaches.
+    RATE_LIMIT_MAX: '1000000000',
+  };
+  for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'NODE_OPTIONS', 'REDIS_URL']) delete env[name];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, options.serverBin ?? SERVER_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--database-url', options.databaseUrl],
+    { env, stdio: ['ignore', log, log] },
+  );
+  closeSync(log);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the server process did not start');
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before answering:\n${logTail(options.logPath)}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/health`);
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not answer /health within ${READY_TIMEOUT_MS / 1000} s:\n${logTail(options.logPath)}`);
+    }
+    await sleep(100);
+  }
+
+  let stopping: Promise<number | null> | undefined;
+  return {
+    pid,
+    baseUrl,
+    logPath: options.logPath,
+    sample: () => sampleProcess(pid),
+    stop() {
+      stopping ??= (async () => {
+        const exit = exited(child);
+        child.kill('SIGTERM');
+        const abort = new AbortController();
+        const timer = sleep(STOP_TIMEOUT_MS, 'timeout' as const, { signal: abort.signal }).catch(() => 'aborted' as const);
+        const first = await Promise.race([exit, timer]);
+        abort.abort();
+        if (first === 'timeout') {
+          child.kill('SIGKILL');
+          await exit;
+          return null;
+        }
+        return exit;
+      })();
+      return stopping;
+    },
+  };
+}
+
+export function serverLogTail(server: ServerProcess): string {
+  return logTail(server.logPath);
+}
