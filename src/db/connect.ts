@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { cachingSqliteDatabase } from './statement-cache.js';
+import { CurrentSchemaPostgresDialect } from './pg-dialect.js';
 import type { Database, Dialect } from './types.js';
 
 export interface Store {
@@ -63,7 +64,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',

@@ -1,0 +1,59 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { randomBase62 } from '../../src/ids.js';
+import { POSTGRES_URL } from '../helpers/postgres.js';
+import { createTestDatabase, STORE_KINDS } from '../helpers/stores.js';
+
+describe.each(STORE_KINDS)('migrations (%s)', (kind) => {
+  it('apply once; a second run applies nothing and leaves the schema as it was', async () => {
+    const database = await createTestDatabase(kind, { migrate: false });
+    const store = database.open();
+    try {
+      expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial'] });
+      expect(await migrateToLatest(store)).toEqual({ applied: [] });
+      const count = await store.db.selectFrom('shifts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(0);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
+describe.skipIf(!STORE_KINDS.includes('postgres'))('migrations on a shared PostgreSQL database', () => {
+  it('are not disturbed by other schemas being created and dropped at the same moment', async () => {
+    // Other gateways or test runs sharing the database create and drop schemas all the time; the migrator must
+    // only look at its own schema (the stock introspection reads every table and fails on a dropped one).
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    let churning = true;
+    const churn = (async () => {
+      while (churning) {
+        const schema = `t_churn_${randomBase62(10).toLowerCase()}`;
+        await admin.query(`create schema ${schema}`);
+        await admin.query(`create table ${schema}.a (id serial primary key, b text)`);
+        await admin.query(`create table ${schema}.c (id serial primary key, d text)`);
+        await admin.query(`drop schema ${schema} cascade`);
+      }
+    })();
+    try {
+      for (let round = 0; round < 15; round += 1) {
+        const database = await createTestDatabase('postgres', { migrate: false });
+        const store = database.open();
+        try {
+          expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial'] });
+          expect(await migrateToLatest(store)).toEqual({ applied: [] });
+        } finally {
+          await store.close();
+          await database.drop();
+        }
+      }
+    } finally {
+      churning = false;
+      await churn;
+      await admin.end();
+    }
+  });
+});
