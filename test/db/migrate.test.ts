@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { randomBase62 } from '../../src/ids.js';
 import { POSTGRES_URL } from '../helpers/postgres.js';
