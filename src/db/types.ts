@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 /**
  * Table shapes. Conventions shared by both stores:
@@ -17,6 +17,8 @@ export interface WorkspaceTable {
   chat_guild_id: string | null;
   chat_status: string | null;
   chat_connected_at: number | null;
+  /** Bumped by every write that changes what reports rank (see migration 0002); read to validate caches. */
+  activity_version: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type {
   ApplicationTable,
   DepartmentTable,
@@ -28,7 +29,7 @@ const flag = (value: boolean | undefined): number => (value === true ? 1 : 0);
 const instantOrNull = (value: string | null | undefined): number | null =>
   typeof value === 'string' ? instant(value) : null;
 
-export function workspaceRow(workspace: WorkspaceDocument, now: number): WorkspaceTable {
+export function workspaceRow(workspace: WorkspaceDocument, now: number): Insertable<WorkspaceTable> {
   const settings = workspace.settings ?? {};
   return {
     id: workspace.id,

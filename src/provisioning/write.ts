@@ -1,5 +1,6 @@
 import type { Environment, Scope } from '../actor.js';
 import type { Executor } from '../db/types.js';
+import { bumpActivityVersion } from '../features/workspaces/repository.js';
 import { hashApiKey } from '../http/authentication.js';
 import { randomBase62 } from '../ids.js';
 import { instant } from './document.js';
@@ -60,9 +61,10 @@ async function releaseChangedUniqueValues(db: Executor, document: ProvisioningDo
 }
 
 /** Updates a workspace only when something differs, so re-applying leaves `updated_at` alone. */
-async function upsertWorkspaces(db: Executor, workspaces: readonly WorkspaceDocument[], now: number) {
+async function upsertWorkspaces(db: Executor, workspaces: readonly WorkspaceDocument[], now: number): Promise<number> {
+  let changed = 0;
   for (const batch of batches(workspaces.map((w) => workspaceRow(w, now)))) {
-    await db
+    const result = await db
       .insertInto('workspaces')
       .values(batch)
       .onConflict((oc) =>
@@ -98,8 +100,10 @@ async function upsertWorkspaces(db: Executor, workspaces: readonly WorkspaceDocu
             ),
           ),
       )
-      .execute();
+      .executeTakeFirst();
+    changed += Number(result.numInsertedOrUpdatedRows ?? 0);
   }
+  return changed;
 }
 
 async function upsertDepartments(db: Executor, workspace: WorkspaceDocument) {
@@ -129,25 +133,33 @@ async function upsertMembers(db: Executor, workspace: WorkspaceDocument) {
   }
 }
 
-async function upsertStaff(db: Executor, workspace: WorkspaceDocument, now: number) {
+/** Inserts or updates the workspace's staff; returns how many rows were inserted or actually changed. */
+async function upsertStaff(db: Executor, workspace: WorkspaceDocument, now: number): Promise<number> {
+  const columns = [
+    'display_name',
+    'game_user_id',
+    'game_username',
+    'chat_user_id',
+    'department_id',
+    'rank',
+    'status',
+    'weekly_required_minutes',
+  ] as const;
+  let changed = 0;
   for (const batch of batches((workspace.staff ?? []).map((s) => staffRow(workspace.id, s, now)))) {
-    await db
+    const result = await db
       .insertInto('staff')
       .values(batch)
       .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          display_name: eb.ref('excluded.display_name'),
-          game_user_id: eb.ref('excluded.game_user_id'),
-          game_username: eb.ref('excluded.game_username'),
-          chat_user_id: eb.ref('excluded.chat_user_id'),
-          department_id: eb.ref('excluded.department_id'),
-          rank: eb.ref('excluded.rank'),
-          status: eb.ref('excluded.status'),
-          weekly_required_minutes: eb.ref('excluded.weekly_required_minutes'),
-        })),
+        oc
+          .column('id')
+          .doUpdateSet((eb) => Object.fromEntries(columns.map((column) => [column, eb.ref(`excluded.${column}`)])))
+          .where((eb) => eb.or(columns.map((column) => eb(`staff.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))),
       )
-      .execute();
+      .executeTakeFirst();
+    changed += Number(result.numInsertedOrUpdatedRows ?? 0);
   }
+  return changed;
 }
 
 async function upsertNotices(db: Executor, workspace: WorkspaceDocument) {
@@ -234,14 +246,24 @@ async function provisionKeys(db: Executor, workspace: WorkspaceDocument, snapsho
   return created;
 }
 
-/** Submissions and shifts are records, not configuration: inserted when absent, never overwritten. */
-async function insertRecords(db: Executor, workspace: WorkspaceDocument, now: number) {
+/**
+ * Submissions and shifts are records, not configuration: inserted when absent, never overwritten. Returns how
+ * many shifts were inserted.
+ */
+async function insertRecords(db: Executor, workspace: WorkspaceDocument, now: number): Promise<number> {
   for (const batch of batches((workspace.submissions ?? []).map((s) => submissionRow(workspace.id, s, now)))) {
     await db.insertInto('submissions').values(batch).onConflict((oc) => oc.column('id').doNothing()).execute();
   }
+  let inserted = 0;
   for (const batch of batches((workspace.shifts ?? []).map((s) => shiftRow(workspace.id, s, now)))) {
-    await db.insertInto('shifts').values(batch).onConflict((oc) => oc.column('id').doNothing()).execute();
+    const result = await db
+      .insertInto('shifts')
+      .values(batch)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
   }
+  return inserted;
 }
 
 /** Writes a validated document; the caller runs it inside one transaction. Returns the keys it created. */
@@ -252,16 +274,21 @@ export async function writeDocument(
   now: number,
 ): Promise<ProvisionedKey[]> {
   await releaseChangedUniqueValues(db, document, snapshot);
-  await upsertWorkspaces(db, document.workspaces, now);
+  const workspacesChanged = (await upsertWorkspaces(db, document.workspaces, now)) > 0;
   const created: ProvisionedKey[] = [];
+  // Workspaces whose ranked data changed: staff (status, department), shifts, or the workspace (time zone).
+  const rankingChanged: string[] = [];
   for (const workspace of document.workspaces) {
     await upsertDepartments(db, workspace);
     await upsertMembers(db, workspace);
-    await upsertStaff(db, workspace, now);
+    const staffChanged = await upsertStaff(db, workspace, now);
     await upsertNotices(db, workspace);
     await upsertApplications(db, workspace);
     created.push(...(await provisionKeys(db, workspace, snapshot, now)));
-    await insertRecords(db, workspace, now);
+    const shiftsInserted = await insertRecords(db, workspace, now);
+    if (workspacesChanged || staffChanged > 0 || shiftsInserted > 0) rankingChanged.push(workspace.id);
   }
+  // Last, so the workspace rows are locked only at the end of the transaction (see bumpActivityVersion).
+  await bumpActivityVersion(db, rankingChanged);
   return created;
 }

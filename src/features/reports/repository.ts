@@ -156,6 +156,22 @@ export async function sumStaffTotals(
   }));
 }
 
+/**
+ * The earliest `last_seen_at` of the workspace's live active shifts (index shifts_active_by_start), or null when
+ * none is live: the first of them can time out, and so start counting as worked time, a timeout after it.
+ */
+export async function earliestLiveSeen(db: Executor, audience: ReportAudience, staleBefore: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('shifts')
+    .select((eb) => eb.fn.min<number | string | null>('last_seen_at').as('seen'))
+    .where('workspace_id', '=', audience.workspaceId)
+    .where('environment', '=', audience.environment)
+    .where('status', '=', ACTIVE)
+    .where('last_seen_at', '>=', staleBefore)
+    .executeTakeFirst();
+  return row?.seen === null || row?.seen === undefined ? null : Number(row.seen);
+}
+
 export interface LeaderboardStaffFilter {
   readonly statuses: readonly string[];
   readonly departmentId: string | null;

@@ -112,7 +112,9 @@ export function reportRoutes(service: ReportService) {
             'unchanged. `limit` is an integer from 1 to 100 (default 25), else 400. `progressPercent` compares the ' +
             'period minutes with the staff member\'s requirement for the period (weekly × calendar days / 7 for a ' +
             'week or month, weekly × range / 7 days for a custom range) less what approved notices waive (pro rata ' +
-            `to their overlap with the period, floored). ${PERIOD_NOTE} ${COMMON_NOTE}`,
+            'to their overlap with the period, floored). Rankings are computed once and reused until a stop, a new ' +
+            'staff profile, provisioning (on any gateway instance) or a shift timing out changes them, so every ' +
+            `page is exactly what a fresh computation would give. ${PERIOD_NOTE} ${COMMON_NOTE}`,
           tags: ['activity'],
           headers: ReportHeadersSchema,
           querystring: LeaderboardQuerySchema,

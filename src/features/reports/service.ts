@@ -24,7 +24,9 @@ import { weeklyRequirement } from '../staff/requirement.js';
 import { resolveActingStaff, type ChatContext } from '../staff/service.js';
 import { findWorkspace, type Workspace } from '../workspaces/repository.js';
 import { pageAfter, compareRanked, type RankCursor } from './ranking.js';
+import { RankingCache } from './ranking-cache.js';
 import {
+  earliestLiveSeen,
   findApprovedNotices,
   findStaffShifts,
   listRankedStaffIds,
@@ -101,6 +103,7 @@ interface RankedStaff {
 
 export function createReportService({ db, dialect, clock, config }: ReportServiceDeps) {
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
+  const rankings = new RankingCache<RankedStaff>();
 
   async function workspaceOf(actor: ApiKeyActor): Promise<Workspace> {
     const workspace = await findWorkspace(db, actor.application.workspaceId);
@@ -179,16 +182,23 @@ export function createReportService({ db, dialect, clock, config }: ReportServic
       const departmentId = query.departmentId?.toLowerCase() ?? null;
 
       // Ranking needs only ids and totals; profiles, requirements and notices are read for the page alone.
-      const [staffIds, totals] = await Promise.all([
-        listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
-        sumStaffTotals(db, dialect, audienceOf(actor), period, timedOutBefore(now)),
-      ]);
-      const totalsByStaff = new Map(totals.map((row) => [row.staff_id, row]));
-      const ranked: RankedStaff[] = staffIds.map((staffId) => {
-        const row = totalsByStaff.get(staffId);
-        return { staffId, ...totalsFromMs(row?.total_ms ?? 0, row?.shift_count ?? 0) };
+      const audience = audienceOf(actor);
+      const rankingKey = [workspace.id, audience.environment, period.start, period.end, statuses.join(','), departmentId ?? ''].join('|');
+      const ranked = await rankings.get(rankingKey, workspace.activityVersion, now, async () => {
+        const [staffIds, totals, liveSince] = await Promise.all([
+          listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
+          sumStaffTotals(db, dialect, audience, period, timedOutBefore(now)),
+          earliestLiveSeen(db, audience, timedOutBefore(now)),
+        ]);
+        const totalsByStaff = new Map(totals.map((row) => [row.staff_id, row]));
+        const list: RankedStaff[] = staffIds.map((staffId) => {
+          const row = totalsByStaff.get(staffId);
+          return { staffId, ...totalsFromMs(row?.total_ms ?? 0, row?.shift_count ?? 0) };
+        });
+        list.sort(compareRanked);
+        // Exact until the earliest live shift (or one started from now on) could time out and start counting.
+        return { ranked: list, validUntil: Math.min(liveSince ?? now, now) + config.shiftTimeoutSeconds * 1000 };
       });
-      ranked.sort(compareRanked);
       const page = pageAfter(ranked, cursor, limit);
 
       const pageIds = page.items.map(({ item }) => item.staffId);

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor, ShiftTable } from '../../db/types.js';
+import { bumpActivityVersion } from '../workspaces/repository.js';
 
 export type ShiftRow = Selectable<ShiftTable>;
 
@@ -114,13 +115,17 @@ export async function recordHeartbeat(
     .executeTakeFirst();
 }
 
-/** Completes a live shift; undefined when it is no longer active or has gone stale (race-safe). */
+/**
+ * Completes a live shift; undefined when it is no longer active or has gone stale (race-safe). The shift's own
+ * end changes the workspace's totals, so its activity version moves too. (A timeout completion does not: a
+ * timed-out shift already counts, ending at its last heartbeat, which is what the completion records.)
+ */
 export async function completeShift(
   db: Executor,
   id: string,
   end: { readonly endedAt: number; readonly reason: string; readonly staleBefore: number },
 ): Promise<ShiftRow | undefined> {
-  return db
+  const completed = await db
     .updateTable('shifts')
     .set({ status: 'completed', ended_at: end.endedAt, end_reason: end.reason })
     .where('id', '=', id)
@@ -128,6 +133,8 @@ export async function completeShift(
     .where('last_seen_at', '>=', end.staleBefore)
     .returningAll()
     .executeTakeFirst();
+  if (completed) await bumpActivityVersion(db, [completed.workspace_id]);
+  return completed;
 }
 
 function shiftsWithStaff(db: Executor) {

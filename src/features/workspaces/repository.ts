@@ -18,6 +18,8 @@ export interface Workspace {
   readonly timezone: string;
   readonly settings: WorkspaceSettings;
   readonly chat: ChatBinding;
+  /** Changes with every write that changes what the workspace's reports rank (caches are keyed on it). */
+  readonly activityVersion: number;
 }
 
 export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
@@ -33,5 +35,21 @@ export async function findWorkspace(db: Executor, id: string): Promise<Workspace
       weeklyRequiredMinutes: row.weekly_required_minutes,
     },
     chat: { guildId: row.chat_guild_id, status: row.chat_status, connectedAt: row.chat_connected_at },
+    activityVersion: Number(row.activity_version),
   };
+}
+
+/**
+ * Records that what the workspaces' reports rank has changed (a shift completed with its own end, staff
+ * created or provisioned), so report caches in every process and instance stop serving what they hold. Called
+ * as the last contended write of its transaction: the workspace row lock is then never held while waiting for
+ * another lock.
+ */
+export async function bumpActivityVersion(db: Executor, workspaceIds: readonly string[]): Promise<void> {
+  if (workspaceIds.length === 0) return;
+  await db
+    .updateTable('workspaces')
+    .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+    .where('id', 'in', [...new Set(workspaceIds)].sort())
+    .execute();
 }

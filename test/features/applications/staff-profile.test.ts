@@ -128,6 +128,26 @@ describe.each(STORE_KINDS)('application review: staff profile on accept (%s)', (
     expect(staff).toHaveLength(0);
   });
 
+  it('a profile created on accept is on the workspace leaderboard at once (rankings kept between reads)', async () => {
+    const key = fixture.second.keys.test.secret;
+    const read = async () => {
+      const res = await ctx.inject({
+        method: 'GET',
+        url: '/v1/activity/leaderboard?period=week&limit=100',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { data: { entries: Array<{ staffId: string }> } }).data.entries.map((e) => e.staffId);
+    };
+    const before = await read();
+    expect(await read()).toEqual(before);
+    const { data } = await accept('on', withStaffCreate, { createStaffProfile: true });
+    expect(data.staffProfileCreated).toBe(true);
+    const after = await read();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after).toContain(data.staffProfileId);
+  });
+
   it('createStaffProfile true without staff.create is ignored: the workspace default off decides', async () => {
     const { data, staff } = await accept('off', withoutStaffCreate, { createStaffProfile: true });
     expect(data).toMatchObject({ staffProfileCreated: false, staffProfileId: null });

@@ -1,5 +1,6 @@
 import type { Environment } from '../../../src/actor.js';
 import type { NoticeDocument, ShiftDocument, StaffDocument } from '../../../src/provisioning/schema.js';
+import { bumpActivityVersion } from '../../../src/features/workspaces/repository.js';
 import { newId } from '../../../src/ids.js';
 import type { TestContext } from '../../helpers/app.js';
 import { bearer, GUILD_ID, UNIVERSE_ID, type FixtureKey, type WorkspaceFixture } from '../../helpers/fixtures.js';
@@ -61,7 +62,10 @@ export interface ActiveShiftSpec {
   readonly environment?: Environment;
 }
 
-/** Inserts an active shift directly (the shift endpoints are tested elsewhere). */
+/**
+ * Inserts an active shift directly (the shift endpoints are tested elsewhere). A shift inserted already timed out
+ * counts at once, so, like every write that changes what reports rank, it moves the workspace's activity version.
+ */
 export async function insertActiveShift(
   ctx: TestContext,
   fixture: WorkspaceFixture<string>,
@@ -89,6 +93,7 @@ export async function insertActiveShift(
       created_at: startedAt,
     })
     .execute();
+  await bumpActivityVersion(ctx.store.db, [fixture.ids.workspaceId]);
   return id;
 }
 
