@@ -91,6 +91,8 @@ export async function findStaffProfiles(
   ids: readonly string[],
 ): Promise<StaffProfile[]> {
   if (ids.length === 0) return [];
-  const rows = await staffQuery(db).where('s.workspace_id', '=', workspaceId).where('s.id', 'in', [...ids]).execute();
-  return rows.map(toProfile);
+  // By primary key only, the workspace checked on the rows: with a workspace predicate in the statement, SQLite
+  // without statistics prefers the workspace index and reads every staff row of the workspace.
+  const rows = await staffQuery(db).where('s.id', 'in', [...ids]).execute();
+  return rows.filter((row) => row.workspace_id === workspaceId).map(toProfile);
 }
