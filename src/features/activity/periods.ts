@@ -247,25 +247,25 @@ function mondayOf(now: number, timeZone: string): CalendarDate {
 // ---------------------------------------------------------------------------------------------------------
 
 /** The local calendar day containing `now` (23 h or 25 h on DST days). */
-export function dayPeriod(now: number, timeZone: string): Period {
+function computeDayPeriod(now: number, timeZone: string): Period {
   const today = zonedParts(now, timeZone);
   return periodBetween(today, addDays(today, 1), timeZone);
 }
 
 /** The local week containing `now`: Monday 00:00 to the next Monday 00:00. */
-export function weekPeriod(now: number, timeZone: string): Period {
+function computeWeekPeriod(now: number, timeZone: string): Period {
   const monday = mondayOf(now, timeZone);
   return periodBetween(monday, addDays(monday, 7), timeZone);
 }
 
 /** The local week before the one containing `now`. */
-export function previousWeekPeriod(now: number, timeZone: string): Period {
+function computePreviousWeekPeriod(now: number, timeZone: string): Period {
   const monday = mondayOf(now, timeZone);
   return periodBetween(addDays(monday, -7), monday, timeZone);
 }
 
 /** The local month containing `now`: the 1st 00:00 to the next month's 1st 00:00. */
-export function monthPeriod(now: number, timeZone: string): Period {
+function computeMonthPeriod(now: number, timeZone: string): Period {
   const { year, month } = zonedParts(now, timeZone);
   const next = month === 12 ? { year: year + 1, month: 1, day: 1 } : { year, month: month + 1, day: 1 };
   return periodBetween({ year, month, day: 1 }, next, timeZone);
@@ -275,6 +275,36 @@ export function monthPeriod(now: number, timeZone: string): Period {
  * A caller-chosen range. Requires `end > start` and at most 366 × 24 h of elapsed time.
  * @throws PeriodError (`invalid_range`, `range_too_long`)
  */
+/**
+ * The last period computed per zone, reused while `now` stays inside the period it was computed for (`within`):
+ * the period containing an instant is unique, so reuse is exact, and it spares the zone arithmetic (Intl) that
+ * would otherwise run on every report request.
+ */
+function lastPerZone(compute: (now: number, timeZone: string) => Period, within: (period: Period) => Span) {
+  const last = new Map<string, { readonly from: number; readonly to: number; readonly period: Period }>();
+  return (now: number, timeZone: string): Period => {
+    const hit = last.get(timeZone);
+    if (hit !== undefined && hit.from <= now && now < hit.to) return hit.period;
+    const period = compute(now, timeZone);
+    const { start: from, end: to } = within(period);
+    last.set(timeZone, { from, to, period });
+    return period;
+  };
+}
+
+type Span = { readonly start: number; readonly end: number };
+const itself = (period: Period): Span => period;
+const weekAfter = (period: Period): Span => ({ start: period.end, end: computeWeekPeriod(period.end, period.timeZone).end });
+
+/** The local calendar day containing `now` (23 h or 25 h on DST days). */
+export const dayPeriod = lastPerZone(computeDayPeriod, itself);
+/** The local week containing `now`: Monday 00:00 to the next Monday 00:00. */
+export const weekPeriod = lastPerZone(computeWeekPeriod, itself);
+/** The local week before the one containing `now`. */
+export const previousWeekPeriod = lastPerZone(computePreviousWeekPeriod, weekAfter);
+/** The local month containing `now`: the 1st 00:00 to the next month's 1st 00:00. */
+export const monthPeriod = lastPerZone(computeMonthPeriod, itself);
+
 export function customPeriod(start: number, end: number, timeZone: string): Period {
   if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start) {
     throw new PeriodError('invalid_range', 'end', '`end` must be later than `start`.');

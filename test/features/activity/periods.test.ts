@@ -458,3 +458,37 @@ describe('period invariants across zones (property)', () => {
     );
   });
 });
+
+describe('named periods are reused per zone only while they hold', () => {
+  const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu'];
+  const instant = fc.integer({ min: Date.parse('2020-01-01T00:00:00Z'), max: Date.parse('2030-01-01T00:00:00Z') });
+
+  it('gives the same periods for an instant whatever was asked before, in any zone', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(instant, fc.constantFrom(...zones)), { minLength: 1, maxLength: 30 }), (calls) => {
+        const ask = ([now, zone]: [number, string]) =>
+          [dayPeriod, weekPeriod, previousWeekPeriod, monthPeriod].map((period) => period(now, zone));
+        const forward = calls.map(ask);
+        const backward = [...calls].reverse().map(ask).reverse();
+        expect(backward).toEqual(forward);
+        for (const [i, [now]] of calls.entries()) {
+          const [day, week, previous, month] = forward[i]!;
+          for (const p of [day!, week!, month!]) expect(p.start <= now && now < p.end).toBe(true);
+          expect(previous!.end).toBe(week!.start);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('moves to the next period at its first instant (a week boundary, then the day before it again)', () => {
+    const zone = 'Europe/Berlin';
+    const boundary = Date.parse('2026-03-29T22:00:00Z'); // Monday 2026-03-30 00:00 CEST, right after the DST change
+    expect(weekPeriod(boundary - 1, zone).end).toBe(boundary);
+    expect(weekPeriod(boundary, zone).start).toBe(boundary);
+    expect(previousWeekPeriod(boundary, zone).end).toBe(boundary);
+    expect(weekPeriod(boundary - 1, zone).end).toBe(boundary);
+    expect(dayPeriod(boundary - 1, zone).end).toBe(boundary);
+    expect(dayPeriod(boundary - 1, zone).end - dayPeriod(boundary - 1, zone).start).toBe(23 * 3600 * 1000);
+  });
+});
