@@ -62,7 +62,7 @@ function crashRows(figures) {
     ['in flight at the kill', figures.inFlightAtKill],
     ['… replayed a stored result', figures.inFlightReplayedStored],
     ['… applied once on replay', figures.inFlightAppliedOnReplay],
-    ['… claims left by the killed process (PostgreSQL), lapsed', figures.orphanedClaimsLapsed],
+    ['… answered 409 in progress right after the restart, retried', figures.busyRetries],
     ['replays checked', figures.replaysChecked],
     ...gracefulRows(figures.gracefulShutdown),
   ];

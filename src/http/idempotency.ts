@@ -10,7 +10,10 @@ import { errorBody, STATUS_BY_CODE } from './errors.js';
 
 /** Results are replayable for this long. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A claim whose holder has not finished by then (a crashed instance) may be taken over. */
+/**
+ * An `in_progress` record (written by earlier versions, which claimed keys with a row) whose holder has not
+ * finished by then may be taken over. Keys are now locked with transaction-scoped advisory locks instead.
+ */
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 const KEY_RE = /^[\x20-\x7e]+$/;
@@ -131,109 +134,119 @@ export interface Idempotency {
  * - a concurrent duplicate sees 409 while the first request is in flight.
  */
 export function createIdempotency(deps: IdempotencyDeps): Idempotency {
-  const strategy = deps.dialect === 'sqlite' ? batchedStrategy(deps) : claimingStrategy(deps);
+  const strategy = deps.dialect === 'sqlite' ? batchedStrategy(deps) : lockingStrategy(deps);
   return {
     run: strategy,
     purgeExpired: () => purgeExpiredIdempotencyRecords(deps),
   };
 }
 
-/**
- * PostgreSQL (several instances, many connections): the key is claimed by a committed `in_progress` row before
- * any work, so a duplicate on any instance sees the claim; the result replaces the claim in the operation's
- * transaction.
- */
-function claimingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
-  async function claim(call: IdempotentCall, key: string, fingerprint: string): Promise<StoredResponse | null> {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const now = clock.now();
-      const claimRow = {
-        fingerprint,
-        state: 'in_progress',
-        response_status: null,
-        response_body: null,
-        request_id: call.requestId,
-        created_at: now,
-        locked_until: now + IDEMPOTENCY_LOCK_MS,
-      };
-      const inserted = await db
-        .insertInto('idempotency_records')
-        .values({ scope: call.scope, key, ...claimRow })
-        .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return null;
+/** A signed 64-bit advisory-lock key for an idempotency key (first 8 bytes of its SHA-256), as decimal text. */
+export function advisoryLockKey(scope: string, key: string): string {
+  return BigInt.asIntN(64, BigInt(`0x${sha256Hex(`idempotency\n${scope}\n${key}`).slice(0, 16)}`)).toString();
+}
 
-      const existing = await findRecord(db, call.scope, key);
-      if (!existing) continue;
-      const verdict = judgeExisting(existing, fingerprint, now);
-      if (verdict !== 'take-over') return verdict;
-      // Take over only if nobody else did first.
-      const taken = await db
-        .updateTable('idempotency_records')
-        .set(claimRow)
-        .where('scope', '=', call.scope)
-        .where('key', '=', key)
-        .where('request_id', '=', existing.request_id)
-        .where('created_at', '=', existing.created_at)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) return null;
-    }
-    throw inProgress();
+/** An error thrown by the operation itself (as opposed to the idempotency checks around it). */
+class OperationFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('idempotent operation failed');
   }
+}
 
-  async function complete(
-    executor: Transaction<Database> | Db,
+/**
+ * PostgreSQL (several instances, many connections): one transaction holds a transaction-scoped advisory lock on
+ * the key, looks for a stored result, runs the operation and stores its result, and commits once. A duplicate on
+ * any instance that finds the lock taken answers 409 at once; one that comes after the commit finds the result.
+ * The lock belongs to the transaction, so an instance that dies mid-request leaves nothing behind: the database
+ * ends its session and releases the lock, and a retry runs at once.
+ */
+function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
+  async function store(
+    trx: Transaction<Database>,
     call: IdempotentCall,
     key: string,
+    fingerprint: string,
     response: StoredResponse,
+    now: number,
   ): Promise<void> {
-    const result = await executor
-      .updateTable('idempotency_records')
-      .set({
-        state: 'completed',
-        response_status: response.status,
-        response_body: JSON.stringify(response.body),
-        locked_until: 0,
-      })
-      .where('scope', '=', call.scope)
-      .where('key', '=', key)
-      .where('request_id', '=', call.requestId)
-      .where('state', '=', 'in_progress')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
-      // The claim was taken over (this request outlived its lock): undo the effect rather than apply it twice.
-      throw new AppError('idempotency_request_in_progress', 'This request took too long and was superseded; retry.');
+    const record = {
+      fingerprint,
+      state: 'completed',
+      response_status: response.status,
+      response_body: JSON.stringify(response.body),
+      request_id: call.requestId,
+      created_at: now,
+      locked_until: 0,
+    };
+    await trx
+      .insertInto('idempotency_records')
+      .values({ scope: call.scope, key, ...record })
+      .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet(record))
+      .execute();
+  }
+
+  /**
+   * A stored result to replay, or null when this request is to run, holding the key's lock. One statement tries
+   * the lock and reads the record: a completed record is final, so it is replayed (or refused as reused) whether
+   * or not the lock was free, and concurrent replays never wait for each other. When no record was read, it is
+   * read again under the lock, in a snapshot taken after it (the first one predates the lock).
+   */
+  async function storedResult(
+    trx: Transaction<Database>,
+    call: IdempotentCall,
+    key: string,
+    fingerprint: string,
+    now: number,
+  ): Promise<StoredResponse | null> {
+    const { rows } = await sql<{ locked: boolean } & Partial<IdempotencyRecordTable>>`
+      select pg_try_advisory_xact_lock(${advisoryLockKey(call.scope, key)}::bigint) as locked, r.*
+      from (select 1) as one
+      left join idempotency_records as r on r.scope = ${call.scope} and r.key = ${key}
+    `.execute(trx);
+    const first = rows[0];
+    const seen = first?.fingerprint == null ? undefined : (first as IdempotencyRecordTable);
+    if (seen) {
+      const verdict = judgeExisting(seen, fingerprint, now);
+      if (verdict !== 'take-over') return verdict;
     }
+    if (first?.locked !== true) throw inProgress();
+    if (seen) return null;
+    const existing = await findRecord(trx, call.scope, key);
+    if (!existing) return null;
+    const verdict = judgeExisting(existing, fingerprint, now);
+    return verdict === 'take-over' ? null : verdict;
   }
 
   return async (call, operation) => {
     const key = validateIdempotencyKey(call.key);
-    const replay = await claim(call, key, fingerprintOf(call));
-    if (replay) return { response: replay, replayed: true };
+    const fingerprint = fingerprintOf(call);
     try {
-      const response = await db.transaction().execute(async (trx) => {
-        const result = await operation(trx);
-        await complete(trx, call, key, result);
-        return result;
+      return await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const replay = await storedResult(trx, call, key, fingerprint, now);
+        if (replay) return { response: replay, replayed: true };
+        let response: StoredResponse;
+        try {
+          response = await operation(trx);
+        } catch (error) {
+          throw new OperationFailed(error);
+        }
+        await store(trx, call, key, fingerprint, response, now);
+        return { response, replayed: false };
       });
-      return { response, replayed: false };
     } catch (error) {
-      const failure = storableFailure(error, call.requestId);
-      if (failure) {
-        await complete(db, call, key, failure);
+      if (!(error instanceof OperationFailed)) throw error;
+      const failure = storableFailure(error.failure, call.requestId);
+      if (!failure) throw error.failure;
+      // The operation's writes went with the rolled-back transaction; its 4xx outcome is stored on its own,
+      // unless a duplicate completed the key in between (its result is then the key's result).
+      return db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const replay = await storedResult(trx, call, key, fingerprint, now);
+        if (replay) return { response: replay, replayed: true };
+        await store(trx, call, key, fingerprint, failure, now);
         return { response: failure, replayed: false };
-      }
-      if (!(error instanceof AppError && error.code === 'idempotency_request_in_progress')) {
-        await db
-          .deleteFrom('idempotency_records')
-          .where('scope', '=', call.scope)
-          .where('key', '=', key)
-          .where('request_id', '=', call.requestId)
-          .where('state', '=', 'in_progress')
-          .execute()
-          .catch(() => undefined);
-      }
-      throw error;
+      });
     }
   };
 }

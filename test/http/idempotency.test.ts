@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
 import { AppError } from '../../src/errors.js';
+import pg from 'pg';
 import {
+  advisoryLockKey,
   canonicalJson,
   createIdempotency,
   fingerprintOf,
@@ -142,12 +144,40 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     await started;
     const duplicate = idempotency().run(call('inflight-1'), insertWorkspace('inflight'));
     await expect(duplicate).rejects.toMatchObject({ code: 'idempotency_request_in_progress' });
+    // SQLite knows the in-flight request's body (one process); PostgreSQL cannot judge another instance's
+    // request before it commits, so a different body is refused as in progress too, and as reused after.
     const different = idempotency().run(call('inflight-1', { other: true }), insertWorkspace('inflight'));
-    await expect(different).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    await expect(different).rejects.toMatchObject({
+      code: kind === 'sqlite' ? 'idempotency_key_reused' : 'idempotency_request_in_progress',
+    });
     release();
     await slow;
+    await expect(idempotency().run(call('inflight-1', { other: true }), insertWorkspace('inflight'))).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
     expect((await idempotency().run(call('inflight-1'), insertWorkspace('inflight'))).replayed).toBe(true);
     expect(await countWorkspaces('inflight')).toBe(1);
+  });
+
+  it('concurrent replays of a settled key replay it (PostgreSQL: all of them, none waits for another)', async () => {
+    const first = await idempotency().run(call('settled-1'), insertWorkspace('settled'));
+    const replays = await Promise.allSettled(
+      Array.from({ length: 10 }, () => idempotency().run(call('settled-1'), insertWorkspace('settled'))),
+    );
+    // SQLite tracks keys in flight in the process, before reading the record: a replay in flight makes its
+    // duplicates 409, as any request in flight does.
+    const replayed = replays.filter((r) => r.status === 'fulfilled');
+    expect(replayed.length).toBe(kind === 'postgres' ? 10 : replayed.length);
+    expect(replayed.length).toBeGreaterThan(0);
+    for (const r of replays) {
+      if (r.status === 'fulfilled') {
+        expect(r.value.replayed).toBe(true);
+        expect(r.value.response).toEqual(first.response);
+      } else {
+        expect(r.reason).toMatchObject({ code: 'idempotency_request_in_progress' });
+      }
+    }
+    expect(await countWorkspaces('settled')).toBe(1);
   });
 
   it('a 4xx outcome is stored and replayed with its original body', async () => {
@@ -183,7 +213,7 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     expect(await countWorkspaces('boom')).toBe(1);
   });
 
-  it('an abandoned claim (crashed holder) is taken over after the lock expires', async () => {
+  it('an in-progress record left by an earlier version is honoured until its lock expires, then taken over', async () => {
     const abandoned = call('abandoned-1');
     await store.db
       .insertInto('idempotency_records')
@@ -206,6 +236,29 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     const outcome = await idempotency().run(abandoned, insertWorkspace('abandoned'));
     expect(outcome.replayed).toBe(false);
     expect(await countWorkspaces('abandoned')).toBe(1);
+  });
+
+  // PostgreSQL only: SQLite has no sessions to die (its in-flight keys live in the process that runs them).
+  if (kind === 'postgres') it('a key held by a session that dies is free at once (no lock to wait out)', async () => {
+    const held = call('held-1');
+    const holder = new pg.Client({ connectionString: database.url });
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock($1::bigint)', [advisoryLockKey(held.scope, 'held-1')]);
+    await expect(idempotency().run(held, insertWorkspace('held'))).rejects.toMatchObject({
+      code: 'idempotency_request_in_progress',
+    });
+    // The holder's instance is killed: the database ends its session, and the lock with it.
+    const { rows } = await holder.query<{ pid: number }>('select pg_backend_pid() as pid');
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+    await admin.end();
+    await holder.end().catch(() => undefined);
+    const outcome = await idempotency().run(held, insertWorkspace('held'));
+    expect(outcome.replayed).toBe(false);
+    expect(await countWorkspaces('held')).toBe(1);
   });
 
   it('results are kept 24 hours, then the key is fresh and the purge removes them', async () => {

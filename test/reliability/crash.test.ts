@@ -8,9 +8,10 @@
  * - the idempotency records agree with the effects: every answered request replays its status and body with
  *   `Idempotent-Replayed: true`; a request in flight at the kill replays a stored result or is applied once now,
  *   and a second replay returns that result (counts show nothing applied twice).
- * PostgreSQL claims a key before the work (CONTRACT 7): a claim left by the killed process is refused with 409
- * `idempotency_request_in_progress` until its 60 s lock lapses. The test confirms those claims belong to requests
- * that were in flight, then lapses the locks in the database (instead of waiting a minute) and replays again.
+ * Keys in flight at the kill must be free after the restart on both stores: SQLite keeps them in the killed
+ * process, PostgreSQL in transaction-scoped advisory locks the database releases with the dead session. A 409
+ * `idempotency_request_in_progress` is retried for up to 2 s (the database may take a moment to notice the
+ * session is gone); one that persists fails the test, as does any `in_progress` record left behind.
  * One more round sends SIGTERM instead: the process must answer what it took in, close its connections and exit
  * 0 within 5 s (a request in flight at the signal used to hold its keep-alive connection, and the shutdown, open
  * until the client let go); the same checks follow the restart.
@@ -228,7 +229,8 @@ interface RoundFigures {
   inFlightAtKill: number;
   inFlightReplayedStored: number;
   inFlightAppliedOnReplay: number;
-  orphanedClaimsLapsed: number;
+  /** 409 in-progress answers retried after the restart (the database noticing the dead session). */
+  busyRetries: number;
   replaysChecked: number;
   phases: Record<string, number>;
   durationMs: number;
@@ -438,34 +440,26 @@ async function crashRound(
     // 3. A request in flight at the kill replays a stored result or is applied now, once.
     let inFlightReplayedStored = 0;
     let inFlightAppliedOnReplay = 0;
+    let busyRetries = 0;
     const recover = async (s: Sent) => {
-      const res = await send(second.baseUrl, s.request);
-      const code = (res.body as { error?: { code?: string } } | null)?.error?.code;
-      if (res.status === 409 && code === 'idempotency_request_in_progress') return; // a claim left by the kill
-      s.recovered = res;
-      if (res.replayed) inFlightReplayedStored += 1;
-      else inFlightAppliedOnReplay += 1;
+      for (let attempt = 0; ; attempt += 1) {
+        const res = await send(second.baseUrl, s.request);
+        const code = (res.body as { error?: { code?: string } } | null)?.error?.code;
+        if (res.status === 409 && code === 'idempotency_request_in_progress' && attempt < 20) {
+          busyRetries += 1;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        }
+        s.recovered = res;
+        if (res.replayed) inFlightReplayedStored += 1;
+        else inFlightAppliedOnReplay += 1;
+        return;
+      }
     };
     // Chains are sequential, so replaying in the order sent applies a chain's writes in order.
     for (const s of inFlight) await recover(s);
-    const orphaned = inFlight.filter((s) => s.recovered === undefined);
-    let orphanedClaimsLapsed = 0;
-    if (orphaned.length > 0) {
-      expect(kind, `409 idempotency_request_in_progress after a restart: ${orphaned.map((s) => s.key).join(', ')}`).toBe('postgres');
-      const claims = await store.db
-        .selectFrom('idempotency_records')
-        .select(['key', 'state'])
-        .where('state', '=', 'in_progress')
-        .execute();
-      const inFlightKeys = new Set(inFlight.map((s) => s.key));
-      expect(claims.filter((c) => !inFlightKeys.has(c.key))).toEqual([]);
-      expect(new Set(claims.map((c) => c.key))).toEqual(new Set(orphaned.map((s) => s.key)));
-      // Stand-in for waiting out IDEMPOTENCY_LOCK_MS (60 s): the holder is dead, its claim may be taken over.
-      const lapsed = await store.db.updateTable('idempotency_records').set({ locked_until: 0 }).where('state', '=', 'in_progress').executeTakeFirst();
-      orphanedClaimsLapsed = Number(lapsed.numUpdatedRows);
-      for (const s of orphaned) await recover(s);
-      expect(inFlight.filter((s) => s.recovered === undefined).map((s) => s.key)).toEqual([]);
-    }
+    const stuck = await store.db.selectFrom('idempotency_records').select('key').where('state', '=', 'in_progress').execute();
+    expect(stuck.map((r) => r.key)).toEqual([]);
     const recoveredBadly = inFlight.filter((s) => !allowedStatuses(s).includes(s.recovered?.status ?? 0));
     expect(recoveredBadly.map((s) => `${s.kind} ${s.key}: ${s.recovered?.status} ${JSON.stringify(s.recovered?.body)}`)).toEqual([]);
     // A second replay returns what the first one settled: nothing is applied twice.
@@ -497,7 +491,7 @@ async function crashRound(
       inFlightAtKill: inFlight.length,
       inFlightReplayedStored,
       inFlightAppliedOnReplay,
-      orphanedClaimsLapsed,
+      busyRetries,
       replaysChecked: answered.length + 2 * inFlight.length,
       phases: { ...phases, verifyMs: Date.now() - mark },
       durationMs: Date.now() - began,
@@ -529,7 +523,7 @@ describe.each(STORE_KINDS)('crash and restart under load (%s)', (kind) => {
       inFlightAtKill: sum('inFlightAtKill'),
       inFlightReplayedStored: sum('inFlightReplayedStored'),
       inFlightAppliedOnReplay: sum('inFlightAppliedOnReplay'),
-      orphanedClaimsLapsed: sum('orphanedClaimsLapsed'),
+      busyRetries: sum('busyRetries'),
       replaysChecked: sum('replaysChecked'),
       perRound: rounds,
       gracefulShutdown: graceful ?? null,
