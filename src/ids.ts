@@ -1,16 +1,29 @@
-import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+// Cryptographic random bytes are drawn in blocks and each byte is used once: one system call per few hundred
+// ids instead of one per id (on small virtual machines that call costs more than building the id).
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const byte = pool[poolOffset] ?? 0;
+  pool[poolOffset] = 0; // a used byte (part of a key secret, perhaps) does not stay in memory
+  poolOffset += 1;
+  return byte;
+}
 
 /** Uniformly random base62 string from a cryptographic source (rejection sampling avoids modulo bias). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    const bytes = randomBytes(length * 2);
-    for (const byte of bytes) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

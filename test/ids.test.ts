@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { newRequestId, randomBase62 } from '../src/ids.js';
+
+describe('random ids', () => {
+  it('have the requested length and only base62 characters, across pool refills', () => {
+    for (const length of [1, 20, 40, 333, 5000]) {
+      const value = randomBase62(length);
+      expect(value).toHaveLength(length);
+      expect(value).toMatch(/^[0-9A-Za-z]+$/);
+    }
+  });
+
+  it('request ids do not repeat', () => {
+    const ids = new Set(Array.from({ length: 20_000 }, () => newRequestId()));
+    expect(ids.size).toBe(20_000);
+    for (const id of [...ids].slice(0, 100)) expect(id).toMatch(/^req_[0-9A-Za-z]{20}$/);
+  });
+
+  it('draw every character about equally often (no modulo bias)', () => {
+    const sample = randomBase62(620_000);
+    const counts = new Map<string, number>();
+    for (const ch of sample) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    // Expected 10,000 each; a chi-square over 61 degrees of freedom stays far below 150 unless biased
+    // (a modulo-biased draw over all 256 byte values gives about 4,000 here).
+    let chi = 0;
+    for (const n of counts.values()) chi += (n - 10_000) ** 2 / 10_000;
+    expect(chi).toBeLessThan(150);
+  });
+});
