@@ -1,5 +1,5 @@
-import { sql, type Selectable } from 'kysely';
-import type { Executor, ShiftTable } from '../../db/types.js';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { Database, Executor, ShiftTable } from '../../db/types.js';
 import { bumpActivityVersion } from '../workspaces/repository.js';
 
 export type ShiftRow = Selectable<ShiftTable>;
@@ -88,16 +88,27 @@ export async function completeStaleShifts(db: Executor, staleBefore: number): Pr
   return Number(result.numUpdatedRows);
 }
 
+/** What a heartbeat or stop may only change: the caller's own live shift, at an instant not before its start. */
+export interface LiveShiftGuard {
+  readonly owner: ShiftOwner;
+  /** The heartbeat's or stop's instant; a shift started after it is left alone. */
+  readonly notBefore: number;
+  /** The heartbeat's `serverId`, when sent; a shift of another server is left alone. */
+  readonly serverId?: string;
+}
+
 /**
  * Records a heartbeat on a live shift: `last_heartbeat_at` only moves forward (decided in the statement, so
- * racing heartbeats cannot move it back). Undefined when the shift is no longer active or has gone stale.
+ * racing heartbeats cannot move it back). Undefined when the shift is no longer active or has gone stale, or
+ * when `guard` does not hold (the caller then finds out why).
  */
 export async function recordHeartbeat(
   db: Executor,
   id: string,
   heartbeat: { readonly recordedAt: number; readonly seenAt: number; readonly staleBefore: number },
-): Promise<ShiftRow | undefined> {
-  return db
+  guard?: LiveShiftGuard,
+): Promise<Pick<ShiftRow, 'id' | 'last_heartbeat_at'> | undefined> {
+  let query = db
     .updateTable('shifts')
     .set((eb) => ({
       last_heartbeat_at: eb
@@ -110,13 +121,25 @@ export async function recordHeartbeat(
     }))
     .where('id', '=', id)
     .where('status', '=', ACTIVE)
-    .where('last_seen_at', '>=', heartbeat.staleBefore)
-    .returningAll()
-    .executeTakeFirst();
+    .where('last_seen_at', '>=', heartbeat.staleBefore);
+  if (guard) query = query.where((eb) => guardHolds(eb, guard));
+  return query.returning(['id', 'last_heartbeat_at']).executeTakeFirst();
+}
+
+/** The guard as one predicate on the shift row. */
+function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: LiveShiftGuard) {
+  const conditions = [
+    eb('application_id', '=', guard.owner.applicationId),
+    eb('environment', '=', guard.owner.environment),
+    eb('started_at', '<=', guard.notBefore),
+  ];
+  if (guard.serverId !== undefined) conditions.push(eb('server_id', '=', guard.serverId));
+  return eb.and(conditions);
 }
 
 /**
- * Completes a live shift; undefined when it is no longer active or has gone stale (race-safe). The shift's own
+ * Completes a live shift; undefined when it is no longer active or has gone stale, or `guard` does not hold
+ * (race-safe). The shift's own
  * end changes the workspace's totals, so its activity version moves too. (A timeout completion does not: a
  * timed-out shift already counts, ending at its last heartbeat, which is what the completion records.)
  */
@@ -124,15 +147,16 @@ export async function completeShift(
   db: Executor,
   id: string,
   end: { readonly endedAt: number; readonly reason: string; readonly staleBefore: number },
+  guard?: LiveShiftGuard,
 ): Promise<ShiftRow | undefined> {
-  const completed = await db
+  let query = db
     .updateTable('shifts')
     .set({ status: 'completed', ended_at: end.endedAt, end_reason: end.reason })
     .where('id', '=', id)
     .where('status', '=', ACTIVE)
-    .where('last_seen_at', '>=', end.staleBefore)
-    .returningAll()
-    .executeTakeFirst();
+    .where('last_seen_at', '>=', end.staleBefore);
+  if (guard) query = query.where((eb) => guardHolds(eb, guard));
+  const completed = await query.returningAll().executeTakeFirst();
   if (completed) await bumpActivityVersion(db, [completed.workspace_id]);
   return completed;
 }

@@ -45,6 +45,10 @@ function shiftNotActive(): AppError {
   return new AppError('shift_not_active', 'The shift is not active (it was stopped or timed out).');
 }
 
+function heartbeatView(row: { readonly id: string; readonly last_heartbeat_at: number }): HeartbeatShift {
+  return { id: row.id, status: 'active', lastHeartbeatAt: toIso(row.last_heartbeat_at) };
+}
+
 function shiftNotFound(): AppError {
   return notFound('The shift');
 }
@@ -163,6 +167,15 @@ export function createShiftService({ db, clock, config }: ShiftServiceDeps) {
     ): Promise<ShiftOutcome<HeartbeatShift>> {
       const now = clock.now();
       const recordedAt = clientInstant('recordedAt', body?.recordedAt, now);
+      const heartbeat = { recordedAt, seenAt: now, staleBefore: cutoff(now) };
+      // The common case in one statement: the caller's live shift, this server's, started by then. Only when
+      // that changes nothing is the shift read to tell which rule refused it.
+      if (isUuid(shiftId)) {
+        const serverId = body?.serverId;
+        const guard = { owner: ownerOf(actor), notBefore: recordedAt, ...(serverId !== undefined ? { serverId } : {}) };
+        const updated = await recordHeartbeat(trx, shiftId, heartbeat, guard);
+        if (updated) return { ok: true, value: heartbeatView(updated) };
+      }
       const found = await liveOwnedShift(trx, actor, shiftId, now);
       if (!found.ok) return found;
       const { shift } = found;
@@ -170,12 +183,9 @@ export function createShiftService({ db, clock, config }: ShiftServiceDeps) {
         throw new AppError('server_mismatch', 'serverId does not match the server that started this shift.');
       }
       assertNotBeforeStart('recordedAt', recordedAt, shift.started_at);
-      const updated = await recordHeartbeat(trx, shift.id, { recordedAt, seenAt: now, staleBefore: cutoff(now) });
+      const updated = await recordHeartbeat(trx, shift.id, heartbeat);
       if (!updated) throw shiftNotActive();
-      return {
-        ok: true,
-        value: { id: updated.id, status: 'active', lastHeartbeatAt: toIso(updated.last_heartbeat_at) },
-      };
+      return { ok: true, value: heartbeatView(updated) };
     },
 
     async stop(
@@ -186,11 +196,17 @@ export function createShiftService({ db, clock, config }: ShiftServiceDeps) {
     ): Promise<ShiftOutcome<StoppedShift>> {
       const now = clock.now();
       const endedAt = clientInstant('endedAt', body?.endedAt, now);
+      const reason = body?.reason ?? 'manual';
+      const end = { endedAt, reason, staleBefore: cutoff(now) };
+      // As for heartbeats: one statement in the common case, the shift read only to explain a refusal.
+      if (isUuid(shiftId)) {
+        const stopped = await completeShift(trx, shiftId, end, { owner: ownerOf(actor), notBefore: endedAt });
+        if (stopped) return { ok: true, value: stoppedView(stopped) };
+      }
       const found = await liveOwnedShift(trx, actor, shiftId, now);
       if (!found.ok) return found;
       assertNotBeforeStart('endedAt', endedAt, found.shift.started_at);
-      const reason = body?.reason ?? 'manual';
-      const stopped = await completeShift(trx, found.shift.id, { endedAt, reason, staleBefore: cutoff(now) });
+      const stopped = await completeShift(trx, found.shift.id, end);
       if (!stopped) throw shiftNotActive();
       return { ok: true, value: stoppedView(stopped) };
     },
