@@ -15,7 +15,7 @@ export interface RunningServer {
 
 /** Applies pending migrations, builds the app, starts background jobs and listens. */
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<RunningServer> {
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { backgroundCheckpoints: true });
   try {
     await migrateToLatest(store);
   } catch (error) {

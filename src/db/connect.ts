@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -17,7 +18,17 @@ export interface StoreOptions {
   /** PostgreSQL schema to place on the search path (tests use one schema per file). */
   readonly searchPath?: string;
   readonly poolSize?: number;
+  /**
+   * SQLite file stores: checkpoint the write-ahead log from a worker thread instead of inside commits (for the
+   * serving process; see checkpointer-worker.ts). The store's own automatic checkpoint stays as a fallback at a
+   * higher threshold.
+   */
+  readonly backgroundCheckpoints?: boolean;
 }
+
+/** How often the background checkpointer runs, and the WAL size (pages) at which a commit checkpoints anyway. */
+const CHECKPOINT_INTERVAL_MS = 500;
+const FALLBACK_AUTOCHECKPOINT_PAGES = 20_000;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -38,7 +49,25 @@ export function sqliteFilename(url: string): string {
   return rest.startsWith('//') ? rest.slice(2) : rest;
 }
 
-function openSqlite(url: string): Store {
+function startCheckpointer(filename: string): () => Promise<void> {
+  const worker = new Worker(new URL('./checkpointer-worker.js', import.meta.url), {
+    workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS },
+  });
+  worker.on('error', () => undefined); // the fallback threshold keeps the log bounded
+  worker.unref();
+  return async () => {
+    worker.postMessage('stop');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 2_000);
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  };
+}
+
+function openSqlite(url: string, options: StoreOptions): Store {
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') mkdirSync(dirname(resolve(filename)), { recursive: true });
   const sqlite = new SqliteDatabase(filename);
@@ -48,10 +77,18 @@ function openSqlite(url: string): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingSqliteDatabase(sqlite) }) });
+  let stopCheckpointer: (() => Promise<void>) | undefined;
+  if (options.backgroundCheckpoints === true && filename !== ':memory:') {
+    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    stopCheckpointer = startCheckpointer(filename);
+  }
   return {
     db,
     dialect: 'sqlite',
-    close: () => db.destroy(),
+    close: async () => {
+      await stopCheckpointer?.();
+      await db.destroy();
+    },
   };
 }
 
@@ -73,7 +110,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
 }
 
 export function openStore(url: string, options: StoreOptions = {}): Store {
-  if (url.startsWith('sqlite:')) return openSqlite(url);
+  if (url.startsWith('sqlite:')) return openSqlite(url, options);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   throw new Error('unsupported database URL: use sqlite:<path>, sqlite::memory: or postgres://…');
 }
