@@ -43,7 +43,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // While closing, a request still arriving on an open connection is answered as usual (with Connection:
+    // close): Fastify's own 503 would bypass the hooks that give every response its envelope and X-Request-Id.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
   });
