@@ -99,9 +99,9 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
   it('serve answers, and SIGTERM drains and exits 0', async () => {
     const server = await startCli(['serve', '--port', '0', '--database-url', database.url]);
     try {
-      const health = await fetch(`${server.baseUrl}/health`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: 'ok', service: 'workspace-gateway' });
+      const health = await server.request('/health');
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toMatchObject({ status: 'ok', service: 'workspace-gateway' });
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0);
     }
@@ -122,9 +122,9 @@ describe('demo', () => {
       expect(key).toBeDefined();
       expect(out).toMatch(/Dashboard token[^:]*:\s+ey/);
       expect(out).toMatch(/curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/integration/);
-      const res = await fetch(`${demo.baseUrl}/v1/integration`, { headers: { authorization: `Bearer ${key}` } });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as { data: { workspace: { slug: string }; environment: string } };
+      const res = await demo.request('/v1/integration', { headers: { authorization: `Bearer ${key}` } });
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as { data: { workspace: { slug: string }; environment: string } };
       expect(body.data.workspace.slug).toBe('demo-community');
       expect(body.data.environment).toBe('test');
     } finally {

@@ -8,7 +8,8 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
 
 * Business endpoints live under \`/v1\`; \`/health\`, \`/version\` and \`/openapi.json\` are unauthenticated.
 * Every 4xx/5xx body is \`{ error: { code, message, requestId, details? } }\` with a stable \`code\`;
-  every response carries \`X-Request-Id\` (\`req_\` + base62), equal to \`error.requestId\`.
+  every response carries \`X-Request-Id\` (\`req_\` + base62), equal to \`error.requestId\` (an idempotent replay
+  returns the stored body of the first request, with that request's id).
 * Request bodies are JSON (\`application/json\`), at most 64 KiB; unknown properties are rejected (400). No text
   value (body, path, query, header) may contain U+0000 (400).
 * API keys (\`wsk_test_…\` / \`wsk_live_…\`) are shown once at provisioning and stored only as SHA-256 hashes.
@@ -66,17 +67,21 @@ const RESPONSE_HEADERS = {
   'x-request-id': {
     type: 'string',
     pattern: '^req_[0-9A-Za-z]{16,}$',
-    description: 'Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors.',
+    description:
+      'Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an ' +
+      "idempotent replay, whose stored body keeps the first request's id.",
   },
 };
 
 const RATE_LIMIT_HEADERS = {
   ratelimit: {
     type: 'string',
+    pattern: '^"default";r=[0-9]+;t=[0-9]+$',
     description: 'IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`.',
   },
   'ratelimit-policy': {
     type: 'string',
+    pattern: '^"default";q=[0-9]+;w=[0-9]+$',
     description: 'IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user.',
   },
 };
@@ -134,7 +139,35 @@ export function documentRoute(route: RouteOptions): void {
 }
 
 interface OpenApiLike {
-  paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } }>>;
+  paths?: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> };
+        responses?: Record<string, { headers?: Record<string, { required?: boolean }> }>;
+      }
+    >
+  >;
+}
+
+/** Headers every response of their kind carries; @fastify/swagger has no way to say so, so it is added here. */
+const ALWAYS_SENT: Readonly<Record<string, (status: string) => boolean>> = {
+  'x-request-id': () => true,
+  'retry-after': (status) => status === '429',
+};
+
+export function markRequiredHeaders<T extends OpenApiLike>(document: T): T {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        for (const [name, header] of Object.entries(response.headers ?? {})) {
+          if (ALWAYS_SENT[name]?.(status)) header.required = true;
+        }
+      }
+    }
+  }
+  return document;
 }
 
 function allowsNull(schema: unknown): boolean {
@@ -177,7 +210,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transformObject: (documentObject) =>
       'openapiObject' in documentObject
-        ? markOptionalBodies(documentObject.openapiObject as OpenApiLike & typeof documentObject.openapiObject)
+        ? markRequiredHeaders(
+            markOptionalBodies(documentObject.openapiObject as OpenApiLike & typeof documentObject.openapiObject),
+          )
         : documentObject.swaggerObject,
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { checkedFetch, checkerFor, type ContractChecker, type FetchedResponse } from './contract.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = `${ROOT}bin/workspace-gateway.js`;
@@ -38,6 +39,8 @@ export interface ServingProcess {
   readonly child: ChildProcess;
   readonly baseUrl: string;
   output(): string;
+  /** `fetch(baseUrl + path)`, the response checked against this process's own GET /openapi.json. */
+  request(path: string, init?: RequestInit): Promise<FetchedResponse>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -72,10 +75,17 @@ export function startCli(
       if (baseUrl && !settled) {
         settled = true;
         clearTimeout(timer);
+        // This process's document, fetched on the first request (refreshed: an earlier process may have had the port).
+        let checker: Promise<ContractChecker> | undefined;
         resolve({
           child,
           baseUrl,
           output: () => output,
+          request: async (path, init) => {
+            checker ??= checkerFor(baseUrl, { refresh: true });
+            await checker;
+            return checkedFetch(baseUrl, path, init);
+          },
           stop: (signal = 'SIGTERM') => {
             child.kill(signal);
             return exited;

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { REDACT_PATHS } from '../../src/http/logging.js';
 import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../helpers/app.js';
+import { checkedInject } from '../helpers/contract.js';
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -165,7 +166,8 @@ describe('logging', () => {
           headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'log-1' },
         },
       ];
-      for (const r of requests) await app.inject(r);
+      const inject = await checkedInject(app);
+      for (const r of requests) await inject(r);
       const all = lines.join('');
       expect(all.length).toBeGreaterThan(0);
       for (const secret of [fixture.keys.test.secret, fixture.keys.live.secret, token]) {

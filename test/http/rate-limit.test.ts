@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createTestContext, type TestContext } from '../helpers/app.js';
+import { checkedInject } from '../helpers/contract.js';
 import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.js';
 import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
 import { STORE_KINDS } from '../helpers/stores.js';
@@ -104,10 +105,11 @@ describe.runIf(redisAvailable)('rate limiting shared through Redis', () => {
     const second = await buildApp({ config: ctx.config, store: ctx.database.open(), clock: ctx.clock, logger: false });
     try {
       await seed(ctx, fixture);
+      const secondInject = await checkedInject(second);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) {
-        const app = i % 2 === 0 ? ctx.app : second;
-        const res = await app.inject({ method: 'GET', url: '/v1/integration', headers: bearer(fixture.keys.test.secret) });
+        const inject = i % 2 === 0 ? ctx.inject : secondInject;
+        const res = await inject({ method: 'GET', url: '/v1/integration', headers: bearer(fixture.keys.test.secret) });
         statuses.push(res.statusCode);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);

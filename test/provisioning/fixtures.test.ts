@@ -16,7 +16,7 @@ describe.each(STORE_KINDS)('test fixtures (%s)', (kind) => {
   });
 
   const integration = (secret: string) =>
-    ctx.app.inject({ method: 'GET', url: '/v1/integration', headers: bearer(secret) });
+    ctx.inject({ method: 'GET', url: '/v1/integration', headers: bearer(secret) });
 
   it('a seeded fixture serves its keys, its second workspace and its extra keys', async () => {
     const fixture = buildFixture({

@@ -21,6 +21,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.js';
 import { randomBase62 } from '../../src/ids.js';
+import { ContractViolation } from '../helpers/contract.js';
 import { UNIVERSE_ID } from '../helpers/fixtures.js';
 import { createTestDatabase, STORE_KINDS, type StoreKind, type TestDatabase } from '../helpers/stores.js';
 import { allViolations } from './invariants.js';
@@ -110,6 +111,8 @@ class Load {
       if (answer.status === 503 && this.killed) entry.failure = '503 while shutting down';
       else entry.answer = answer;
     } catch (error) {
+      // An answer that breaks the OpenAPI contract is a finding, not a request lost to the kill.
+      if (error instanceof ContractViolation) throw error;
       entry.failure = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
     }
     return entry.answer;

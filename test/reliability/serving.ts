@@ -4,6 +4,7 @@
  *
  * Logging is off (LOG_LEVEL=silent), so readiness is found by polling /health on a port chosen here. Every
  * process started is tracked; `killAll()` (call it from afterAll) SIGKILLs whatever is still running.
+ * Every HTTP answer `send()` receives is checked against the process's own GET /openapi.json (fetched at start-up).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import type { StaffDocument, SubmissionDocument } from '../../src/provisioning/s
 import { submissionDoc } from '../features/applications/helpers.js';
 import { TEST_JWT_SECRET } from '../helpers/app.js';
 import { BIN, ROOT } from '../helpers/cli.js';
+import { checkerFor, headersOf, type ContractChecker } from '../helpers/contract.js';
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, type Fixture } from '../helpers/fixtures.js';
 import type { TestDatabase } from '../helpers/stores.js';
 
@@ -128,7 +130,11 @@ async function spawnOnce({ name, databaseUrl, env = {} }: GatewayOptions, port: 
     try {
       const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
       const body = (await res.json()) as { service?: string };
-      if (res.status === 200 && body.service === 'workspace-gateway') return gateway;
+      if (res.status === 200 && body.service === 'workspace-gateway') {
+        // This process's document, for send(); fetched now, while it is surely up (a crash test kills it later).
+        await checkerFor(baseUrl, { refresh: true });
+        return gateway;
+      }
     } catch {
       // not listening yet
     }
@@ -169,11 +175,26 @@ export interface WireRequest {
 export interface WireResponse {
   readonly status: number;
   readonly replayed: boolean;
+  /** Parsed JSON (null for an empty body), or the text when it is not JSON. */
   readonly body: unknown;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as received. */
+  readonly text: string;
 }
 
-/** Sends the request; rejects on a network failure (refused, reset, timeout). */
+/** Checks an HTTP answer to `request` against `checker`; throws a ContractViolation when the document forbids it. */
+export function checkWire(checker: ContractChecker, request: Pick<WireRequest, 'method' | 'path'>, response: WireResponse): void {
+  checker.check(request.method, request.path, { statusCode: response.status, headers: response.headers, body: response.text });
+}
+
+/**
+ * Sends the request and checks the answer against the server's own OpenAPI document. Rejects on a network failure
+ * (refused, reset, timeout) as `fetch` does, and with a ContractViolation when the answer breaks the contract.
+ */
 export async function send(baseUrl: string, request: WireRequest, timeoutMs = 15_000): Promise<WireResponse> {
+  // Cached at start-up (startGateway); fetched here only for a server started some other way.
+  const checker = await checkerFor(baseUrl);
   const res = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
     headers: request.headers,
@@ -187,7 +208,10 @@ export async function send(baseUrl: string, request: WireRequest, timeoutMs = 15
   } catch {
     // keep the text
   }
-  return { status: res.status, replayed: res.headers.get('idempotent-replayed') === 'true', body };
+  const headers = headersOf(res);
+  const response: WireResponse = { status: res.status, replayed: headers['idempotent-replayed'] === 'true', body, headers, text };
+  checkWire(checker, request, response);
+  return response;
 }
 
 export function jsonRequest(

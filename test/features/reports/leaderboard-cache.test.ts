@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.js';
 import { applyProvisioning } from '../../../src/provisioning/apply.js';
 import { createTestContext, type TestContext } from '../../helpers/app.js';
+import { checkedInject } from '../../helpers/contract.js';
 import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { addHistory, completedShift } from './helpers.js';
@@ -146,11 +147,12 @@ describe.each(STORE_KINDS)('leaderboard rankings kept between requests (%s)', (k
     const store = ctx.database.open();
     const second = await buildApp({ config: ctx.config, store, clock: ctx.clock, logger: false });
     try {
+      const secondInject = await checkedInject(second);
       const before = await board();
       const leader = before[0];
       if (!leader) throw new Error('empty board');
       const shiftId = await startShift(gameUserOf(carol), '2026-03-11T00:00:00Z');
-      const stopped = await second.inject({
+      const stopped = await secondInject({
         method: 'POST',
         url: `/v1/activity/shifts/${shiftId}/stop`,
         headers: { ...bearer(fixture.keys.test.secret), 'idempotency-key': `stop2-${shiftId}` },
