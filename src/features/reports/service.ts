@@ -155,11 +155,14 @@ export function createReportService({ db, dialect, clock, config }: ReportServic
 
     /** Totals of one staff member (by game user id) over a week, a month or a custom range. */
     async staffActivity(actor: ApiKeyActor, gameUserId: string, query: PeriodQueryParams): Promise<StaffActivity> {
-      const workspace = await workspaceOf(actor);
+      // Both reads at once (one round trip fewer on PostgreSQL); request validation (400) still comes before
+      // the lookup's 404.
+      const [workspace, staff] = await Promise.all([
+        workspaceOf(actor),
+        findStaffByGameUser(db, actor.application.workspaceId, gameUserId),
+      ]);
       const now = clock.now();
-      // Request validation (400) before the lookup (404).
       const period = resolvePeriod(query, now, reportingZone(workspace));
-      const staff = await findStaffByGameUser(db, workspace.id, gameUserId);
       if (!staff) throw notFound('A staff member with this gameUserId');
       const rows = await findStaffShifts(db, audienceOf(actor), staff.id, period);
       const { worked, live } = splitShifts(rows, timedOutBefore(now));

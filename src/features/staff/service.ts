@@ -19,10 +19,13 @@ export interface ActingStaff {
 
 /** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check. */
 export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<ActingStaff> {
-  const workspace = await findWorkspace(db, actor.application.workspaceId);
+  // Both reads at once (one round trip fewer on PostgreSQL); the checks keep their order.
+  const [workspace, staff] = await Promise.all([
+    findWorkspace(db, actor.application.workspaceId),
+    findStaffByChatUser(db, actor.application.workspaceId, chat.actingChatUserId),
+  ]);
   if (!workspace) throw notFound('The workspace');
   assertGuildMatches(workspace.chat, chat.guildId);
-  const staff = await findStaffByChatUser(db, workspace.id, chat.actingChatUserId);
   if (!staff) throw notFound('A staff profile for this chat user');
   return { workspace, staff };
 }
