@@ -4,7 +4,7 @@
  */
 import { PROFILES } from './profiles.js';
 import { latestRecord, runMarkdown } from './report.js';
-import type { StoreName } from './targets.js';
+import { LATENCY_CONNECTIONS, type StoreName } from './targets.js';
 
 const STORE_LABEL: Record<StoreName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const n = (value: number) => value.toLocaleString('en-US');
@@ -84,7 +84,12 @@ would soon after the load), and dropped at the end.
 ## Scenarios
 
 Each runs ${full.warmupSeconds} s unmeasured, then ${full.durationSeconds} s measured, with ${full.connections}
-connections. Reads run first, on the generated data only; then writes.
+connections. Reads run first, on the generated data only; then writes. The read scenarios with a latency target
+(\`summary\`, \`staff-month\`, \`leaderboard-week\`, \`leaderboard-week-deep\`) then run again for half as long
+at ${LATENCY_CONNECTIONS} connections (rows marked "latency"): at ${full.connections} connections the server is
+saturated and a request's p50 is mostly its wait in the queue (about ${full.connections} / throughput), at
+${LATENCY_CONNECTIONS} it is mostly the request's own time. Both are reported; the p50 targets are judged on the
+second, the throughput (and the heartbeat p99) on the first.
 
 | scenario | what each request does |
 |---|---|
@@ -104,9 +109,9 @@ connections. Reads run first, on the generated data only; then writes.
 |---|---|---|
 | heartbeat throughput, ratio to the baseline | >= 0.5 | >= 0.3 |
 | heartbeat p99 at 32 connections | <= 25 ms | <= 25 ms |
-| week leaderboard page p50 (page 1 and deep) | <= 30 ms | <= 30 ms |
-| summary p50 | <= 5 ms | <= 5 ms |
-| per-staff aggregates p50 | <= 5 ms | <= 5 ms |
+| week leaderboard page p50 (page 1 and deep), at ${LATENCY_CONNECTIONS} connections | <= 30 ms | <= 30 ms |
+| summary p50, at ${LATENCY_CONNECTIONS} connections | <= 5 ms | <= 5 ms |
+| per-staff aggregates p50, at ${LATENCY_CONNECTIONS} connections | <= 5 ms | <= 5 ms |
 | server peak RSS | <= 250 MB | <= 250 MB |
 `;
 }

@@ -12,6 +12,12 @@ export const RECORD_VERSION = 1;
 export interface ScenarioRecord extends LoadResult {
   readonly name: string;
   readonly title: string;
+  /**
+   * `throughput`: the scenario at the run's connection count (32), the server saturated. `latency`: the same
+   * requests at LATENCY_CONNECTIONS, where a request waits for little but its own work (read scenarios with a
+   * latency target). Records before this field are throughput records.
+   */
+  readonly phase?: 'throughput' | 'latency';
   /** Requests per second over the baseline's in the same run (null for the baseline itself or without one). */
   readonly ratioToBaseline: number | null;
 }

@@ -18,7 +18,7 @@ import { benchmarksDocument } from './benchmarks-doc.js';
 import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord, type ScenarioRecord } from './report.js';
 import { buildScenarios, SCENARIO_NAMES } from './scenarios.js';
 import { startServer, type ServerProcess } from './server.js';
-import { evaluateTargets, type StoreName } from './targets.js';
+import { evaluateTargets, LATENCY_CONNECTIONS, LATENCY_SCENARIOS, latencyKey, type StoreName } from './targets.js';
 
 const started = performance.now();
 function log(message: string): void {
@@ -48,6 +48,19 @@ function fileStamp(date: Date): string {
 interface StoreOutcome {
   readonly record: RunRecord | null;
   readonly ok: boolean;
+}
+
+function report(label: string, result: LoadResult, failures: string[]): void {
+  log(
+    `  ${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ` +
+      `${result.errors} errors, ${result.non2xx} non-2xx, RSS ${result.serverPeakRssMb} MB, server CPU ${result.serverCpuPercent}%`,
+  );
+  if (result.errors > 0 || result.non2xx > 0 || result.requests === 0) {
+    failures.push(
+      `${label}: ${result.requests} responses, ${result.errors} errors (${result.timeouts} timeouts), ` +
+        `${result.non2xx} non-2xx, statuses ${JSON.stringify(result.statusCounts)}`,
+    );
+  }
 }
 
 async function measureScenarios(
@@ -82,16 +95,17 @@ async function measureScenarios(
       const result: LoadResult = await runLoad(server, { connections, durationSeconds, requests: scenario.requests() });
       if (scenario.name === 'baseline') baselineRps = result.requestsPerSecond;
       const ratio = scenario.name === 'baseline' || baselineRps === null ? null : result.requestsPerSecond / baselineRps;
-      records.push({ name: scenario.name, title: scenario.title, ...result, ratioToBaseline: ratio === null ? null : Math.round(ratio * 1000) / 1000 });
-      log(
-        `  ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ` +
-          `${result.errors} errors, ${result.non2xx} non-2xx, RSS ${result.serverPeakRssMb} MB, server CPU ${result.serverCpuPercent}%`,
-      );
-      if (result.errors > 0 || result.non2xx > 0 || result.requests === 0) {
-        failures.push(
-          `${scenario.name}: ${result.requests} responses, ${result.errors} errors (${result.timeouts} timeouts), ` +
-            `${result.non2xx} non-2xx, statuses ${JSON.stringify(result.statusCounts)}`,
-        );
+      const roundedRatio = ratio === null ? null : Math.round(ratio * 1000) / 1000;
+      records.push({ name: scenario.name, title: scenario.title, phase: 'throughput', ...result, ratioToBaseline: roundedRatio });
+      report(scenario.name, result, failures);
+      if (LATENCY_SCENARIOS.includes(scenario.name) && connections > LATENCY_CONNECTIONS) {
+        const latency = await runLoad(server, {
+          connections: LATENCY_CONNECTIONS,
+          durationSeconds: Math.max(1, durationSeconds / 2),
+          requests: scenario.requests(),
+        });
+        records.push({ name: scenario.name, title: `${scenario.title}, latency`, phase: 'latency', ...latency, ratioToBaseline: null });
+        report(`${scenario.name} at ${LATENCY_CONNECTIONS} connections`, latency, failures);
       }
     } catch (error) {
       const message = errorMessage(error);
@@ -163,7 +177,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
   }
 
   if (interrupted) return { record: null, ok: false };
-  const results = new Map(scenarios.map((s) => [s.name, s]));
+  const results = new Map(scenarios.map((s) => [s.phase === 'latency' ? latencyKey(s.name) : s.name, s]));
   const plan = prepared.plan;
   const record: RunRecord = {
     recordVersion: RECORD_VERSION,

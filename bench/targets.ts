@@ -12,6 +12,17 @@ export interface TargetResult {
 
 export const PEAK_RSS_LIMIT_MB = 250;
 
+/**
+ * Read scenarios with a p50 target are measured twice: at the run's 32 connections (throughput; p50 is then
+ * mostly queueing, about 32 / throughput) and at this many connections, where p50 is the time a request takes.
+ * The read targets are latency targets, so they are judged on the second; both are reported.
+ */
+export const LATENCY_CONNECTIONS = 4;
+export const LATENCY_SCENARIOS: readonly string[] = ['summary', 'staff-month', 'leaderboard-week', 'leaderboard-week-deep'];
+
+/** Key of a scenario's latency-phase result in the results map. */
+export const latencyKey = (name: string) => `${name}@latency`;
+
 const HEARTBEAT_RATIO: Record<StoreName, number> = { sqlite: 0.5, postgres: 0.3 };
 
 export function evaluateTargets(
@@ -33,11 +44,15 @@ export function evaluateTargets(
     pass: heartbeat ? heartbeat.latencyMs.p99 <= 25 : null,
   });
   const p50 = (name: string, limitMs: number, label: string) => {
-    const result = results.get(name);
+    const latency = results.get(latencyKey(name));
+    const saturated = results.get(name);
     out.push({
-      target: `${label} p50 <= ${limitMs} ms`,
-      measured: result ? `${result.latencyMs.p50} ms` : 'not run',
-      pass: result ? result.latencyMs.p50 <= limitMs : null,
+      target: `${label} p50 <= ${limitMs} ms (at ${LATENCY_CONNECTIONS} connections)`,
+      measured: latency
+        ? `${latency.latencyMs.p50} ms at ${latency.connections}` +
+          (saturated ? ` (${saturated.latencyMs.p50} ms at ${saturated.connections}, saturated)` : '')
+        : 'not run',
+      pass: latency ? latency.latencyMs.p50 <= limitMs : null,
     });
   };
   p50('leaderboard-week', 30, 'week leaderboard page 1');
