@@ -2,6 +2,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } 
 import type { ApiKeyActor, Environment, UserActor } from '../actor.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { prepared } from '../db/prepared.js';
 import type { Executor } from '../db/types.js';
 import { AppError } from '../errors.js';
 import { isUuid, sha256Hex } from '../ids.js';
@@ -21,6 +22,41 @@ export function apiKeyEnvironment(token: string): Environment | null {
 
 export function hashApiKey(secret: string): string {
   return sha256Hex(secret);
+}
+
+/** The key row and its application, by the key's hash (every authenticated request runs it: built once). */
+const findKeyByHash = prepared<{ hash: string }, KeyRow>((db, p) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('applications as a', 'a.id', 'k.application_id')
+    .select([
+      'k.id as keyId',
+      'k.environment',
+      'k.scopes',
+      'k.revoked',
+      'k.expires_at',
+      'a.id as applicationId',
+      'a.name as applicationName',
+      'a.workspace_id',
+      'a.approved',
+      'a.features',
+      'a.allowed_universe_ids',
+    ])
+    .where('k.key_hash', '=', p('hash')),
+);
+
+interface KeyRow {
+  readonly keyId: string;
+  readonly environment: string;
+  readonly scopes: string;
+  readonly revoked: number;
+  readonly expires_at: number | null;
+  readonly applicationId: string;
+  readonly applicationName: string;
+  readonly workspace_id: string;
+  readonly approved: number;
+  readonly features: string;
+  readonly allowed_universe_ids: string;
 }
 
 function unauthenticated(message = 'A valid bearer credential is required.'): AppError {
@@ -95,24 +131,7 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
       const token = bearerToken(authorization);
       const environment = apiKeyEnvironment(token);
       if (!environment) throw unauthenticated('A valid API key is required.');
-      const row = await db
-        .selectFrom('api_keys as k')
-        .innerJoin('applications as a', 'a.id', 'k.application_id')
-        .select([
-          'k.id as keyId',
-          'k.environment',
-          'k.scopes',
-          'k.revoked',
-          'k.expires_at',
-          'a.id as applicationId',
-          'a.name as applicationName',
-          'a.workspace_id',
-          'a.approved',
-          'a.features',
-          'a.allowed_universe_ids',
-        ])
-        .where('k.key_hash', '=', hashApiKey(token))
-        .executeTakeFirst();
+      const row = await findKeyByHash.first(db, { hash: hashApiKey(token) });
       if (!row || row.environment !== environment || row.revoked === 1) {
         throw unauthenticated('The API key is unknown or revoked.');
       }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { idempotencyScope } from '../actor.js';
 import type { Clock } from '../clock.js';
+import { prepared } from '../db/prepared.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import type { Database, Db, Dialect, IdempotencyRecordTable } from '../db/types.js';
 import { AppError } from '../errors.js';
@@ -96,13 +97,68 @@ function storableFailure(error: unknown, requestId: string): StoredResponse | nu
   return { status: STATUS_BY_CODE[error.code], body: errorBody(requestId, error.code, error.message, error.details) };
 }
 
+const selectRecord = prepared<{ scope: string; key: string }, IdempotencyRecordTable>((db, p) =>
+  db.selectFrom('idempotency_records').selectAll().where('scope', '=', p('scope')).where('key', '=', p('key')),
+);
+
 function findRecord(executor: Db | Transaction<Database>, scope: string, key: string) {
-  return executor
-    .selectFrom('idempotency_records')
-    .selectAll()
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  return selectRecord.first(executor, { scope, key });
+}
+
+type CompletedRecord = {
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly status: number;
+  readonly body: string;
+  readonly requestId: string;
+  readonly now: number;
+};
+
+/** Stores a completed result, replacing an expired or abandoned record of the key. */
+const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) => {
+  const record = {
+    fingerprint: p('fingerprint'),
+    state: 'completed',
+    response_status: p('status'),
+    response_body: p('body'),
+    request_id: p('requestId'),
+    created_at: p('now'),
+    locked_until: 0,
+  };
+  return db
+    .insertInto('idempotency_records')
+    .values({ scope: p('scope'), key: p('key'), ...record })
+    .onConflict((oc) =>
+      oc.columns(['scope', 'key']).doUpdateSet((eb) => ({
+        fingerprint: eb.ref('excluded.fingerprint'),
+        state: eb.ref('excluded.state'),
+        response_status: eb.ref('excluded.response_status'),
+        response_body: eb.ref('excluded.response_body'),
+        request_id: eb.ref('excluded.request_id'),
+        created_at: eb.ref('excluded.created_at'),
+        locked_until: eb.ref('excluded.locked_until'),
+      })),
+    );
+});
+
+async function storeCompleted(
+  trx: Transaction<Database>,
+  call: IdempotentCall,
+  key: string,
+  fingerprint: string,
+  response: StoredResponse,
+  now: number,
+): Promise<void> {
+  await upsertCompletedRecord.execute(trx, {
+    scope: call.scope,
+    key,
+    fingerprint,
+    status: response.status,
+    body: JSON.stringify(response.body),
+    requestId: call.requestId,
+    now,
+  });
 }
 
 export interface IdempotencyDeps {
@@ -169,20 +225,7 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     response: StoredResponse,
     now: number,
   ): Promise<void> {
-    const record = {
-      fingerprint,
-      state: 'completed',
-      response_status: response.status,
-      response_body: JSON.stringify(response.body),
-      request_id: call.requestId,
-      created_at: now,
-      locked_until: 0,
-    };
-    await trx
-      .insertInto('idempotency_records')
-      .values({ scope: call.scope, key, ...record })
-      .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet(record))
-      .execute();
+    await storeCompleted(trx, call, key, fingerprint, response, now);
   }
 
   /**
@@ -284,20 +327,7 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
       if (!failure) throw error;
       response = failure;
     }
-    const record = {
-      fingerprint,
-      state: 'completed',
-      response_status: response.status,
-      response_body: JSON.stringify(response.body),
-      request_id: call.requestId,
-      created_at: now,
-      locked_until: 0,
-    };
-    await trx
-      .insertInto('idempotency_records')
-      .values({ scope: call.scope, key, ...record })
-      .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet(record))
-      .execute();
+    await storeCompleted(trx, call, key, fingerprint, response, now);
     return { response, replayed: false };
   }
 

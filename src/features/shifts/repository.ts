@@ -1,4 +1,5 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { prepared, type Param } from '../../db/prepared.js';
 import type { Database, Executor, ShiftTable } from '../../db/types.js';
 import { bumpActivityVersion } from '../workspaces/repository.js';
 
@@ -108,23 +109,62 @@ export async function recordHeartbeat(
   heartbeat: { readonly recordedAt: number; readonly seenAt: number; readonly staleBefore: number },
   guard?: LiveShiftGuard,
 ): Promise<Pick<ShiftRow, 'id' | 'last_heartbeat_at'> | undefined> {
-  let query = db
+  const params = { id, ...heartbeat };
+  if (!guard) return heartbeatUnguarded.first(db, params);
+  const guarded = { ...params, applicationId: guard.owner.applicationId, environment: guard.owner.environment, notBefore: guard.notBefore };
+  if (guard.serverId === undefined) return heartbeatGuarded.first(db, guarded);
+  return heartbeatGuardedForServer.first(db, { ...guarded, serverId: guard.serverId });
+}
+
+type HeartbeatParams = {
+  readonly id: string;
+  readonly recordedAt: number;
+  readonly seenAt: number;
+  readonly staleBefore: number;
+};
+type GuardedHeartbeatParams = HeartbeatParams & {
+  readonly applicationId: string;
+  readonly environment: string;
+  readonly notBefore: number;
+};
+type HeartbeatRow = Pick<ShiftRow, 'id' | 'last_heartbeat_at'>;
+
+function heartbeatUpdate<P extends HeartbeatParams>(db: Kysely<Database>, p: Param<P>) {
+  return db
     .updateTable('shifts')
     .set((eb) => ({
       last_heartbeat_at: eb
         .case()
-        .when('last_heartbeat_at', '<', heartbeat.recordedAt)
-        .then(heartbeat.recordedAt)
+        .when('last_heartbeat_at', '<', p('recordedAt'))
+        .then(p('recordedAt'))
         .else(eb.ref('last_heartbeat_at'))
         .end(),
-      last_seen_at: heartbeat.seenAt,
+      last_seen_at: p('seenAt'),
     }))
-    .where('id', '=', id)
+    .where('id', '=', p('id'))
     .where('status', '=', ACTIVE)
-    .where('last_seen_at', '>=', heartbeat.staleBefore);
-  if (guard) query = query.where((eb) => guardHolds(eb, guard));
-  return query.returning(['id', 'last_heartbeat_at']).executeTakeFirst();
+    .where('last_seen_at', '>=', p('staleBefore'));
 }
+
+// The heartbeat runs on every game server every few seconds: its statements are built once (src/db/prepared.ts).
+const heartbeatUnguarded = prepared<HeartbeatParams, HeartbeatRow>((db, p) =>
+  heartbeatUpdate(db, p).returning(['id', 'last_heartbeat_at']),
+);
+
+function guardedHeartbeat<P extends GuardedHeartbeatParams>(db: Kysely<Database>, p: Param<P>) {
+  return heartbeatUpdate(db, p)
+    .where('application_id', '=', p('applicationId'))
+    .where('environment', '=', p('environment'))
+    .where('started_at', '<=', p('notBefore'));
+}
+
+const heartbeatGuarded = prepared<GuardedHeartbeatParams, HeartbeatRow>((db, p) =>
+  guardedHeartbeat(db, p).returning(['id', 'last_heartbeat_at']),
+);
+
+const heartbeatGuardedForServer = prepared<GuardedHeartbeatParams & { readonly serverId: string }, HeartbeatRow>(
+  (db, p) => guardedHeartbeat(db, p).where('server_id', '=', p('serverId')).returning(['id', 'last_heartbeat_at']),
+);
 
 /** The guard as one predicate on the shift row. */
 function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: LiveShiftGuard) {

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/db/connect.js';
+import { prepared } from '../../src/db/prepared.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+
+const byName = prepared<{ name: string; after: number }, { id: string; name: string }>((db, p) =>
+  db
+    .selectFrom('workspaces')
+    .select(['id', 'name'])
+    .where('name', '=', p('name'))
+    .where('created_at', '>', p('after'))
+    .where('timezone', '=', 'UTC') // a constant: bound the same on every run
+    .orderBy('id'),
+);
+
+describe.each(STORE_KINDS)('prepared queries (%s)', (kind) => {
+  let database: TestDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+    const row = (id: string, name: string, createdAt: number, timezone = 'UTC') => ({
+      id,
+      name,
+      slug: id,
+      timezone,
+      settings: '{}',
+      create_staff_profile_on_accept: 0,
+      weekly_required_minutes: null,
+      chat_guild_id: null,
+      chat_status: null,
+      chat_connected_at: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+    await store.db
+      .insertInto('workspaces')
+      .values([row('w1', 'alpha', 10), row('w2', 'alpha', 20), row('w3', 'beta', 30), row('w4', 'alpha', 40, 'Europe/Berlin')])
+      .execute();
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('run with the values of each call, outside and inside transactions', async () => {
+    expect((await byName.rows(store.db, { name: 'alpha', after: 0 })).map((r) => r.id)).toEqual(['w1', 'w2']);
+    expect((await byName.rows(store.db, { name: 'alpha', after: 15 })).map((r) => r.id)).toEqual(['w2']);
+    expect(await byName.first(store.db, { name: 'beta', after: 0 })).toEqual({ id: 'w3', name: 'beta' });
+    expect(await byName.first(store.db, { name: 'gamma', after: 0 })).toBeUndefined();
+    await store.db.transaction().execute(async (trx) => {
+      expect((await byName.rows(trx, { name: 'alpha', after: 10 })).map((r) => r.id)).toEqual(['w2']);
+    });
+  });
+
+  it('refuse a builder whose SQL or bound values change between builds', async () => {
+    let n = 0;
+    const drifting = prepared<{ name: string }, { id: string }>((db, p) =>
+      db.selectFrom('workspaces').select('id').where('name', '=', p('name')).where('created_at', '>', (n += 1)),
+    );
+    await expect(drifting.rows(store.db, { name: 'alpha' })).rejects.toThrow(/neither a placeholder nor a constant/);
+    const shapeShifting = prepared<{ name: string }, { id: string }>((db, p) =>
+      (n += 1) % 2 === 0
+        ? db.selectFrom('workspaces').select('id').where('name', '=', p('name'))
+        : db.selectFrom('workspaces').select('id').where('slug', '=', p('name')),
+    );
+    await expect(shapeShifting.rows(store.db, { name: 'alpha' })).rejects.toThrow(/fixed SQL/);
+  });
+});
