@@ -1,5 +1,12 @@
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database, Db } from './types.js';
+
+/** Savepoint statements, compiled once (they run several times per write). */
+const BATCH_JOB_SAVEPOINT = {
+  open: CompiledQuery.raw('savepoint batch_job'),
+  release: CompiledQuery.raw('release savepoint batch_job'),
+  rollback: CompiledQuery.raw('rollback to savepoint batch_job'),
+};
 
 export type BatchJob<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -55,14 +62,14 @@ export class WriteBatcher {
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const item of batch) {
-          await sql`savepoint batch_job`.execute(trx);
+          await trx.executeQuery(BATCH_JOB_SAVEPOINT.open);
           try {
             const value = await item.job(trx);
-            await sql`release savepoint batch_job`.execute(trx);
+            await trx.executeQuery(BATCH_JOB_SAVEPOINT.release);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await sql`rollback to savepoint batch_job`.execute(trx);
-            await sql`release savepoint batch_job`.execute(trx);
+            await trx.executeQuery(BATCH_JOB_SAVEPOINT.rollback);
+            await trx.executeQuery(BATCH_JOB_SAVEPOINT.release);
             outcomes.push({ ok: false, error });
           }
         }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { idempotencyScope } from '../actor.js';
 import type { Clock } from '../clock.js';
 import { prepared } from '../db/prepared.js';
@@ -8,6 +8,13 @@ import type { Database, Db, Dialect, IdempotencyRecordTable } from '../db/types.
 import { AppError } from '../errors.js';
 import { sha256Hex } from '../ids.js';
 import { errorBody, STATUS_BY_CODE } from './errors.js';
+
+/** Savepoint statements, compiled once (they run several times per write). */
+const OPERATION_SAVEPOINT = {
+  open: CompiledQuery.raw('savepoint idempotent_operation'),
+  release: CompiledQuery.raw('release savepoint idempotent_operation'),
+  rollback: CompiledQuery.raw('rollback to savepoint idempotent_operation'),
+};
 
 /** Results are replayable for this long. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -316,13 +323,13 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
       if (verdict !== 'take-over') return { response: verdict, replayed: true };
     }
     let response: StoredResponse;
-    await sql`savepoint idempotent_operation`.execute(trx);
+    await trx.executeQuery(OPERATION_SAVEPOINT.open);
     try {
       response = await operation(trx);
-      await sql`release savepoint idempotent_operation`.execute(trx);
+      await trx.executeQuery(OPERATION_SAVEPOINT.release);
     } catch (error) {
-      await sql`rollback to savepoint idempotent_operation`.execute(trx);
-      await sql`release savepoint idempotent_operation`.execute(trx);
+      await trx.executeQuery(OPERATION_SAVEPOINT.rollback);
+      await trx.executeQuery(OPERATION_SAVEPOINT.release);
       const failure = storableFailure(error, call.requestId);
       if (!failure) throw error;
       response = failure;

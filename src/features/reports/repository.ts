@@ -7,6 +7,7 @@
  * shift the sweep completes meanwhile is never counted twice nor missed.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { prepared } from '../../db/prepared.js';
 import type { Dialect, Executor } from '../../db/types.js';
 import type { Interval } from '../activity/metrics.js';
 
@@ -60,20 +61,34 @@ export async function findStaffShifts(
   staffId: string,
   window: Interval,
 ): Promise<StaffShiftRow[]> {
+  return selectStaffShifts.rows(db, {
+    staffId,
+    environment: audience.environment,
+    workspaceId: audience.workspaceId,
+    start: window.start,
+    end: window.end,
+  });
+}
+
+// Every summary and per-staff report runs it: built once (src/db/prepared.ts).
+const selectStaffShifts = prepared<
+  { staffId: string; environment: string; workspaceId: string; start: number; end: number },
+  StaffShiftRow
+>((db, p) => {
   const base = () =>
     db
       .selectFrom('shifts')
       .select(STAFF_SHIFT_COLUMNS)
-      .where('staff_id', '=', staffId)
-      .where('environment', '=', audience.environment)
-      .where('workspace_id', '=', audience.workspaceId);
+      .where('staff_id', '=', p('staffId'))
+      .where('environment', '=', p('environment'))
+      .where('workspace_id', '=', p('workspaceId'));
   const completed = base()
-    .where('ended_at', '>=', window.start)
-    .where('started_at', '<', window.end)
+    .where('ended_at', '>=', p('start'))
+    .where('started_at', '<', p('end'))
     .where('status', '=', COMPLETED);
   const active = base().where('ended_at', 'is', null).where('status', '=', ACTIVE);
-  return completed.unionAll(active).execute();
-}
+  return completed.unionAll(active);
+});
 
 export interface NoticeRow {
   readonly id: string;

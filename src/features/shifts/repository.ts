@@ -31,14 +31,29 @@ export interface ActiveShiftsCursor {
 // The literal (not a bound parameter) lets both stores match the predicate of the partial index shifts_one_active.
 const ACTIVE = sql.lit('active');
 
-export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
-  return db
+// Read by start, heartbeat and stop: built once (src/db/prepared.ts).
+const selectOwnedShift = prepared<{ id: string; applicationId: string; environment: string }, ShiftRow>((db, p) =>
+  db
     .selectFrom('shifts')
     .selectAll()
-    .where('id', '=', id)
-    .where('application_id', '=', owner.applicationId)
-    .where('environment', '=', owner.environment)
-    .executeTakeFirst();
+    .where('id', '=', p('id'))
+    .where('application_id', '=', p('applicationId'))
+    .where('environment', '=', p('environment')),
+);
+
+const selectActiveShiftOf = prepared<{ applicationId: string; environment: string; staffId: string }, ShiftRow>(
+  (db, p) =>
+    db
+      .selectFrom('shifts')
+      .selectAll()
+      .where('application_id', '=', p('applicationId'))
+      .where('environment', '=', p('environment'))
+      .where('staff_id', '=', p('staffId'))
+      .where('status', '=', ACTIVE),
+);
+
+export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
+  return selectOwnedShift.first(db, { id, applicationId: owner.applicationId, environment: owner.environment });
 }
 
 export async function findActiveShiftOf(
@@ -46,14 +61,7 @@ export async function findActiveShiftOf(
   owner: ShiftOwner,
   staffId: string,
 ): Promise<ShiftRow | undefined> {
-  return db
-    .selectFrom('shifts')
-    .selectAll()
-    .where('application_id', '=', owner.applicationId)
-    .where('environment', '=', owner.environment)
-    .where('staff_id', '=', staffId)
-    .where('status', '=', ACTIVE)
-    .executeTakeFirst();
+  return selectActiveShiftOf.first(db, { applicationId: owner.applicationId, environment: owner.environment, staffId });
 }
 
 /** Inserts an active shift unless the staff member already has one (one winner across instances); true if inserted. */

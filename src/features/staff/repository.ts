@@ -1,3 +1,4 @@
+import { prepared } from '../../db/prepared.js';
 import type { Executor } from '../../db/types.js';
 
 export interface StaffProfile {
@@ -58,17 +59,26 @@ function toProfile(row: StaffRow): StaffProfile {
   };
 }
 
+// The chat bot's and game servers' lookups run on most requests: built once (src/db/prepared.ts).
+const selectByChatUser = prepared<{ workspaceId: string; chatUserId: string }, StaffRow>((db, p) =>
+  staffQuery(db)
+    .where('s.workspace_id', '=', p('workspaceId'))
+    .where('s.chat_user_id', '=', p('chatUserId'))
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .limit(1),
+);
+
+const selectByGameUser = prepared<{ workspaceId: string; gameUserId: string }, StaffRow>((db, p) =>
+  staffQuery(db).where('s.workspace_id', '=', p('workspaceId')).where('s.game_user_id', '=', p('gameUserId')),
+);
+
 export async function findStaffByChatUser(
   db: Executor,
   workspaceId: string,
   chatUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const row = await staffQuery(db)
-    .where('s.workspace_id', '=', workspaceId)
-    .where('s.chat_user_id', '=', chatUserId)
-    .orderBy('s.created_at')
-    .orderBy('s.id')
-    .executeTakeFirst();
+  const row = await selectByChatUser.first(db, { workspaceId, chatUserId });
   return row ? toProfile(row) : undefined;
 }
 
@@ -77,10 +87,7 @@ export async function findStaffByGameUser(
   workspaceId: string,
   gameUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const row = await staffQuery(db)
-    .where('s.workspace_id', '=', workspaceId)
-    .where('s.game_user_id', '=', gameUserId)
-    .executeTakeFirst();
+  const row = await selectByGameUser.first(db, { workspaceId, gameUserId });
   return row ? toProfile(row) : undefined;
 }
 

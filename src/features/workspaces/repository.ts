@@ -1,4 +1,6 @@
-import type { Executor } from '../../db/types.js';
+import type { Selectable } from 'kysely';
+import { prepared } from '../../db/prepared.js';
+import type { Executor, WorkspaceTable } from '../../db/types.js';
 
 export interface WorkspaceSettings {
   readonly createStaffProfileOnAccept: boolean;
@@ -22,8 +24,13 @@ export interface Workspace {
   readonly activityVersion: number;
 }
 
+// Read by most requests: built once (src/db/prepared.ts).
+const selectWorkspace = prepared<{ id: string }, Selectable<WorkspaceTable>>((db, p) =>
+  db.selectFrom('workspaces').selectAll().where('id', '=', p('id')),
+);
+
 export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
-  const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await selectWorkspace.first(db, { id });
   if (!row) return undefined;
   return {
     id: row.id,
