@@ -137,29 +137,34 @@ stores; the heartbeat targets are not.
   HTTP response, and one per PostgreSQL round trip) is the largest single cost: about 50 µs each for responses
   and over 100 µs each for PostgreSQL queries, a third of the server's CPU in the PostgreSQL heartbeat. The
   baseline makes one such call per request; everything else makes more.
-- **Heartbeat, SQLite** (about 0.13 x the baseline; p99 around the 25 ms line, 23 to 28 ms between runs). Done:
-  group commit (one fsync for the writes that arrive together), statements prepared once, write-ahead-log
-  checkpoints moved to a worker thread, one conditional \`UPDATE\` per heartbeat (no read first), random bytes
-  drawn in blocks. Left per request: Kysely building and compiling four statements (about 15% of the CPU), the
-  API-key lookup, the idempotency record read and insert, and JSON parsing and validation. 0.5 x would need a
-  heartbeat costing about twice a bare \`GET /health\`. Next: statements compiled once for the hot path (values
-  bound per call), and verified keys cached behind a version counter that revocation moves.
-- **Heartbeat, PostgreSQL** (about 0.03 x). The database waits on the gateway (\`idle in transaction\`), and the
-  gateway spends its time in socket writes: a heartbeat is six round trips (key lookup, \`BEGIN\`, lock and
-  record read, update, record insert, \`COMMIT\`). Done: the idempotency claim that was committed on its own is
-  now a transaction-scoped advisory lock in the operation's transaction (one commit fewer, and nothing left
-  behind by a crashed instance), and the heartbeat reads nothing before its update. Next: a single-statement
-  heartbeat (effect and stored result in one statement, protected by the record's primary key), and the key cache.
+- **Heartbeat, SQLite** (about 0.25 x the baseline, p99 about 14 ms). Done: group commit (one fsync for the
+  writes that arrive together), statements prepared once in SQLite, the hot statements built and compiled once in
+  the gateway (key lookup, idempotency record, heartbeat update, savepoints: this alone took heartbeats from about
+  2,300 to 4,100 requests/s, the long SQL text of each statement no longer being rebuilt and rehashed per request),
+  write-ahead-log checkpoints moved to a worker thread, one conditional \`UPDATE\` per heartbeat (no read first),
+  random bytes drawn in blocks. Left per request: five statements (key lookup, record read, update, record
+  insert, and the two savepoints that keep one write's failure from undoing the others of its commit group), JSON
+  parsing and validation, and the response's socket write. 0.5 x would need a heartbeat costing about twice a
+  bare \`GET /health\`. Next: verified keys cached behind a version counter that revocation moves (one statement
+  fewer), and the record read folded into its insert.
+- **Heartbeat, PostgreSQL** (about 0.035 x, p99 about 65 ms at 32 connections). The two cores are shared by
+  PostgreSQL, the gateway and the load generator, and a heartbeat is six round trips (key lookup, \`BEGIN\`, lock
+  and record read, update, record insert, \`COMMIT\`), each a socket write on both sides; PostgreSQL's sessions
+  mostly wait \`idle in transaction\` for the gateway's next statement. A larger pool (20 instead of 10) changed
+  nothing. Done: the idempotency claim that was committed on its own is now a transaction-scoped advisory lock in
+  the operation's transaction (one commit fewer, and nothing left behind by a crashed instance), and the heartbeat
+  reads nothing before its update. Next: a single-statement heartbeat (effect and stored result in one statement,
+  protected by the record's primary key), and the key cache.
 - **Leaderboard.** Rankings are computed once per workspace, environment, period and filter and reused while the
   workspace's activity version holds (a stop, a new staff profile or provisioning moves it, in the writer's
   transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 2 ms on
   SQLite and 4 ms on PostgreSQL at 4 connections, for page 1 and a deep page alike. The first read after a write
   still sums the period's shifts (about 45 ms for a week on SQLite). Next: per-staff daily totals maintained with
   each completed shift, so that recomputation is cheap too.
-- **Summary and per-staff aggregates.** Four to five queries per request; about 1.5 to 2 ms at 4 connections on
-  SQLite and 4.5 to 5.5 ms on PostgreSQL, where the round trips dominate (the workspace and staff lookups now run
-  together). At 32 connections their p50 is queueing: about 0.5 ms of server CPU per request (SQLite) makes
-  some 1,700 to 2,000 requests/s, so 32 waiting requests see about 16 to 19 ms.
+- **Summary and per-staff aggregates.** Four to five queries per request; about 1 to 1.6 ms at 4 connections on
+  SQLite and 3.7 to 4.5 ms on PostgreSQL, where the round trips dominate (the workspace and staff lookups now run
+  together). At 32 connections their p50 is queueing: about 0.4 to 0.5 ms of server CPU per request (SQLite)
+  makes some 2,000 to 3,000 requests/s, so 32 waiting requests see about 10 to 16 ms.
 - **Memory.** Peak RSS stays under 250 MB now that concurrent leaderboard requests share one computation
   instead of each holding a ranking of 5,000 staff.
 `;
