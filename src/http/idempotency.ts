@@ -171,7 +171,7 @@ async function storeCompleted(
 export interface IdempotencyDeps {
   readonly db: Db;
   readonly clock: Clock;
-  /** SQLite group-commits writes (see WriteBatcher); PostgreSQL claims keys in their own commit. */
+  /** SQLite group-commits writes (see WriteBatcher); PostgreSQL locks each key inside its operation's transaction. */
   readonly dialect: Dialect;
 }
 
@@ -224,17 +224,6 @@ class OperationFailed extends Error {
  * ends its session and releases the lock, and a retry runs at once.
  */
 function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
-  async function store(
-    trx: Transaction<Database>,
-    call: IdempotentCall,
-    key: string,
-    fingerprint: string,
-    response: StoredResponse,
-    now: number,
-  ): Promise<void> {
-    await storeCompleted(trx, call, key, fingerprint, response, now);
-  }
-
   /**
    * A stored result to replay, or null when this request is to run, holding the key's lock. One statement tries
    * the lock and reads the record: a completed record is final, so it is replayed (or refused as reused) whether
@@ -281,7 +270,7 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
         } catch (error) {
           throw new OperationFailed(error);
         }
-        await store(trx, call, key, fingerprint, response, now);
+        await storeCompleted(trx, call, key, fingerprint, response, now);
         return { response, replayed: false };
       });
     } catch (error) {
@@ -294,7 +283,7 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
         const now = clock.now();
         const replay = await storedResult(trx, call, key, fingerprint, now);
         if (replay) return { response: replay, replayed: true };
-        await store(trx, call, key, fingerprint, failure, now);
+        await storeCompleted(trx, call, key, fingerprint, failure, now);
         return { response: failure, replayed: false };
       });
     }
