@@ -6,14 +6,17 @@
  * - the workspace's `activityVersion` is the one it was computed at: every write that changes what is ranked
  *   (a stop, staff created on accept, provisioning) moves it, in the writer's transaction, in whichever process
  *   or instance wrote, and each read takes the version from the database before looking here;
- * - `now` has not passed `validUntil`: the first instant an active shift live at computation time could time out
- *   and so start counting (timed-out shifts count before any write records them).
+ * - `now` lies between the instant it was computed for and `validUntil`, the first instant an active shift live
+ *   at computation time could time out and so start counting (timed-out shifts count before any write records
+ *   them).
  * So a cached ranking is always the one a fresh computation would give. Concurrent requests for an entry that
  * is being computed wait for that computation instead of starting their own (single flight).
  */
 
 export interface RankingEntry<T> {
   readonly ranked: readonly T[];
+  /** The instant it was computed for: an earlier `now` (a clock set back) is not served from it. */
+  readonly validFrom: number;
   /** Last instant (epoch ms, inclusive) the ranking stays exact without a write. */
   readonly validUntil: number;
 }
@@ -37,7 +40,7 @@ export class RankingCache<T> {
     const slot = this.slots.get(key);
     if (slot && slot.version === version) {
       if (slot.settled === null) return (await slot.entry).ranked;
-      if (now <= slot.settled.validUntil) {
+      if (slot.settled.validFrom <= now && now <= slot.settled.validUntil) {
         // Refresh the entry's place in the eviction order (least recently used goes first).
         this.slots.delete(key);
         this.slots.set(key, slot);

@@ -200,7 +200,7 @@ export function createReportService({ db, dialect, clock, config }: ReportServic
         });
         list.sort(compareRanked);
         // Exact until the earliest live shift (or one started from now on) could time out and start counting.
-        return { ranked: list, validUntil: Math.min(liveSince ?? now, now) + config.shiftTimeoutSeconds * 1000 };
+        return { ranked: list, validFrom: now, validUntil: Math.min(liveSince ?? now, now) + config.shiftTimeoutSeconds * 1000 };
       });
       const page = pageAfter(ranked, cursor, limit);
 

@@ -6,7 +6,7 @@ function counter(ranked: number[], validUntil = 1_000) {
   const compute = async (): Promise<RankingEntry<number>> => {
     calls += 1;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    return { ranked, validUntil };
+    return { ranked, validFrom: 0, validUntil };
   };
   return { compute, calls: () => calls };
 }
@@ -38,6 +38,15 @@ describe('RankingCache', () => {
     const ok = counter([7]);
     expect(await cache.get('f', 1, 0, ok.compute)).toEqual([7]);
     expect(ok.calls()).toBe(1);
+  });
+
+  it('computes again for an instant before the one the kept ranking was computed for', async () => {
+    const cache = new RankingCache<number>();
+    const later = async (): Promise<RankingEntry<number>> => ({ ranked: [1], validFrom: 50, validUntil: 100 });
+    await cache.get('k', 1, 50, later);
+    const c = counter([2]);
+    expect(await cache.get('k', 1, 49, c.compute)).toEqual([2]);
+    expect(c.calls()).toBe(1);
   });
 
   it('a reader of an older version than the kept one neither gets nor replaces it', async () => {
