@@ -8,7 +8,7 @@ import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/
 import { checkedInject, type Inject } from '../../helpers/contract.js';
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
-import { JSON_HEADERS, shiftClient, startBody, type ShiftClient } from './shift-client.js';
+import { JSON_HEADERS, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
 
 interface StartData {
   shift: { id: string };
@@ -20,17 +20,9 @@ describe.each(STORE_KINDS)('concurrent shift starts (%s)', (kind) => {
   let fixture: Fixture;
   let client: ShiftClient;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
-  beforeEach(async () => {
-    ctx.clock.set(DEFAULT_NOW);
-    fixture = buildFixture();
-    await seed(ctx, fixture);
-    client = shiftClient(ctx, fixture.keys.test.secret);
+  const world = useShiftWorld(kind);
+  beforeEach(() => {
+    ({ ctx, fixture, client } = world);
   });
 
   async function activeRows() {

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { bearer, buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { bearer, type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
-import {
-  addSecondApplication,
-  dataOf,
-  errorCode,
-  iso,
-  shiftClient,
-  startBody,
-  type ShiftClient,
-} from './shift-client.js';
+import { addSecondApplication, dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
 
 interface HeartbeatData {
   shift: { id: string; status: string; lastHeartbeatAt: string };
@@ -36,18 +28,13 @@ describe.each(STORE_KINDS)('shift heartbeat and stop (%s)', (kind) => {
   let otherAppKey: string;
   let shiftId: string;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-  });
-  afterAll(async () => {
-    await ctx.close();
+  const world = useShiftWorld(kind, {
+    prepare: (f) => {
+      otherAppKey = addSecondApplication(f).secret;
+    },
   });
   beforeEach(async () => {
-    ctx.clock.set(DEFAULT_NOW);
-    fixture = buildFixture();
-    otherAppKey = addSecondApplication(fixture).secret;
-    await seed(ctx, fixture);
-    client = shiftClient(ctx, fixture.keys.test.secret);
+    ({ ctx, fixture, client } = world);
     const started = dataOf<{ shift: { id: string } }>(await client.start(startBody(fixture)));
     shiftId = started.shift.id;
   });

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/ids.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
-import {
-  addSecondApplication,
-  dataOf,
-  errorCode,
-  iso,
-  shiftClient,
-  startBody,
-  type ShiftClient,
-} from './shift-client.js';
+import { addSecondApplication, dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
 
 interface ListedShift {
   id: string;
@@ -52,16 +44,9 @@ describe.each(STORE_KINDS)('reading shifts (%s)', (kind) => {
   let fixture: Fixture;
   let client: ShiftClient;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
+  const world = useShiftWorld(kind, { seed: false });
   beforeEach(() => {
-    ctx.clock.set(DEFAULT_NOW);
-    fixture = buildFixture();
-    client = shiftClient(ctx, fixture.keys.test.secret);
+    ({ ctx, fixture, client } = world);
   });
 
   describe('GET /v1/activity/shifts/active', () => {

@@ -1,8 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Environment } from '../../../src/actor.js';
 import { newId, randomBase62 } from '../../../src/ids.js';
-import type { TestContext } from '../../helpers/app.js';
-import { bearer, UNIVERSE_ID, type Fixture, type FixtureKey } from '../../helpers/fixtures.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture, type FixtureKey } from '../../helpers/fixtures.js';
+import type { StoreKind } from '../../helpers/stores.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
@@ -115,3 +117,42 @@ export function errorCode(res: LightMyRequestResponse): string | undefined {
 }
 
 export const iso = (epochMs: number): string => new Date(epochMs).toISOString();
+
+/** What each shift test sees: the file's app, this test's fixture and a client of its test key. */
+export interface ShiftWorld {
+  ctx: TestContext;
+  fixture: Fixture;
+  client: ShiftClient;
+}
+
+export interface ShiftWorldOptions {
+  /** Configuration of the file's app (e.g. SHIFT_TIMEOUT_SECONDS). */
+  readonly env?: Record<string, string>;
+  /** Adjusts each test's fixture before it is seeded. */
+  readonly prepare?: (fixture: Fixture) => void;
+  /** Seed the fixture before each test (default true); tests that seed themselves pass false. */
+  readonly seed?: boolean;
+}
+
+/**
+ * Registers the hooks every shift test file shares: one app on a fresh database per file (closed after it), and
+ * before each test the clock at DEFAULT_NOW, a fresh fixture (`prepare`d, then seeded) and a client of its test
+ * key. Read the returned object inside tests and hooks (it is filled in as they run).
+ */
+export function useShiftWorld(kind: StoreKind, options: ShiftWorldOptions = {}): ShiftWorld {
+  const world = {} as ShiftWorld;
+  beforeAll(async () => {
+    world.ctx = await createTestContext(kind, options.env ? { env: options.env } : {});
+  });
+  afterAll(async () => {
+    await world.ctx?.close();
+  });
+  beforeEach(async () => {
+    world.ctx.clock.set(DEFAULT_NOW);
+    world.fixture = buildFixture();
+    options.prepare?.(world.fixture);
+    if (options.seed !== false) await seed(world.ctx, world.fixture);
+    world.client = shiftClient(world.ctx, world.fixture.keys.test.secret);
+  });
+  return world;
+}

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
 import { bearer, buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient } from './shift-client.js';
+import { dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
 
 interface StartData {
   shift: { id: string; status: string; startedAt: string; lastHeartbeatAt: string };
@@ -14,17 +14,9 @@ describe.each(STORE_KINDS)('POST /v1/activity/shifts/start (%s)', (kind) => {
   let fixture: Fixture;
   let client: ShiftClient;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
-  beforeEach(async () => {
-    ctx.clock.set(DEFAULT_NOW);
-    fixture = buildFixture();
-    await seed(ctx, fixture);
-    client = shiftClient(ctx, fixture.keys.test.secret);
+  const world = useShiftWorld(kind);
+  beforeEach(() => {
+    ({ ctx, fixture, client } = world);
   });
 
   async function shiftRows(staffId: string) {

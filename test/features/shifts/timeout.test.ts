@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startBackgroundJobs } from '../../../src/jobs.js';
 import { sweepIntervalMs, sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient } from './shift-client.js';
+import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
 
 /** The tests run with a one-minute timeout. */
 const TIMEOUT_MS = 60_000;
@@ -25,17 +25,9 @@ describe.each(STORE_KINDS)('shift heartbeat timeout (%s)', (kind) => {
   let client: ShiftClient;
   let shiftId: string;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind, { env: { SHIFT_TIMEOUT_SECONDS: String(TIMEOUT_MS / 1000) } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-  });
+  const world = useShiftWorld(kind, { env: { SHIFT_TIMEOUT_SECONDS: String(TIMEOUT_MS / 1000) } });
   beforeEach(async () => {
-    ctx.clock.set(DEFAULT_NOW);
-    fixture = buildFixture();
-    await seed(ctx, fixture);
-    client = shiftClient(ctx, fixture.keys.test.secret);
+    ({ ctx, fixture, client } = world);
     shiftId = dataOf<{ shift: { id: string } }>(await client.start(startBody(fixture))).shift.id;
   });
 
