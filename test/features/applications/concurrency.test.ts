@@ -19,6 +19,7 @@ import {
   addSubmissions,
   submissionRow,
   type ReviewFixture,
+  useReviewWorld,
 } from './helpers.js';
 
 
@@ -143,13 +144,9 @@ describe.each(STORE_KINDS)('application review: concurrency on one instance (%s)
   let fixture: ReviewFixture;
   let token: string;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-    fixture = await seedReviewFixture(ctx);
-    token = await dashboardToken(REVIEWER_USER_ID);
-  });
-  afterAll(async () => {
-    await ctx?.close();
+  const world = useReviewWorld(kind);
+  beforeAll(() => {
+    ({ ctx, fixture, token } = world);
   });
 
   races(() => ({ ctx, fixture, injects: [ctx.inject], token }));

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { REVIEWER_USER_ID } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import {
   addSubmission,
@@ -9,10 +9,10 @@ import {
   errorCode,
   eventsFor,
   newKey,
-  seedReviewFixture,
   submissionRow,
   type ReviewFixture,
   type ReviewOperation,
+  useReviewWorld,
 } from './helpers.js';
 
 const ISO_NOW = new Date(DEFAULT_NOW).toISOString();
@@ -23,13 +23,9 @@ describe.each(STORE_KINDS)('application review: accept, mark-under-review, rejec
   let fixture: ReviewFixture;
   let token: string;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-    fixture = await seedReviewFixture(ctx);
-    token = await dashboardToken(REVIEWER_USER_ID);
-  });
-  afterAll(async () => {
-    await ctx?.close();
+  const world = useReviewWorld(kind);
+  beforeAll(() => {
+    ({ ctx, fixture, token } = world);
   });
 
   const submission = (overrides = {}) => addSubmission(ctx, fixture.workspace, overrides);

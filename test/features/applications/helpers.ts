@@ -3,8 +3,10 @@ import { PERMISSIONS } from '../../../src/actor.js';
 import { randomBase62, newId } from '../../../src/ids.js';
 import type { SubmissionDocument, WorkspaceDocument } from '../../../src/provisioning/schema.js';
 import type { Inject } from '../../helpers/contract.js';
-import type { TestContext } from '../../helpers/app.js';
-import { buildFixture, seed, type Fixture, type WorkspaceFixture } from '../../helpers/fixtures.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestContext, type TestContext } from '../../helpers/app.js';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed, type Fixture, type WorkspaceFixture } from '../../helpers/fixtures.js';
+import type { StoreKind } from '../../helpers/stores.js';
 
 /** Members added to the fixture's workspace, beside REVIEWER_USER_ID (every permission) and READONLY_USER_ID (none). */
 export const REVIEW_ONLY_USER_ID = 'user-review-only';
@@ -169,4 +171,29 @@ export async function staffWithGameUser(ctx: Pick<TestContext, 'store'>, workspa
 
 export function errorCode(response: LightMyRequestResponse): string | undefined {
   return (response.json() as { error?: { code?: string } }).error?.code;
+}
+
+/** What the review tests of one file see: its app, the seeded review fixture and a reviewer's dashboard token. */
+export interface ReviewWorld {
+  ctx: TestContext;
+  fixture: ReviewFixture;
+  token: string;
+}
+
+/**
+ * Registers the hooks the review test files share: one app on a fresh database per file, the review fixture
+ * seeded once, a token of REVIEWER_USER_ID, and the app closed after the file. Read the returned object inside
+ * tests and hooks (it is filled in as they run).
+ */
+export function useReviewWorld(kind: StoreKind): ReviewWorld {
+  const world = {} as ReviewWorld;
+  beforeAll(async () => {
+    world.ctx = await createTestContext(kind);
+    world.fixture = await seedReviewFixture(world.ctx);
+    world.token = await dashboardToken(REVIEWER_USER_ID);
+  });
+  afterAll(async () => {
+    await world.ctx?.close();
+  });
+  return world;
 }

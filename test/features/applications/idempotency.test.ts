@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { dashboardToken, REVIEWER_USER_ID, SECOND_REVIEWER_USER_ID } from '../../helpers/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext } from '../../helpers/app.js';
+import { dashboardToken, SECOND_REVIEWER_USER_ID } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import {
   addSubmission,
@@ -10,10 +10,10 @@ import {
   eventsFor,
   newKey,
   OPERATIONS,
-  seedReviewFixture,
   submissionRow,
   VALID_BODY,
   type ReviewFixture,
+  useReviewWorld,
 } from './helpers.js';
 
 describe.each(STORE_KINDS)('application review: idempotency (%s)', (kind) => {
@@ -21,13 +21,9 @@ describe.each(STORE_KINDS)('application review: idempotency (%s)', (kind) => {
   let fixture: ReviewFixture;
   let token: string;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-    fixture = await seedReviewFixture(ctx);
-    token = await dashboardToken(REVIEWER_USER_ID);
-  });
-  afterAll(async () => {
-    await ctx?.close();
+  const world = useReviewWorld(kind);
+  beforeAll(() => {
+    ({ ctx, fixture, token } = world);
   });
 
   const submission = (overrides = {}) => addSubmission(ctx, fixture.workspace, overrides);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { REVIEWER_USER_ID } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import {
   addSubmission,
@@ -8,9 +8,9 @@ import {
   commandsFor,
   errorCode,
   eventsFor,
-  seedReviewFixture,
   submissionRow,
   type ReviewFixture,
+  useReviewWorld,
 } from './helpers.js';
 
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -20,13 +20,9 @@ describe.each(STORE_KINDS)('application review: PATCH review (%s)', (kind) => {
   let fixture: ReviewFixture;
   let token: string;
 
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-    fixture = await seedReviewFixture(ctx);
-    token = await dashboardToken(REVIEWER_USER_ID);
-  });
-  afterAll(async () => {
-    await ctx?.close();
+  const world = useReviewWorld(kind);
+  beforeAll(() => {
+    ({ ctx, fixture, token } = world);
   });
 
   const submission = (overrides = {}) => addSubmission(ctx, fixture.workspace, overrides);
