@@ -20,8 +20,9 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
 * Idempotency: writes take an \`Idempotency-Key\` (1..255 printable ASCII), scoped to the dashboard user or to
   the API key's application and environment. A replay returns the stored status and body with
   \`Idempotent-Replayed: true\`; the same key with a different request is 422 \`idempotency_key_reused\`; while the
-  first request is in flight, 409 \`idempotency_request_in_progress\`. Results are kept 24 hours; 5xx results are
-  not kept.`;
+  first request is in flight, 409 \`idempotency_request_in_progress\` (a different request under a key still in
+  flight on another instance is 409 too, until the first settles; 422 after). Results are kept 24 hours; 5xx
+  results are not kept.`;
 
 export const SECURITY_SCHEMES = {
   apiKey: {
