@@ -119,9 +119,9 @@ export async function recordHeartbeat(
 ): Promise<Pick<ShiftRow, 'id' | 'last_heartbeat_at'> | undefined> {
   const params = { id, ...heartbeat };
   if (!guard) return heartbeatUnguarded.first(db, params);
-  const guarded = { ...params, applicationId: guard.owner.applicationId, environment: guard.owner.environment, notBefore: guard.notBefore };
-  if (guard.serverId === undefined) return heartbeatGuarded.first(db, guarded);
-  return heartbeatGuardedForServer.first(db, { ...guarded, serverId: guard.serverId });
+  const { serverId, ...values } = guardValues(guard);
+  if (serverId === undefined) return heartbeatGuarded.first(db, { ...params, ...values });
+  return heartbeatGuardedForServer.first(db, { ...params, ...values, serverId });
 }
 
 type HeartbeatParams = {
@@ -159,26 +159,50 @@ const heartbeatUnguarded = prepared<HeartbeatParams, HeartbeatRow>((db, p) =>
   heartbeatUpdate(db, p).returning(['id', 'last_heartbeat_at']),
 );
 
-function guardedHeartbeat<P extends GuardedHeartbeatParams>(db: Kysely<Database>, p: Param<P>) {
-  return heartbeatUpdate(db, p)
-    .where('application_id', '=', p('applicationId'))
-    .where('environment', '=', p('environment'))
-    .where('started_at', '<=', p('notBefore'));
-}
-
 const heartbeatGuarded = prepared<GuardedHeartbeatParams, HeartbeatRow>((db, p) =>
-  guardedHeartbeat(db, p).returning(['id', 'last_heartbeat_at']),
+  heartbeatUpdate(db, p)
+    .where((eb) =>
+      guardHolds(eb, { applicationId: p('applicationId'), environment: p('environment'), notBefore: p('notBefore') }),
+    )
+    .returning(['id', 'last_heartbeat_at']),
 );
 
 const heartbeatGuardedForServer = prepared<GuardedHeartbeatParams & { readonly serverId: string }, HeartbeatRow>(
-  (db, p) => guardedHeartbeat(db, p).where('server_id', '=', p('serverId')).returning(['id', 'last_heartbeat_at']),
+  (db, p) =>
+    heartbeatUpdate(db, p)
+      .where((eb) =>
+        guardHolds(eb, {
+          applicationId: p('applicationId'),
+          environment: p('environment'),
+          notBefore: p('notBefore'),
+          serverId: p('serverId'),
+        }),
+      )
+      .returning(['id', 'last_heartbeat_at']),
 );
 
-/** The guard as one predicate on the shift row. */
-function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: LiveShiftGuard) {
+/** A guard's values, given directly or as a prepared query's placeholders. */
+interface GuardValues {
+  readonly applicationId: string;
+  readonly environment: string;
+  readonly notBefore: number;
+  readonly serverId?: string;
+}
+
+function guardValues(guard: LiveShiftGuard): GuardValues {
+  return {
+    applicationId: guard.owner.applicationId,
+    environment: guard.owner.environment,
+    notBefore: guard.notBefore,
+    ...(guard.serverId !== undefined ? { serverId: guard.serverId } : {}),
+  };
+}
+
+/** The guard as one predicate on the shift row (heartbeat and stop share it). */
+function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: GuardValues) {
   const conditions = [
-    eb('application_id', '=', guard.owner.applicationId),
-    eb('environment', '=', guard.owner.environment),
+    eb('application_id', '=', guard.applicationId),
+    eb('environment', '=', guard.environment),
     eb('started_at', '<=', guard.notBefore),
   ];
   if (guard.serverId !== undefined) conditions.push(eb('server_id', '=', guard.serverId));
@@ -187,9 +211,9 @@ function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: LiveShiftG
 
 /**
  * Completes a live shift; undefined when it is no longer active or has gone stale, or `guard` does not hold
- * (race-safe). The shift's own
- * end changes the workspace's totals, so its activity version moves too. (A timeout completion does not: a
- * timed-out shift already counts, ending at its last heartbeat, which is what the completion records.)
+ * (race-safe). The shift's own end changes the workspace's totals, so its activity version moves too. (A
+ * timeout completion does not: a timed-out shift already counts, ending at its last heartbeat, which is what the
+ * completion records.)
  */
 export async function completeShift(
   db: Executor,
@@ -203,7 +227,7 @@ export async function completeShift(
     .where('id', '=', id)
     .where('status', '=', ACTIVE)
     .where('last_seen_at', '>=', end.staleBefore);
-  if (guard) query = query.where((eb) => guardHolds(eb, guard));
+  if (guard) query = query.where((eb) => guardHolds(eb, guardValues(guard)));
   const completed = await query.returningAll().executeTakeFirst();
   if (completed) await bumpActivityVersion(db, [completed.workspace_id]);
   return completed;
