@@ -69,6 +69,14 @@ describe('the OpenAPI contract check', () => {
     checker.check('POST', '/v1/activity/shifts/start', write);
   });
 
+  it('judges a path with dot segments as the server saw it (resolved by the client before sending)', async () => {
+    // `/shifts/./stop` arrives as `/shifts/stop`: GET /shifts/{shiftId} with the id "stop", so a POST is 405.
+    const res = await ctx.app.inject({ method: 'POST', url: '/v1/activity/shifts/./stop', headers: bearer(fixture.keys.test.secret) });
+    expect(res.statusCode).toBe(405);
+    checker.check('POST', '/v1/activity/shifts/./stop', res);
+    refused('POST', '/v1/activity/shifts/x/stop', res, /405 is not documented/);
+  });
+
   it('refuses a missing or malformed X-Request-Id, on a success as on an error', () => {
     refused('GET', '/v1/integration', withHeaders(ok, without('x-request-id')), /missing or malformed X-Request-Id/);
     refused('GET', '/v1/integration', withHeaders(ok, (h) => (h['x-request-id'] = 'req_short')), /X-Request-Id/);

@@ -164,7 +164,9 @@ export class ContractChecker {
 
   /** Throws a ContractViolation with a readable message when the response is not what the document says. */
   check(method: string, url: string, response: CheckableResponse): void {
-    const path = url.split('?')[0] ?? url;
+    // The path the server saw: HTTP clients (inject and fetch alike) resolve dot segments before sending, so
+    // `/shifts/./stop` arrives as `/shifts/stop`.
+    const path = new URL(url.split('?')[0] ?? url, 'http://contract.invalid').pathname;
     // The document promises X-Request-Id on every response, also on those of undocumented routes (404/405).
     const requestId = headerValue(response.headers, 'x-request-id');
     if (requestId === undefined || !REQUEST_ID.test(requestId)) {
