@@ -42,7 +42,7 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     try {
       const first = await runCli(['migrate', '--database-url', fresh.url]);
       expect(first.code, first.stderr).toBe(0);
-      expect(JSON.parse(first.stdout)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version'] });
+      expect(JSON.parse(first.stdout)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates'] });
       const second = await runCli(['migrate', '--database-url', fresh.url]);
       expect(second.code, second.stderr).toBe(0);
       expect(JSON.parse(second.stdout)).toEqual({ applied: [] });

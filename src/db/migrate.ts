@@ -2,11 +2,13 @@ import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Store } from './connect.js';
 import * as initial from './migrations/20261121_0001_initial.js';
 import * as activityVersion from './migrations/20261121_0002_activity_version.js';
+import * as heartbeatHotUpdates from './migrations/20261122_0003_heartbeat_hot_updates.js';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121_0001_initial': initial,
   '20261121_0002_activity_version': activityVersion,
+  '20261122_0003_heartbeat_hot_updates': heartbeatHotUpdates,
 };
 
 const provider: MigrationProvider = {

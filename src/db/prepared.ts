@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
 import type { Database, Executor } from './types.js';
 
 /**
@@ -16,6 +16,14 @@ import type { Database, Executor } from './types.js';
  */
 
 const PLACEHOLDER = Symbol('prepared placeholder');
+
+/** The SQL of every prepared query compiled so far: fixed text, so a server may keep its parsed form. */
+const fixedStatements = new Set<string>();
+
+/** True when `sql` is the text of a prepared query (see src/db/pg-dialect.ts, which names these on PostgreSQL). */
+export function isFixedStatement(sql: string): boolean {
+  return fixedStatements.has(sql);
+}
 
 interface Placeholder {
   readonly [PLACEHOLDER]: string;
@@ -44,13 +52,21 @@ export interface Prepared<P, R> {
   first(db: Executor, params: P): Promise<R | undefined>;
 }
 
+/** A query builder, or an `sql` template (for what the builders cannot say; it compiles against the store's dialect). */
+export type Buildable<R> = Compilable<R> | RawBuilder<R>;
+
+function isRaw<R>(query: Buildable<R>): query is RawBuilder<R> {
+  return 'isRawBuilder' in query && query.isRawBuilder;
+}
+
 function compileWith<P, R>(
   db: Kysely<Database>,
-  build: (db: Kysely<Database>, p: Param<P>) => Compilable<R>,
+  build: (db: Kysely<Database>, p: Param<P>) => Buildable<R>,
   round: number,
 ): CompiledQuery<R> {
   const p = ((name: string) => ({ [PLACEHOLDER]: name, round }) as Placeholder) as unknown as Param<P>;
-  return build(db, p).compile();
+  const query = build(db, p);
+  return isRaw(query) ? query.compile(db) : query.compile();
 }
 
 function bindingsOf<P>(first: CompiledQuery<unknown>, second: CompiledQuery<unknown>): Binding<P>[] {
@@ -73,7 +89,7 @@ function bindingsOf<P>(first: CompiledQuery<unknown>, second: CompiledQuery<unkn
 }
 
 export function prepared<P extends Record<string, unknown>, R>(
-  build: (db: Kysely<Database>, p: Param<P>) => Compilable<R>,
+  build: (db: Kysely<Database>, p: Param<P>) => Buildable<R>,
 ): Prepared<P, R> {
   // One compilation per dialect adapter (a store and its transactions share one).
   const byAdapter = new WeakMap<object, Compiled<P>>();
@@ -86,6 +102,7 @@ export function prepared<P extends Record<string, unknown>, R>(
       const second = compileWith(db, build, 2);
       hit = { sql: first.sql, bindings: bindingsOf<P>(first, second) };
       byAdapter.set(adapter, hit);
+      fixedStatements.add(hit.sql);
     }
     return hit;
   }

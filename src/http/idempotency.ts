@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { idempotencyScope } from '../actor.js';
 import type { Clock } from '../clock.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import type { Database, Db, Dialect, IdempotencyRecordTable } from '../db/types.js';
 import { AppError } from '../errors.js';
@@ -46,6 +46,88 @@ export interface IdempotentOutcome {
 }
 
 export type IdempotentOperation = (trx: Transaction<Database>) => Promise<StoredResponse>;
+
+/**
+ * The effect of a shortcut: one data-modifying statement with RETURNING that changes (and returns) a row only
+ * when `claim` holds, built with `p(name)` placeholders like a prepared query (src/db/prepared.ts). `claim` is the
+ * idempotency layer's own condition on the key: no record yet (and, on PostgreSQL, its lock taken).
+ */
+export type ShortcutEffect<P> = (db: Kysely<Database>, p: Param<P>, claim: Expression<SqlBool>) => Buildable<unknown>;
+
+/**
+ * A write whose success response is known before it runs and whose whole effect is one statement that changes
+ * nothing unless that response is exactly its outcome (a heartbeat answers with the instant it records, and
+ * moves nothing when an earlier one is already later). The effect and the key's stored result then commit with
+ * far fewer statements: on PostgreSQL as one statement, without an explicit transaction; on SQLite as two, with
+ * no savepoint of the operation's own. When the effect changes nothing (the key has a record or is held, or the
+ * row does not qualify) the full operation runs as usual, and replays, refuses or explains.
+ */
+export interface Shortcut<P extends Record<string, unknown> = Record<string, unknown>> {
+  readonly effect: ShortcutEffect<P>;
+  readonly params: P;
+  /** A 2xx response: the full operation's response whenever the effect applies. */
+  readonly response: StoredResponse;
+}
+
+/** The record's values a shortcut statement binds, beside the effect's own. */
+interface ShortcutRecordParams {
+  readonly recordScope: string;
+  readonly recordKey: string;
+  readonly recordLock: string;
+  readonly recordFingerprint: string;
+  readonly recordStatus: number;
+  readonly recordBody: string;
+  readonly recordRequestId: string;
+  readonly recordNow: number;
+}
+
+type ShortcutStatement = Prepared<Record<string, unknown> & ShortcutRecordParams, unknown>;
+
+/** No stored result for the key (its absence is read in the statement's snapshot; see lockingStrategy). */
+function noRecordClaim(p: Param<ShortcutRecordParams>): Expression<SqlBool> {
+  return sql<SqlBool>`not exists (select 1 from idempotency_records where scope = ${p('recordScope')} and key = ${p('recordKey')})`;
+}
+
+/** A statement per effect, built once per store dialect (effects are module-level constants). */
+function shortcutStatements(compose: (effect: ShortcutEffect<Record<string, unknown>>) => ShortcutStatement) {
+  const statements = new WeakMap<object, ShortcutStatement>();
+  return (effect: object): ShortcutStatement => {
+    let statement = statements.get(effect);
+    if (!statement) {
+      statement = compose(effect as unknown as ShortcutEffect<Record<string, unknown>>);
+      statements.set(effect, statement);
+    }
+    return statement;
+  };
+}
+
+/**
+ * PostgreSQL: the effect and the record insert in one statement. The effect applies only while the key's
+ * advisory lock is free and no record is visible; a record committed between the statement's snapshot and its
+ * lock makes the insert a unique violation, which undoes the whole statement.
+ */
+const postgresShortcut = shortcutStatements((effect) =>
+  prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) => {
+    const claim = sql<SqlBool>`pg_try_advisory_xact_lock(${p('recordLock')}::bigint) and ${noRecordClaim(p)}`;
+    return sql`with effect as (${effect(db, p, claim)})
+      insert into idempotency_records
+        (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+      select ${p('recordScope')}::text, ${p('recordKey')}::text, ${p('recordFingerprint')}::text, 'completed',
+        ${p('recordStatus')}::integer, ${p('recordBody')}::text, ${p('recordRequestId')}::text,
+        ${p('recordNow')}::bigint, 0
+      from effect
+      returning scope`;
+  }),
+);
+
+/** SQLite: the effect alone (the record follows in the same transaction; keys in flight are held in memory). */
+const sqliteShortcut = shortcutStatements((effect) =>
+  prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) => effect(db, p, noRecordClaim(p))),
+);
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
 
 /** Stable JSON: the same object with keys in another order is the same request. */
 export function canonicalJson(value: unknown): string {
@@ -185,7 +267,12 @@ export async function purgeExpiredIdempotencyRecords({ db, clock }: Pick<Idempot
 }
 
 export interface Idempotency {
-  run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome>;
+  /** Runs `operation` under the call's key; with a `shortcut`, that is tried first (see Shortcut). */
+  run<P extends Record<string, unknown>>(
+    call: IdempotentCall,
+    operation: IdempotentOperation,
+    shortcut?: Shortcut<P>,
+  ): Promise<IdempotentOutcome>;
   /** Deletes results past their retention; returns how many. */
   purgeExpired(): Promise<number>;
 }
@@ -207,6 +294,26 @@ export function createIdempotency(deps: IdempotencyDeps): Idempotency {
 /** A signed 64-bit advisory-lock key for an idempotency key (first 8 bytes of its SHA-256), as decimal text. */
 export function advisoryLockKey(scope: string, key: string): string {
   return BigInt.asIntN(64, BigInt(`0x${sha256Hex(`idempotency\n${scope}\n${key}`).slice(0, 16)}`)).toString();
+}
+
+function recordParams<P extends Record<string, unknown>>(
+  shortcut: Shortcut<P>,
+  call: IdempotentCall,
+  key: string,
+  fingerprint: string,
+  now: number,
+): P & ShortcutRecordParams {
+  return {
+    ...shortcut.params,
+    recordScope: call.scope,
+    recordKey: key,
+    recordLock: advisoryLockKey(call.scope, key),
+    recordFingerprint: fingerprint,
+    recordStatus: shortcut.response.status,
+    recordBody: JSON.stringify(shortcut.response.body),
+    recordRequestId: call.requestId,
+    recordNow: now,
+  };
 }
 
 /** An error thrown by the operation itself (as opposed to the idempotency checks around it). */
@@ -256,9 +363,28 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     return verdict === 'take-over' ? null : verdict;
   }
 
-  return async (call, operation) => {
+  /** True when the shortcut's effect and its stored result committed (as one statement, so both or neither). */
+  async function applied<P extends Record<string, unknown>>(
+    shortcut: Shortcut<P>,
+    call: IdempotentCall,
+    key: string,
+    fingerprint: string,
+  ): Promise<boolean> {
+    try {
+      const params = recordParams(shortcut, call, key, fingerprint, clock.now());
+      return (await postgresShortcut(shortcut.effect).rows(db, params)).length > 0;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false; // the key was completed meanwhile: the full path replays it
+      throw error;
+    }
+  }
+
+  return async (call, operation, shortcut) => {
     const key = validateIdempotencyKey(call.key);
     const fingerprint = fingerprintOf(call);
+    if (shortcut && (await applied(shortcut, call, key, fingerprint))) {
+      return { response: shortcut.response, replayed: false };
+    }
     try {
       return await db.transaction().execute(async (trx) => {
         const now = clock.now();
@@ -298,14 +424,22 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
   const batcher = new WriteBatcher(db);
   const inFlight = new Map<string, string>();
 
-  async function job(
+  async function job<P extends Record<string, unknown>>(
     trx: Transaction<Database>,
     call: IdempotentCall,
     key: string,
     fingerprint: string,
     operation: IdempotentOperation,
+    shortcut: Shortcut<P> | undefined,
   ): Promise<IdempotentOutcome> {
     const now = clock.now();
+    if (shortcut) {
+      const params = recordParams(shortcut, call, key, fingerprint, now);
+      if (await sqliteShortcut(shortcut.effect).first(trx, params)) {
+        await storeCompleted(trx, call, key, fingerprint, shortcut.response, now);
+        return { response: shortcut.response, replayed: false };
+      }
+    }
     const existing = await findRecord(trx, call.scope, key);
     if (existing) {
       const verdict = judgeExisting(existing, fingerprint, now);
@@ -327,7 +461,7 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     return { response, replayed: false };
   }
 
-  return async (call, operation) => {
+  return async (call, operation, shortcut) => {
     const key = validateIdempotencyKey(call.key);
     const fingerprint = fingerprintOf(call);
     const flightKey = `${call.scope}\n${key}`;
@@ -335,7 +469,7 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     if (flying !== undefined) throw flying === fingerprint ? inProgress() : reused();
     inFlight.set(flightKey, fingerprint);
     try {
-      return await batcher.submit((trx) => job(trx, call, key, fingerprint, operation));
+      return await batcher.submit((trx) => job(trx, call, key, fingerprint, operation, shortcut));
     } finally {
       inFlight.delete(flightKey);
     }
@@ -346,11 +480,12 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
  * Route glue: runs `operation` under the request's Idempotency-Key and sends the outcome (fresh or replayed).
  * The caller must have authenticated the request (the key is scoped to its principal).
  */
-export async function sendIdempotent(
+export async function sendIdempotent<P extends Record<string, unknown>>(
   idempotency: Idempotency,
   request: FastifyRequest,
   reply: FastifyReply,
   operation: IdempotentOperation,
+  shortcut?: Shortcut<P> | null,
 ): Promise<FastifyReply> {
   if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
   const rawKey = request.headers['idempotency-key'];
@@ -364,6 +499,7 @@ export async function sendIdempotent(
       requestId: request.id,
     },
     operation,
+    shortcut ?? undefined,
   );
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(outcome.response.status).send(outcome.response.body);

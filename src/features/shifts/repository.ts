@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { prepared, type Param } from '../../db/prepared.js';
 import type { Database, Executor, ShiftTable } from '../../db/types.js';
 import { bumpActivityVersion } from '../workspaces/repository.js';
@@ -30,6 +30,28 @@ export interface ActiveShiftsCursor {
 
 // The literal (not a bound parameter) lets both stores match the predicate of the partial index shifts_one_active.
 const ACTIVE = sql.lit('active');
+
+/**
+ * "Active, and last seen at or after `staleBefore`", for a statement that finds its shift by id, written as one
+ * expression on purpose: with the bare `status = 'active'`, PostgreSQL's planner may read the shift through a
+ * partial index of active shifts (whose predicate that condition proves) instead of the primary key, scanning
+ * every active shift. It does so whenever its statistics undercount active shifts, which they usually do: they
+ * are a sliver of the table. That cost about 1 ms per heartbeat with 2,000 active shifts. (The sweep and the
+ * lists, which do read many active shifts, keep the indexable form.)
+ */
+function liveSince(eb: ExpressionBuilder<Database, 'shifts'>, staleBefore: number): Expression<SqlBool> {
+  return eb(activeLastSeen(eb), '>=', staleBefore);
+}
+
+/** The same for "active, and timed out" (see liveSince). */
+function staleBy(eb: ExpressionBuilder<Database, 'shifts'>, staleBefore: number): Expression<SqlBool> {
+  return eb(activeLastSeen(eb), '<', staleBefore);
+}
+
+/** `last_seen_at` of an active shift; null for a completed one. */
+function activeLastSeen(eb: ExpressionBuilder<Database, 'shifts'>) {
+  return eb.case().when('status', '=', ACTIVE).then(eb.ref('last_seen_at')).end();
+}
 
 // Read by start, heartbeat and stop: built once (src/db/prepared.ts).
 const selectOwnedShift = prepared<{ id: string; applicationId: string; environment: string }, ShiftRow>((db, p) =>
@@ -76,24 +98,31 @@ export async function insertActiveShift(db: Executor, row: ShiftRow): Promise<bo
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** Active shifts last seen before `staleBefore`, completed as of their last heartbeat (the timeout rule). */
-function completeStale(db: Executor, staleBefore: number) {
+/** Completes shifts as of their last heartbeat (the timeout rule); the caller says which. */
+function completeTimedOut(db: Executor) {
   return db
     .updateTable('shifts')
-    .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }))
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '<', staleBefore);
+    .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }));
 }
 
 /** Applies the timeout rule to one shift; true if this call completed it. */
 export async function completeIfStale(db: Executor, id: string, staleBefore: number): Promise<boolean> {
-  const result = await completeStale(db, staleBefore).where('id', '=', id).executeTakeFirst();
+  const result = await completeTimedOut(db)
+    .where('id', '=', id)
+    .where((eb) => staleBy(eb, staleBefore))
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The timeout sweep: one conditional statement, so concurrent sweeps never complete a shift twice. */
+/**
+ * The timeout sweep: active shifts last seen before `staleBefore`, in one conditional statement, so concurrent
+ * sweeps never complete a shift twice.
+ */
 export async function completeStaleShifts(db: Executor, staleBefore: number): Promise<number> {
-  const result = await completeStale(db, staleBefore).executeTakeFirst();
+  const result = await completeTimedOut(db)
+    .where('status', '=', ACTIVE)
+    .where('last_seen_at', '<', staleBefore)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -114,7 +143,7 @@ export interface LiveShiftGuard {
 export async function recordHeartbeat(
   db: Executor,
   id: string,
-  heartbeat: { readonly recordedAt: number; readonly seenAt: number; readonly staleBefore: number },
+  heartbeat: HeartbeatValues,
   guard?: LiveShiftGuard,
 ): Promise<Pick<ShiftRow, 'id' | 'last_heartbeat_at'> | undefined> {
   const params = { id, ...heartbeat };
@@ -124,12 +153,13 @@ export async function recordHeartbeat(
   return heartbeatGuardedForServer.first(db, { ...params, ...values, serverId });
 }
 
-type HeartbeatParams = {
-  readonly id: string;
+/** A heartbeat's instants: recorded (game server), seen (server clock), and the liveness cutoff. */
+export type HeartbeatValues = {
   readonly recordedAt: number;
   readonly seenAt: number;
   readonly staleBefore: number;
 };
+type HeartbeatParams = HeartbeatValues & { readonly id: string };
 type GuardedHeartbeatParams = HeartbeatParams & {
   readonly applicationId: string;
   readonly environment: string;
@@ -150,8 +180,7 @@ function heartbeatUpdate<P extends HeartbeatParams>(db: Kysely<Database>, p: Par
       last_seen_at: p('seenAt'),
     }))
     .where('id', '=', p('id'))
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '>=', p('staleBefore'));
+    .where((eb) => liveSince(eb, p('staleBefore')));
 }
 
 // The heartbeat runs on every game server every few seconds: its statements are built once (src/db/prepared.ts).
@@ -180,6 +209,52 @@ const heartbeatGuardedForServer = prepared<GuardedHeartbeatParams & { readonly s
       )
       .returning(['id', 'last_heartbeat_at']),
 );
+
+/** What a predicted heartbeat binds (see heartbeatPrediction). */
+export type PredictedHeartbeatParams = GuardedHeartbeatParams & { readonly serverId?: string };
+
+/**
+ * A heartbeat whose outcome is known in advance: it moves `last_heartbeat_at` to exactly `recordedAt`, so it
+ * applies only when no later heartbeat is recorded yet (else it changes nothing and the general statement
+ * runs). `claim` is the caller's extra condition (the idempotency layer's). Returns the shift's id when applied.
+ */
+function predictedHeartbeat(
+  db: Kysely<Database>,
+  p: Param<PredictedHeartbeatParams>,
+  claim: Expression<SqlBool>,
+  withServer: boolean,
+) {
+  const guard: GuardValues = {
+    applicationId: p('applicationId'),
+    environment: p('environment'),
+    notBefore: p('notBefore'),
+    ...(withServer ? { serverId: p('serverId') } : {}),
+  };
+  return db
+    .updateTable('shifts')
+    .set({ last_heartbeat_at: p('recordedAt'), last_seen_at: p('seenAt') })
+    .where('id', '=', p('id'))
+    .where((eb) => liveSince(eb, p('staleBefore')))
+    .where('last_heartbeat_at', '<=', p('recordedAt'))
+    .where((eb) => guardHolds(eb, guard))
+    .where(claim)
+    .returning('id');
+}
+
+// Module-level constants: their statements are built once each (the caller caches by effect).
+const predictedHeartbeatAnyServer = (db: Kysely<Database>, p: Param<PredictedHeartbeatParams>, claim: Expression<SqlBool>) =>
+  predictedHeartbeat(db, p, claim, false);
+const predictedHeartbeatOfServer = (db: Kysely<Database>, p: Param<PredictedHeartbeatParams>, claim: Expression<SqlBool>) =>
+  predictedHeartbeat(db, p, claim, true);
+
+/** The predicted heartbeat's statement for a guard (with or without the heartbeat's `serverId`) and its values. */
+export function heartbeatPrediction(id: string, heartbeat: HeartbeatValues, guard: LiveShiftGuard) {
+  const params: PredictedHeartbeatParams = { id, ...heartbeat, ...guardValues(guard) };
+  return {
+    effect: guard.serverId === undefined ? predictedHeartbeatAnyServer : predictedHeartbeatOfServer,
+    params,
+  };
+}
 
 /** A guard's values, given directly or as a prepared query's placeholders. */
 interface GuardValues {
@@ -225,8 +300,7 @@ export async function completeShift(
     .updateTable('shifts')
     .set({ status: 'completed', ended_at: end.endedAt, end_reason: end.reason })
     .where('id', '=', id)
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '>=', end.staleBefore);
+    .where((eb) => liveSince(eb, end.staleBefore));
   if (guard) query = query.where((eb) => guardHolds(eb, guardValues(guard)));
   const completed = await query.returningAll().executeTakeFirst();
   if (completed) await bumpActivityVersion(db, [completed.workspace_id]);

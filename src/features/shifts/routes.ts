@@ -47,9 +47,13 @@ async function requireJsonContentType(request: FastifyRequest): Promise<void> {
   }
 }
 
+function shiftOk<T>(shift: T): StoredResponse {
+  return { status: 200, body: { data: { shift } } };
+}
+
 /** `{ data: { shift } }`, or a refusal that must commit (see ShiftOutcome), stored and answered like a thrown one. */
 function shiftResponse<T>(request: FastifyRequest, outcome: ShiftOutcome<T>): StoredResponse {
-  if (outcome.ok) return { status: 200, body: { data: { shift: outcome.value } } };
+  if (outcome.ok) return shiftOk(outcome.value);
   const { code, message, details } = outcome.error;
   return { status: STATUS_BY_CODE[code], body: errorBody(request.id, code, message, details) };
 }
@@ -114,8 +118,15 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
       },
       async (request, reply) => {
         const actor = apiKeyActor(request);
-        return sendIdempotent(idempotency, request, reply, async (trx) =>
-          shiftResponse(request, await service.heartbeat(trx, actor, request.params.shiftId, request.body)),
+        const { shiftId } = request.params;
+        const predicted = service.predictHeartbeat(actor, shiftId, request.body);
+        const shortcut = predicted && { effect: predicted.effect, params: predicted.params, response: shiftOk(predicted.shift) };
+        return sendIdempotent(
+          idempotency,
+          request,
+          reply,
+          async (trx) => shiftResponse(request, await service.heartbeat(trx, actor, shiftId, request.body)),
+          shortcut,
         );
       },
     );

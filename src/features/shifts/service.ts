@@ -12,6 +12,7 @@ import {
   findActiveShiftOf,
   findOwnedShift,
   findVisibleShift,
+  heartbeatPrediction,
   insertActiveShift,
   listLiveShifts,
   recordHeartbeat,
@@ -157,6 +158,26 @@ export function createShiftService({ db, clock, config }: ShiftServiceDeps) {
       }
       // Only reachable if other requests keep ending the winner in between; a 5xx lets the client retry the key.
       throw new Error('start: the active shift kept changing under concurrent requests');
+    },
+
+    /**
+     * The common heartbeat, predicted: the shift it answers with and one statement that records it, applying only
+     * when that answer is exactly the outcome (src/http/idempotency.ts, Shortcut). Null when the request has to
+     * take the full path: an id or instant the full path refuses (the refusal is then stored with the key).
+     */
+    predictHeartbeat(actor: ApiKeyActor, shiftId: string, body: HeartbeatBody) {
+      if (!isUuid(shiftId)) return null;
+      const now = clock.now();
+      let recordedAt: number;
+      try {
+        recordedAt = clientInstant('recordedAt', body?.recordedAt, now);
+      } catch {
+        return null;
+      }
+      const serverId = body?.serverId;
+      const guard = { owner: ownerOf(actor), notBefore: recordedAt, ...(serverId !== undefined ? { serverId } : {}) };
+      const prediction = heartbeatPrediction(shiftId, { recordedAt, seenAt: now, staleBefore: cutoff(now) }, guard);
+      return { ...prediction, shift: heartbeatView({ id: shiftId, last_heartbeat_at: recordedAt }) };
     },
 
     async heartbeat(

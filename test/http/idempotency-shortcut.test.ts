@@ -1,0 +1,215 @@
+import type { Expression, Kysely, SqlBool } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import type { Store } from '../../src/db/connect.js';
+import type { Param } from '../../src/db/prepared.js';
+import type { Database } from '../../src/db/types.js';
+import {
+  advisoryLockKey,
+  createIdempotency,
+  type Idempotency,
+  type IdempotentCall,
+  type Shortcut,
+  type StoredResponse,
+} from '../../src/http/idempotency.js';
+import { newId, newRequestId } from '../../src/ids.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+
+const T0 = Date.parse('2026-03-11T12:00:00Z');
+
+type BumpParams = { readonly id: string; readonly below: number };
+
+/**
+ * A shortcut effect with a visible count: it moves the workspace's activity_version up by one, only while the
+ * version is below `below` (so a test can make the effect not qualify).
+ */
+const bumpVersion = (db: Kysely<Database>, p: Param<BumpParams>, claim: Expression<SqlBool>) =>
+  db
+    .updateTable('workspaces')
+    .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+    .where('id', '=', p('id'))
+    .where('activity_version', '<', p('below'))
+    .where(claim)
+    .returning('id');
+
+describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
+  let database: TestDatabase;
+  let store: Store;
+  let idempotency: Idempotency;
+  const clock = new ManualClock(T0);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+    idempotency = createIdempotency({ db: store.db, clock, dialect: store.dialect });
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  function call(key: string, body: unknown = { a: 1 }): IdempotentCall {
+    return { scope: 'app:a1:live', key, method: 'POST', path: '/v1/things', body, requestId: newRequestId() };
+  }
+
+  async function workspace(): Promise<string> {
+    const id = newId();
+    await store.db
+      .insertInto('workspaces')
+      .values({
+        id,
+        name: 'shortcut',
+        slug: `shortcut-${id}`,
+        timezone: 'UTC',
+        settings: '{}',
+        create_staff_profile_on_accept: 0,
+        weekly_required_minutes: null,
+        chat_guild_id: null,
+        chat_status: null,
+        chat_connected_at: null,
+        created_at: T0,
+        updated_at: T0,
+      })
+      .execute();
+    return id;
+  }
+
+  async function version(id: string): Promise<number> {
+    const row = await store.db.selectFrom('workspaces').select('activity_version').where('id', '=', id).executeTakeFirstOrThrow();
+    return Number(row.activity_version);
+  }
+
+  function shortcut(id: string, below = 1_000_000): Shortcut<BumpParams> {
+    return { effect: bumpVersion, params: { id, below }, response: { status: 200, body: { predicted: id } } };
+  }
+
+  /** The full operation: counts its runs, and makes the same change as the shortcut. */
+  function fullOperation(id: string, runs: { count: number }) {
+    return async (trx: Parameters<Parameters<Idempotency['run']>[1]>[0]): Promise<StoredResponse> => {
+      runs.count += 1;
+      await trx
+        .updateTable('workspaces')
+        .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+      return { status: 200, body: { full: id } };
+    };
+  }
+
+  it('applies the effect and stores the predicted response without running the full operation', async () => {
+    const id = await workspace();
+    const runs = { count: 0 };
+    const first = await idempotency.run(call('apply-1'), fullOperation(id, runs), shortcut(id));
+    expect(first).toEqual({ response: { status: 200, body: { predicted: id } }, replayed: false });
+    expect(runs.count).toBe(0);
+    expect(await version(id)).toBe(1);
+
+    // A replay (with or without the shortcut) returns the stored response and changes nothing.
+    const replay = await idempotency.run(call('apply-1'), fullOperation(id, runs), shortcut(id));
+    expect(replay).toEqual({ response: { status: 200, body: { predicted: id } }, replayed: true });
+    expect((await idempotency.run(call('apply-1'), fullOperation(id, runs))).replayed).toBe(true);
+    expect(runs.count).toBe(0);
+    expect(await version(id)).toBe(1);
+  });
+
+  it('runs the full operation when the effect does not qualify', async () => {
+    const id = await workspace();
+    const runs = { count: 0 };
+    const outcome = await idempotency.run(call('fallback-1'), fullOperation(id, runs), shortcut(id, 0));
+    expect(outcome).toEqual({ response: { status: 200, body: { full: id } }, replayed: false });
+    expect(runs.count).toBe(1);
+    expect(await version(id)).toBe(1);
+    expect((await idempotency.run(call('fallback-1'), fullOperation(id, runs), shortcut(id))).response.body).toEqual({
+      full: id,
+    });
+    expect(await version(id)).toBe(1);
+  });
+
+  it('never applies under a key that already has a result, or with a different request under it', async () => {
+    const id = await workspace();
+    const runs = { count: 0 };
+    await idempotency.run(call('settled-1'), fullOperation(id, runs));
+    expect(await version(id)).toBe(1);
+    const replay = await idempotency.run(call('settled-1'), fullOperation(id, runs), shortcut(id));
+    expect(replay).toEqual({ response: { status: 200, body: { full: id } }, replayed: true });
+    await expect(idempotency.run(call('settled-1', { other: true }), fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
+    expect(runs.count).toBe(1);
+    expect(await version(id)).toBe(1);
+  });
+
+  it('ten identical concurrent requests produce exactly one effect', async () => {
+    const id = await workspace();
+    const runs = { count: 0 };
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => idempotency.run(call('burst-1'), fullOperation(id, runs), shortcut(id))),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled' && !r.value.replayed)).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'fulfilled') expect(r.value.response).toEqual({ status: 200, body: { predicted: id } });
+      else expect(r.reason).toMatchObject({ code: 'idempotency_request_in_progress' });
+    }
+    expect(await version(id)).toBe(1);
+  });
+
+  it('concurrent requests with different keys each apply once', async () => {
+    const id = await workspace();
+    const runs = { count: 0 };
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => idempotency.run(call(`many-${i}`), fullOperation(id, runs), shortcut(id))),
+    );
+    expect(outcomes.every((o) => !o.replayed)).toBe(true);
+    expect(runs.count).toBe(0);
+    expect(await version(id)).toBe(20);
+  });
+
+  if (kind === 'postgres') {
+    it('does not apply while another instance holds the key (409), and applies once it is released', async () => {
+      const id = await workspace();
+      const runs = { count: 0 };
+      const held = call('held-1');
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock($1::bigint)', [advisoryLockKey(held.scope, 'held-1')]);
+      await expect(idempotency.run(held, fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
+        code: 'idempotency_request_in_progress',
+      });
+      expect(await version(id)).toBe(0);
+      await holder.query('commit');
+      await holder.end();
+      expect((await idempotency.run(held, fullOperation(id, runs), shortcut(id))).replayed).toBe(false);
+      expect(runs.count).toBe(0);
+      expect(await version(id)).toBe(1);
+    });
+
+    it('a result committed by another instance after the statement began is replayed, not applied again', async () => {
+      // The record appears between the statement's snapshot and its insert: simulated by committing the record
+      // while this instance's statement waits for the row lock another session holds.
+      const id = await workspace();
+      const runs = { count: 0 };
+      const racing = call('race-1');
+      const other = new pg.Client({ connectionString: database.url });
+      await other.connect();
+      await other.query('begin');
+      await other.query('update workspaces set name = name where id = $1', [id]);
+      const pending = idempotency.run(racing, fullOperation(id, runs), shortcut(id));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await other.query(
+        `insert into idempotency_records
+           (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+         values ($1, $2, 'another request', 'completed', 200, '{}', 'req_other', $3, 0)`,
+        [racing.scope, 'race-1', clock.now()],
+      );
+      await other.query('commit');
+      await other.end();
+      // The other instance stored its result under another fingerprint: this request is then a different
+      // request under a used key.
+      await expect(pending).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+      expect(runs.count).toBe(0);
+      expect(await version(id)).toBe(0);
+    });
+  }
+});
