@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { cachingSqliteDatabase } from './statement-cache.js';
-import { CurrentSchemaPostgresDialect } from './pg-dialect.js';
+import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.js';
 import type { Database, Dialect } from './types.js';
 
 export interface Store {
@@ -101,7 +101,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: preparingPool(pool) }) });
   return {
     db,
     dialect: 'postgres',

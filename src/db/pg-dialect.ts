@@ -1,12 +1,19 @@
+import { createHash } from 'node:crypto';
 import {
   PostgresDialect,
   sql,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type Kysely,
   type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
+import type pg from 'pg';
+import { isFixedStatement } from './prepared.js';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -39,4 +46,68 @@ export class CurrentSchemaPostgresDialect extends PostgresDialect {
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db);
   }
+}
+
+/** The server-side name of a fixed statement: its text's hash, plus a generation bumped when a plan goes stale. */
+const statementNames = new Map<string, string>();
+let generation = 0;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `wsg_${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** "cached plan must not change result type": a table the statement reads changed shape (a migration elsewhere). */
+function isStalePlan(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '0A000';
+}
+
+function preparingClient(client: pg.PoolClient): PostgresPoolClient {
+  async function run(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    if (!isFixedStatement(text)) return client.query(text, values);
+    try {
+      return await client.query({ name: statementName(text), text, values });
+    } catch (error) {
+      if (!isStalePlan(error)) throw error;
+      // Every connection prepares the statement again, under a new name, from its next use on.
+      generation += 1;
+      statementNames.delete(text);
+      return client.query(text, values);
+    }
+  }
+  function query<R>(sqlText: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  function query<R>(
+    first: string | PostgresCursor<R>,
+    parameters?: ReadonlyArray<unknown>,
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof first !== 'string') return client.query(first as never) as PostgresCursor<R>;
+    return run(first, [...(parameters ?? [])]) as unknown as Promise<PostgresQueryResult<R>>;
+  }
+  return { query, release: () => client.release() };
+}
+
+/**
+ * The pool Kysely is given: statements built once (src/db/prepared.ts) run as named prepared statements, parsed
+ * and planned once per connection instead of on every execution. Planning the heartbeat's statement was most of
+ * its cost on the server. Other SQL (built per call, of many shapes) stays unnamed.
+ */
+export function preparingPool(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) {
+        wrapped = preparingClient(client);
+        clients.set(client, wrapped);
+      }
+      return wrapped;
+    },
+    end: () => pool.end(),
+  };
 }
