@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { cachingSqliteDatabase } from './statement-cache.js';
+import { DurableCommitSqliteDialect, WalSync } from './wal-sync.js';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.js';
 import type { Database, Dialect } from './types.js';
 
@@ -72,11 +73,19 @@ function openSqlite(url: string, options: StoreOptions): Store {
   if (filename !== ':memory:') mkdirSync(dirname(resolve(filename)), { recursive: true });
   const sqlite = new SqliteDatabase(filename);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: a 200 means the change is on disk, not only in the WAL buffer.
-  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingSqliteDatabase(sqlite) }) });
+  const database = cachingSqliteDatabase(sqlite);
+  let dialect: SqliteDialect;
+  if (filename === ':memory:') {
+    dialect = new SqliteDialect({ database });
+  } else {
+    // A commit is on disk before its caller goes on (a 200 means it is durable), but the log is flushed from the
+    // thread pool rather than inside COMMIT on the event loop: see wal-sync.ts.
+    sqlite.pragma('synchronous = NORMAL');
+    dialect = new DurableCommitSqliteDialect({ database }, database, new WalSync(`${filename}-wal`));
+  }
+  const db = new Kysely<Database>({ dialect });
   let stopCheckpointer: (() => Promise<void>) | undefined;
   if (options.backgroundCheckpoints === true && filename !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

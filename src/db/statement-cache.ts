@@ -1,13 +1,26 @@
 import type { Database as SqliteHandle, Statement } from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { CommitTracker } from './wal-sync.js';
 
 /**
  * Kysely prepares every query anew; on better-sqlite3 that preparation is a large share of a request's CPU.
  * Statements are reused by SQL text (bounded, least recently used evicted). Only `all` and `run` are reused —
- * both finish synchronously — while `iterate` (streaming, which holds its statement) gets a fresh one.
+ * both finish synchronously — while `iterate` (streaming, which holds its statement) gets a fresh one. It also
+ * notes when a write was committed, for the store's durable-commit driver (src/db/wal-sync.ts).
  */
-export function cachingSqliteDatabase(handle: SqliteHandle, capacity = 500): SqliteDatabase {
+export function cachingSqliteDatabase(handle: SqliteHandle, capacity = 500): SqliteDatabase & CommitTracker {
   const cache = new Map<string, Statement>();
+  // Writes made since the last commit, and commits made since the last flush was asked for (src/db/wal-sync.ts).
+  let wrote = false;
+  let unsynced = false;
+
+  function ran(prepared: Statement): void {
+    if (!prepared.readonly) wrote = true;
+    if (wrote && !handle.inTransaction) {
+      wrote = false;
+      unsynced = true;
+    }
+  }
 
   function statement(sql: string): Statement {
     const hit = cache.get(sql);
@@ -26,6 +39,11 @@ export function cachingSqliteDatabase(handle: SqliteHandle, capacity = 500): Sql
   }
 
   return {
+    takeUnsyncedCommit: () => {
+      const taken = unsynced;
+      unsynced = false;
+      return taken;
+    },
     close: () => {
       cache.clear();
       handle.close();
@@ -34,8 +52,16 @@ export function cachingSqliteDatabase(handle: SqliteHandle, capacity = 500): Sql
       const prepared = statement(sql);
       return {
         reader: prepared.reader,
-        all: (parameters) => prepared.all(...parameters),
-        run: (parameters) => prepared.run(...parameters),
+        all: (parameters) => {
+          const rows = prepared.all(...parameters);
+          ran(prepared);
+          return rows;
+        },
+        run: (parameters) => {
+          const result = prepared.run(...parameters);
+          ran(prepared);
+          return result;
+        },
         iterate: (parameters) => handle.prepare(sql).iterate(...parameters),
       };
     },

@@ -73,7 +73,6 @@ export interface Shortcut<P extends Record<string, unknown> = Record<string, unk
 interface ShortcutRecordParams {
   readonly recordScope: string;
   readonly recordKey: string;
-  readonly recordLock: string;
   readonly recordFingerprint: string;
   readonly recordStatus: number;
   readonly recordBody: string;
@@ -81,7 +80,9 @@ interface ShortcutRecordParams {
   readonly recordNow: number;
 }
 
-type ShortcutStatement = Prepared<Record<string, unknown> & ShortcutRecordParams, unknown>;
+type ShortcutStatement<L> = Prepared<Record<string, unknown> & ShortcutRecordParams & L, unknown>;
+/** PostgreSQL's statement also takes the key's advisory lock. */
+type LockParam = { readonly recordLock: string };
 
 /** No stored result for the key (its absence is read in the statement's snapshot; see lockingStrategy). */
 function noRecordClaim(p: Param<ShortcutRecordParams>): Expression<SqlBool> {
@@ -89,9 +90,9 @@ function noRecordClaim(p: Param<ShortcutRecordParams>): Expression<SqlBool> {
 }
 
 /** A statement per effect, built once per store dialect (effects are module-level constants). */
-function shortcutStatements(compose: (effect: ShortcutEffect<Record<string, unknown>>) => ShortcutStatement) {
-  const statements = new WeakMap<object, ShortcutStatement>();
-  return (effect: object): ShortcutStatement => {
+function shortcutStatements<L>(compose: (effect: ShortcutEffect<Record<string, unknown>>) => ShortcutStatement<L>) {
+  const statements = new WeakMap<object, ShortcutStatement<L>>();
+  return (effect: object): ShortcutStatement<L> => {
     let statement = statements.get(effect);
     if (!statement) {
       statement = compose(effect as unknown as ShortcutEffect<Record<string, unknown>>);
@@ -106,8 +107,8 @@ function shortcutStatements(compose: (effect: ShortcutEffect<Record<string, unkn
  * advisory lock is free and no record is visible; a record committed between the statement's snapshot and its
  * lock makes the insert a unique violation, which undoes the whole statement.
  */
-const postgresShortcut = shortcutStatements((effect) =>
-  prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) => {
+const postgresShortcut = shortcutStatements<LockParam>((effect) =>
+  prepared<Record<string, unknown> & ShortcutRecordParams & LockParam, unknown>((db, p) => {
     const claim = sql<SqlBool>`pg_try_advisory_xact_lock(${p('recordLock')}::bigint) and ${noRecordClaim(p)}`;
     return sql`with effect as (${effect(db, p, claim)})
       insert into idempotency_records
@@ -121,7 +122,7 @@ const postgresShortcut = shortcutStatements((effect) =>
 );
 
 /** SQLite: the effect alone (the record follows in the same transaction; keys in flight are held in memory). */
-const sqliteShortcut = shortcutStatements((effect) =>
+const sqliteShortcut = shortcutStatements<unknown>((effect) =>
   prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) => effect(db, p, noRecordClaim(p))),
 );
 
@@ -307,7 +308,6 @@ function recordParams<P extends Record<string, unknown>>(
     ...shortcut.params,
     recordScope: call.scope,
     recordKey: key,
-    recordLock: advisoryLockKey(call.scope, key),
     recordFingerprint: fingerprint,
     recordStatus: shortcut.response.status,
     recordBody: JSON.stringify(shortcut.response.body),
@@ -371,7 +371,7 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     fingerprint: string,
   ): Promise<boolean> {
     try {
-      const params = recordParams(shortcut, call, key, fingerprint, clock.now());
+      const params = { ...recordParams(shortcut, call, key, fingerprint, clock.now()), recordLock: advisoryLockKey(call.scope, key) };
       return (await postgresShortcut(shortcut.effect).rows(db, params)).length > 0;
     } catch (error) {
       if (isUniqueViolation(error)) return false; // the key was completed meanwhile: the full path replays it
