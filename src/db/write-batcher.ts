@@ -17,9 +17,9 @@ interface Pending {
 }
 
 /**
- * Group commit for the embedded store. SQLite runs one writer at a time and, with `synchronous=FULL`, pays one
- * fsync per commit on the event loop; so the writes that arrive while a commit is under way are run together in
- * the next transaction, each inside its own savepoint (one job's failure undoes only that job), and all of them
+ * Group commit for the embedded store. SQLite runs one writer at a time and every commit is flushed to disk
+ * before it is answered (src/db/wal-sync.ts); so the writes that arrive while a commit is under way are run
+ * together in the next transaction, each inside its own savepoint (one job's failure undoes only that job), and all of them
  * are answered only after their shared COMMIT is durable.
  */
 export class WriteBatcher {
