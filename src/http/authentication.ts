@@ -1,8 +1,9 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } from 'jose';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { ApiKeyActor, Environment, UserActor } from '../actor.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, type Param } from '../db/prepared.js';
 import type { Executor } from '../db/types.js';
 import { AppError } from '../errors.js';
 import { isUuid, sha256Hex } from '../ids.js';
@@ -59,6 +60,49 @@ interface KeyRow {
   readonly allowed_universe_ids: string;
 }
 
+/** A verified key is reused (by routes that confirm it in their own statement) for at most this long. */
+const REUSE_MS = 60_000;
+const REUSE_CAPACITY = 10_000;
+
+/** The key and application values an actor was built from; its credential holds while all are unchanged. */
+export type KeyCredentialParams = {
+  readonly credentialHash: string;
+  readonly credentialKeyId: string;
+  readonly credentialEnvironment: string;
+  readonly credentialScopes: string;
+  readonly credentialNow: number;
+  readonly credentialApplicationId: string;
+  readonly credentialApplicationName: string;
+  readonly credentialWorkspaceId: string;
+  readonly credentialFeatures: string;
+  readonly credentialUniverses: string;
+};
+
+/**
+ * The key is still unrevoked, unexpired and unchanged, and its application approved and unchanged: the condition
+ * under which an actor reused without a lookup is exactly the actor a lookup would build now.
+ */
+export const keyCredentialHolds = (p: Param<KeyCredentialParams>): Expression<SqlBool> => sql<SqlBool>`exists (
+  select 1 from api_keys as ck inner join applications as ca on ca.id = ck.application_id
+  where ck.key_hash = ${p('credentialHash')} and ck.id = ${p('credentialKeyId')}
+    and ck.environment = ${p('credentialEnvironment')} and ck.scopes = ${p('credentialScopes')} and ck.revoked = 0
+    and (ck.expires_at is null or ck.expires_at > ${p('credentialNow')})
+    and ca.id = ${p('credentialApplicationId')} and ca.name = ${p('credentialApplicationName')}
+    and ca.workspace_id = ${p('credentialWorkspaceId')} and ca.approved = 1
+    and ca.features = ${p('credentialFeatures')} and ca.allowed_universe_ids = ${p('credentialUniverses')})`;
+
+/** A key's actor reused without a lookup, and the condition a statement must check for it (see keyCredentialHolds). */
+export interface ReusedKey {
+  readonly actor: ApiKeyActor;
+  readonly credential: { readonly holds: typeof keyCredentialHolds; readonly params: KeyCredentialParams };
+}
+
+interface VerifiedKey {
+  readonly actor: ApiKeyActor;
+  readonly row: KeyRow;
+  readonly verifiedAt: number;
+}
+
 function unauthenticated(message = 'A valid bearer credential is required.'): AppError {
   return new AppError('unauthenticated', message);
 }
@@ -91,7 +135,13 @@ export interface AuthenticatorDeps {
 }
 
 export interface Authenticator {
+  /** The key's actor, looked up now (401/403 as the key and its application stand). */
   apiKey(authorization: string | string[] | undefined): Promise<ApiKeyActor>;
+  /**
+   * For a route that confirms the key in its own statement: a key verified within the last minute is reused
+   * without a lookup (then `reused` says what to confirm); otherwise it is looked up as by `apiKey`.
+   */
+  apiKeyOrReused(authorization: string | string[] | undefined): Promise<{ actor: ApiKeyActor; reused: ReusedKey | null }>;
   user(authorization: string | string[] | undefined, workspaceSelector: string | undefined): Promise<UserActor>;
 }
 
@@ -126,20 +176,44 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
     throw unauthenticated('The dashboard token is signed with an algorithm this gateway does not accept.');
   }
 
-  return {
-    async apiKey(authorization) {
-      const token = bearerToken(authorization);
-      const environment = apiKeyEnvironment(token);
-      if (!environment) throw unauthenticated('A valid API key is required.');
-      const row = await findKeyByHash.first(db, { hash: hashApiKey(token) });
-      if (!row || row.environment !== environment || row.revoked === 1) {
-        throw unauthenticated('The API key is unknown or revoked.');
-      }
-      if (row.expires_at !== null && row.expires_at <= clock.now()) throw unauthenticated('The API key has expired.');
-      if (row.approved !== 1) {
-        throw new AppError('application_not_approved', 'The application of this API key is not approved.');
-      }
-      return {
+  // Keys verified recently, by hash (never by the secret itself), least recently used first.
+  const verified = new Map<string, VerifiedKey>();
+
+  function remember(hash: string, entry: VerifiedKey): void {
+    verified.delete(hash);
+    verified.set(hash, entry);
+    if (verified.size > REUSE_CAPACITY) {
+      const oldest = verified.keys().next().value;
+      if (oldest !== undefined) verified.delete(oldest);
+    }
+  }
+
+  /** Looks the key up now; remembers it when valid, forgets it when not. */
+  async function lookUp(token: string, hash: string): Promise<ApiKeyActor> {
+    try {
+      const { actor, row } = await verifyKey(token, hash);
+      remember(hash, { actor, row, verifiedAt: clock.now() });
+      return actor;
+    } catch (error) {
+      verified.delete(hash);
+      throw error;
+    }
+  }
+
+  async function verifyKey(token: string, hash: string): Promise<{ actor: ApiKeyActor; row: KeyRow }> {
+    const environment = apiKeyEnvironment(token);
+    if (!environment) throw unauthenticated('A valid API key is required.');
+    const row = await findKeyByHash.first(db, { hash });
+    if (!row || row.environment !== environment || row.revoked === 1) {
+      throw unauthenticated('The API key is unknown or revoked.');
+    }
+    if (row.expires_at !== null && row.expires_at <= clock.now()) throw unauthenticated('The API key has expired.');
+    if (row.approved !== 1) {
+      throw new AppError('application_not_approved', 'The application of this API key is not approved.');
+    }
+    return {
+      row,
+      actor: {
         kind: 'apiKey',
         keyId: row.keyId,
         environment,
@@ -151,7 +225,40 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
           features: parseFlags(row.features),
           allowedUniverseIds: parseStringArray(row.allowed_universe_ids),
         },
+      },
+    };
+  }
+
+  return {
+    async apiKey(authorization) {
+      const token = bearerToken(authorization);
+      if (!apiKeyEnvironment(token)) throw unauthenticated('A valid API key is required.');
+      return lookUp(token, hashApiKey(token));
+    },
+
+    async apiKeyOrReused(authorization) {
+      const token = bearerToken(authorization);
+      if (!apiKeyEnvironment(token)) throw unauthenticated('A valid API key is required.');
+      const hash = hashApiKey(token);
+      const now = clock.now();
+      const hit = verified.get(hash);
+      if (!hit || now - hit.verifiedAt > REUSE_MS || now < hit.verifiedAt) {
+        return { actor: await lookUp(token, hash), reused: null };
+      }
+      const { row, actor } = hit;
+      const params: KeyCredentialParams = {
+        credentialHash: hash,
+        credentialKeyId: row.keyId,
+        credentialEnvironment: row.environment,
+        credentialScopes: row.scopes,
+        credentialNow: now,
+        credentialApplicationId: row.applicationId,
+        credentialApplicationName: row.applicationName,
+        credentialWorkspaceId: row.workspace_id,
+        credentialFeatures: row.features,
+        credentialUniverses: row.allowed_universe_ids,
       };
+      return { actor, reused: { actor, credential: { holds: keyCredentialHolds, params } } };
     },
 
     async user(authorization, workspaceSelector) {

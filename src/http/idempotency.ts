@@ -62,11 +62,25 @@ export type ShortcutEffect<P> = (db: Kysely<Database>, p: Param<P>, claim: Expre
  * no savepoint of the operation's own. When the effect changes nothing (the key has a record or is held, or the
  * row does not qualify) the full operation runs as usual, and replays, refuses or explains.
  */
-export interface Shortcut<P extends Record<string, unknown> = Record<string, unknown>> {
+export interface Shortcut<
+  P extends Record<string, unknown> = Record<string, unknown>,
+  C extends Record<string, unknown> = Record<string, unknown>,
+> {
   readonly effect: ShortcutEffect<P>;
   readonly params: P;
   /** A 2xx response: the full operation's response whenever the effect applies. */
   readonly response: StoredResponse;
+  /** A further condition of the shortcut, checked in the same statement (e.g. that a reused credential holds). */
+  readonly condition?: ShortcutCondition<C>;
+}
+
+/**
+ * A condition on the database, with its own `p(name)` placeholders (named apart from the effect's) bound from
+ * `params`. `holds` must be a module-level constant: statements are built once per effect and condition.
+ */
+export interface ShortcutCondition<C extends Record<string, unknown> = Record<string, unknown>> {
+  readonly holds: (p: Param<C>) => Expression<SqlBool>;
+  readonly params: C;
 }
 
 /** The record's values a shortcut statement binds, beside the effect's own. */
@@ -89,17 +103,36 @@ function noRecordClaim(p: Param<ShortcutRecordParams>): Expression<SqlBool> {
   return sql<SqlBool>`not exists (select 1 from idempotency_records where scope = ${p('recordScope')} and key = ${p('recordKey')})`;
 }
 
-/** A statement per effect, built once per store dialect (effects are module-level constants). */
-function shortcutStatements<L>(compose: (effect: ShortcutEffect<Record<string, unknown>>) => ShortcutStatement<L>) {
-  const statements = new WeakMap<object, ShortcutStatement<L>>();
-  return (effect: object): ShortcutStatement<L> => {
-    let statement = statements.get(effect);
+type Holds = ShortcutCondition['holds'];
+
+/** The condition's builder, as the statement caches key it (its placeholders are typed by the condition). */
+function holdsOf<C extends Record<string, unknown>>(shortcut: Shortcut<Record<string, unknown>, C>): Holds | undefined {
+  return shortcut.condition?.holds as Holds | undefined;
+}
+
+/** A statement per effect and condition, built once per store dialect (both are module-level constants). */
+function shortcutStatements<L>(
+  compose: (effect: ShortcutEffect<Record<string, unknown>>, holds: Holds | undefined) => ShortcutStatement<L>,
+) {
+  const byEffect = new WeakMap<object, Map<Holds | undefined, ShortcutStatement<L>>>();
+  return (effect: object, holds: Holds | undefined): ShortcutStatement<L> => {
+    let byCondition = byEffect.get(effect);
+    if (!byCondition) {
+      byCondition = new Map();
+      byEffect.set(effect, byCondition);
+    }
+    let statement = byCondition.get(holds);
     if (!statement) {
-      statement = compose(effect as unknown as ShortcutEffect<Record<string, unknown>>);
-      statements.set(effect, statement);
+      statement = compose(effect as unknown as ShortcutEffect<Record<string, unknown>>, holds);
+      byCondition.set(holds, statement);
     }
     return statement;
   };
+}
+
+/** The idempotency layer's claim, and the shortcut's own condition if it has one. */
+function claimWith(claim: Expression<SqlBool>, holds: Holds | undefined, p: Param<Record<string, unknown>>) {
+  return holds ? sql<SqlBool>`${claim} and ${holds(p)}` : claim;
 }
 
 /**
@@ -107,9 +140,10 @@ function shortcutStatements<L>(compose: (effect: ShortcutEffect<Record<string, u
  * advisory lock is free and no record is visible; a record committed between the statement's snapshot and its
  * lock makes the insert a unique violation, which undoes the whole statement.
  */
-const postgresShortcut = shortcutStatements<LockParam>((effect) =>
+const postgresShortcut = shortcutStatements<LockParam>((effect, holds) =>
   prepared<Record<string, unknown> & ShortcutRecordParams & LockParam, unknown>((db, p) => {
-    const claim = sql<SqlBool>`pg_try_advisory_xact_lock(${p('recordLock')}::bigint) and ${noRecordClaim(p)}`;
+    const lockAndNoRecord = sql<SqlBool>`pg_try_advisory_xact_lock(${p('recordLock')}::bigint) and ${noRecordClaim(p)}`;
+    const claim = claimWith(lockAndNoRecord, holds, p as Param<Record<string, unknown>>);
     return sql`with effect as (${effect(db, p, claim)})
       insert into idempotency_records
         (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
@@ -122,8 +156,10 @@ const postgresShortcut = shortcutStatements<LockParam>((effect) =>
 );
 
 /** SQLite: the effect alone (the record follows in the same transaction; keys in flight are held in memory). */
-const sqliteShortcut = shortcutStatements<unknown>((effect) =>
-  prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) => effect(db, p, noRecordClaim(p))),
+const sqliteShortcut = shortcutStatements<unknown>((effect, holds) =>
+  prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) =>
+    effect(db, p, claimWith(noRecordClaim(p), holds, p as Param<Record<string, unknown>>)),
+  ),
 );
 
 function isUniqueViolation(error: unknown): boolean {
@@ -149,6 +185,11 @@ export function validateIdempotencyKey(raw: string | undefined): string {
     throw new AppError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
   }
   return raw;
+}
+
+/** The key when it is valid, else null (for a shortcut, which leaves the refusal to the full path). */
+function acceptableKey(raw: string | undefined): string | null {
+  return raw !== undefined && raw !== '' && raw.length <= MAX_KEY_LENGTH && KEY_RE.test(raw) ? raw : null;
 }
 
 export function fingerprintOf(call: IdempotentCall): string {
@@ -268,12 +309,16 @@ export async function purgeExpiredIdempotencyRecords({ db, clock }: Pick<Idempot
 }
 
 export interface Idempotency {
-  /** Runs `operation` under the call's key; with a `shortcut`, that is tried first (see Shortcut). */
-  run<P extends Record<string, unknown>>(
+  /** Runs `operation` under the call's key, or replays or refuses as the key's record says. */
+  run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome>;
+  /**
+   * Applies `shortcut` under the call's key if it can (see Shortcut); null when it did not, leaving everything
+   * as it was: the caller then runs the full operation, which replays, refuses or explains.
+   */
+  apply<P extends Record<string, unknown>, C extends Record<string, unknown>>(
     call: IdempotentCall,
-    operation: IdempotentOperation,
-    shortcut?: Shortcut<P>,
-  ): Promise<IdempotentOutcome>;
+    shortcut: Shortcut<P, C>,
+  ): Promise<IdempotentOutcome | null>;
   /** Deletes results past their retention; returns how many. */
   purgeExpired(): Promise<number>;
 }
@@ -286,10 +331,7 @@ export interface Idempotency {
  */
 export function createIdempotency(deps: IdempotencyDeps): Idempotency {
   const strategy = deps.dialect === 'sqlite' ? batchedStrategy(deps) : lockingStrategy(deps);
-  return {
-    run: strategy,
-    purgeExpired: () => purgeExpiredIdempotencyRecords(deps),
-  };
+  return { ...strategy, purgeExpired: () => purgeExpiredIdempotencyRecords(deps) };
 }
 
 /** A signed 64-bit advisory-lock key for an idempotency key (first 8 bytes of its SHA-256), as decimal text. */
@@ -297,8 +339,8 @@ export function advisoryLockKey(scope: string, key: string): string {
   return BigInt.asIntN(64, BigInt(`0x${sha256Hex(`idempotency\n${scope}\n${key}`).slice(0, 16)}`)).toString();
 }
 
-function recordParams<P extends Record<string, unknown>>(
-  shortcut: Shortcut<P>,
+function recordParams<P extends Record<string, unknown>, C extends Record<string, unknown>>(
+  shortcut: Shortcut<P, C>,
   call: IdempotentCall,
   key: string,
   fingerprint: string,
@@ -306,6 +348,7 @@ function recordParams<P extends Record<string, unknown>>(
 ): P & ShortcutRecordParams {
   return {
     ...shortcut.params,
+    ...shortcut.condition?.params,
     recordScope: call.scope,
     recordKey: key,
     recordFingerprint: fingerprint,
@@ -330,7 +373,7 @@ class OperationFailed extends Error {
  * The lock belongs to the transaction, so an instance that dies mid-request leaves nothing behind: the database
  * ends its session and releases the lock, and a retry runs at once.
  */
-function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
+function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run' | 'apply'> {
   /**
    * A stored result to replay, or null when this request is to run, holding the key's lock. One statement tries
    * the lock and reads the record: a completed record is final, so it is replayed (or refused as reused) whether
@@ -363,28 +406,29 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     return verdict === 'take-over' ? null : verdict;
   }
 
-  /** True when the shortcut's effect and its stored result committed (as one statement, so both or neither). */
-  async function applied<P extends Record<string, unknown>>(
-    shortcut: Shortcut<P>,
+  /** The shortcut's effect and its stored result, committed as one statement (so both or neither). */
+  async function apply<P extends Record<string, unknown>, C extends Record<string, unknown>>(
     call: IdempotentCall,
-    key: string,
-    fingerprint: string,
-  ): Promise<boolean> {
+    shortcut: Shortcut<P, C>,
+  ) {
+    const key = acceptableKey(call.key);
+    if (key === null) return null;
+    const params = {
+      ...recordParams(shortcut, call, key, fingerprintOf(call), clock.now()),
+      recordLock: advisoryLockKey(call.scope, key),
+    };
     try {
-      const params = { ...recordParams(shortcut, call, key, fingerprint, clock.now()), recordLock: advisoryLockKey(call.scope, key) };
-      return (await postgresShortcut(shortcut.effect).rows(db, params)).length > 0;
+      const rows = await postgresShortcut(shortcut.effect, holdsOf(shortcut as Shortcut<Record<string, unknown>, C>)).rows(db, params);
+      return rows.length > 0 ? { response: shortcut.response, replayed: false } : null;
     } catch (error) {
-      if (isUniqueViolation(error)) return false; // the key was completed meanwhile: the full path replays it
+      if (isUniqueViolation(error)) return null; // the key was completed meanwhile: the full path replays it
       throw error;
     }
   }
 
-  return async (call, operation, shortcut) => {
+  async function run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome> {
     const key = validateIdempotencyKey(call.key);
     const fingerprint = fingerprintOf(call);
-    if (shortcut && (await applied(shortcut, call, key, fingerprint))) {
-      return { response: shortcut.response, replayed: false };
-    }
     try {
       return await db.transaction().execute(async (trx) => {
         const now = clock.now();
@@ -413,33 +457,42 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
         return { response: failure, replayed: false };
       });
     }
-  };
+  }
+
+  return { run, apply };
 }
 
 /**
  * SQLite (one writer): keys in flight are tracked in memory, so a duplicate gets 409 at once; the lookup, the
  * operation and the stored result run as one job of the group commit, inside a savepoint of their own.
  */
-function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
+function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run' | 'apply'> {
   const batcher = new WriteBatcher(db);
   const inFlight = new Map<string, string>();
 
-  async function job<P extends Record<string, unknown>>(
+  /** The shortcut's effect, then (when it applied) its stored result, in one job of the group commit. */
+  async function shortcutJob<P extends Record<string, unknown>, C extends Record<string, unknown>>(
+    trx: Transaction<Database>,
+    call: IdempotentCall,
+    key: string,
+    fingerprint: string,
+    shortcut: Shortcut<P, C>,
+  ): Promise<IdempotentOutcome | null> {
+    const now = clock.now();
+    const params = recordParams(shortcut, call, key, fingerprint, now);
+    if (!(await sqliteShortcut(shortcut.effect, holdsOf(shortcut as Shortcut<Record<string, unknown>, C>)).first(trx, params))) return null;
+    await storeCompleted(trx, call, key, fingerprint, shortcut.response, now);
+    return { response: shortcut.response, replayed: false };
+  }
+
+  async function job(
     trx: Transaction<Database>,
     call: IdempotentCall,
     key: string,
     fingerprint: string,
     operation: IdempotentOperation,
-    shortcut: Shortcut<P> | undefined,
   ): Promise<IdempotentOutcome> {
     const now = clock.now();
-    if (shortcut) {
-      const params = recordParams(shortcut, call, key, fingerprint, now);
-      if (await sqliteShortcut(shortcut.effect).first(trx, params)) {
-        await storeCompleted(trx, call, key, fingerprint, shortcut.response, now);
-        return { response: shortcut.response, replayed: false };
-      }
-    }
     const existing = await findRecord(trx, call.scope, key);
     if (existing) {
       const verdict = judgeExisting(existing, fingerprint, now);
@@ -461,46 +514,65 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Idempotency['run'] {
     return { response, replayed: false };
   }
 
-  return async (call, operation, shortcut) => {
-    const key = validateIdempotencyKey(call.key);
-    const fingerprint = fingerprintOf(call);
+  /** Runs `work` holding the key in flight (a duplicate meanwhile is refused: 409, or 422 for another request). */
+  async function holding<T>(call: IdempotentCall, key: string, fingerprint: string, work: () => Promise<T>) {
     const flightKey = `${call.scope}\n${key}`;
     const flying = inFlight.get(flightKey);
     if (flying !== undefined) throw flying === fingerprint ? inProgress() : reused();
     inFlight.set(flightKey, fingerprint);
     try {
-      return await batcher.submit((trx) => job(trx, call, key, fingerprint, operation, shortcut));
+      return await work();
     } finally {
       inFlight.delete(flightKey);
     }
+  }
+
+  return {
+    run: async (call, operation) => {
+      const key = validateIdempotencyKey(call.key);
+      const fingerprint = fingerprintOf(call);
+      return holding(call, key, fingerprint, () => batcher.submit((trx) => job(trx, call, key, fingerprint, operation)));
+    },
+    apply: async (call, shortcut) => {
+      const key = acceptableKey(call.key);
+      if (key === null || inFlight.has(`${call.scope}\n${key}`)) return null; // the full path says why
+      const fingerprint = fingerprintOf(call);
+      return holding(call, key, fingerprint, () =>
+        batcher.submit((trx) => shortcutJob(trx, call, key, fingerprint, shortcut)),
+      );
+    },
   };
+}
+
+/** The idempotent call a request makes: its principal's scope, its key, and what it asks. */
+export function idempotentCall(request: FastifyRequest): IdempotentCall {
+  if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
+  const rawKey = request.headers['idempotency-key'];
+  return {
+    scope: idempotencyScope(request.actor),
+    key: Array.isArray(rawKey) ? rawKey.join(', ') : rawKey,
+    method: request.method,
+    path: request.url.split('?')[0] ?? request.url,
+    body: request.body,
+    requestId: request.id,
+  };
+}
+
+/** Sends an outcome, fresh or replayed. */
+export function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): FastifyReply {
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(outcome.response.status).send(outcome.response.body);
 }
 
 /**
  * Route glue: runs `operation` under the request's Idempotency-Key and sends the outcome (fresh or replayed).
  * The caller must have authenticated the request (the key is scoped to its principal).
  */
-export async function sendIdempotent<P extends Record<string, unknown>>(
+export async function sendIdempotent(
   idempotency: Idempotency,
   request: FastifyRequest,
   reply: FastifyReply,
   operation: IdempotentOperation,
-  shortcut?: Shortcut<P> | null,
 ): Promise<FastifyReply> {
-  if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
-  const rawKey = request.headers['idempotency-key'];
-  const outcome = await idempotency.run(
-    {
-      scope: idempotencyScope(request.actor),
-      key: Array.isArray(rawKey) ? rawKey.join(', ') : rawKey,
-      method: request.method,
-      path: request.url.split('?')[0] ?? request.url,
-      body: request.body,
-      requestId: request.id,
-    },
-    operation,
-    shortcut ?? undefined,
-  );
-  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.code(outcome.response.status).send(outcome.response.body);
+  return sendOutcome(reply, await idempotency.run(idempotentCall(request), operation));
 }

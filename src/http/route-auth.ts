@@ -1,13 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.js';
 import { AppError } from '../errors.js';
-import type { Authenticator } from './authentication.js';
+import type { Authenticator, ReusedKey } from './authentication.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Declared on each route (`config.auth`); checked in one hook, and turned into the route's OpenAPI security. */
 export type RouteAuth =
   | { readonly kind: 'none' }
-  | { readonly kind: 'apiKey'; readonly scope?: Scope; readonly feature?: Feature }
+  | {
+      readonly kind: 'apiKey';
+      readonly scope?: Scope;
+      readonly feature?: Feature;
+      /**
+       * The route confirms the key in its own statement (see Authenticator.apiKeyOrReused and
+       * `request.reusedKey`), so a recently verified key is not looked up again first.
+       */
+      readonly reuseVerifiedKey?: boolean;
+    }
   | { readonly kind: 'user' };
 
 declare module 'fastify' {
@@ -17,7 +26,29 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
     correlationId: string;
+    /** Set when `actor` was reused without a lookup: the route must confirm it (in its statement, or by `confirm`). */
+    reusedKey: ConfirmableKey | null;
   }
+}
+
+/** A reused key: the condition its statement checks, and a lookup that confirms it (and its rights) otherwise. */
+export interface ConfirmableKey extends ReusedKey {
+  confirm(): Promise<ApiKeyActor>;
+}
+
+type ApiKeyAuth = Extract<RouteAuth, { kind: 'apiKey' }>;
+
+/** The 403 an API key's rights give on this route, if any. */
+function refusal(actor: ApiKeyActor, auth: ApiKeyAuth): AppError | null {
+  if (auth.feature && actor.application.features[auth.feature] !== true) {
+    return new AppError('feature_disabled', `The ${auth.feature} feature is not enabled for this application.`);
+  }
+  if (auth.scope && !actor.scopes.includes(auth.scope)) {
+    return new AppError('insufficient_scope', `This API key lacks the ${auth.scope} scope.`, {
+      requiredScope: auth.scope,
+    });
+  }
+  return null;
 }
 
 const CORRELATION_ID_RE = /^[\x21-\x7e]{1,128}$/;
@@ -33,6 +64,7 @@ export function registerRouteAuth(
 ): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('correlationId', '');
+  app.decorateRequest('reusedKey', null);
 
   // Authentication (401) and the checks that need only the credential (403) run before the body is read,
   // so an unauthenticated caller learns nothing about validation.
@@ -47,17 +79,36 @@ export function registerRouteAuth(
       request.actor = user;
       return;
     }
-    const actor = await authenticator.apiKey(request.headers.authorization);
+    const authorization = request.headers.authorization;
+    let actor: ApiKeyActor;
+    let reused: ReusedKey | null = null;
+    if (auth.reuseVerifiedKey === true) {
+      ({ actor, reused } = await authenticator.apiKeyOrReused(authorization));
+      // Never refuse on reused rights: they may have been granted since.
+      if (reused && refusal(actor, auth)) {
+        actor = await authenticator.apiKey(authorization);
+        reused = null;
+      }
+    } else {
+      actor = await authenticator.apiKey(authorization);
+    }
     await rateLimiter?.check(actor, reply);
-    if (auth.feature && actor.application.features[auth.feature] !== true) {
-      throw new AppError('feature_disabled', `The ${auth.feature} feature is not enabled for this application.`);
-    }
-    if (auth.scope && !actor.scopes.includes(auth.scope)) {
-      throw new AppError('insufficient_scope', `This API key lacks the ${auth.scope} scope.`, {
-        requiredScope: auth.scope,
-      });
-    }
+    const refused = refusal(actor, auth);
+    if (refused) throw refused;
     request.actor = actor;
+    if (reused) {
+      request.reusedKey = {
+        ...reused,
+        async confirm() {
+          const fresh = await authenticator.apiKey(authorization);
+          const refusedNow = refusal(fresh, auth);
+          if (refusedNow) throw refusedNow;
+          request.actor = fresh;
+          request.reusedKey = null;
+          return fresh;
+        },
+      };
+    }
   });
 
   app.addHook('preValidation', async (request) => {
@@ -82,6 +133,11 @@ export function apiKeyActor(request: FastifyRequest): ApiKeyActor {
   const actor = request.actor;
   if (actor?.kind !== 'apiKey') throw new AppError('unauthenticated', 'A valid API key is required.');
   return actor;
+}
+
+/** The request's API key actor, confirmed by a lookup first if it was reused without one. */
+export async function confirmedApiKeyActor(request: FastifyRequest): Promise<ApiKeyActor> {
+  return request.reusedKey ? request.reusedKey.confirm() : apiKeyActor(request);
 }
 
 export function userActor(request: FastifyRequest): UserActor {

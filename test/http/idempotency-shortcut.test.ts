@@ -10,6 +10,7 @@ import {
   createIdempotency,
   type Idempotency,
   type IdempotentCall,
+  type IdempotentOutcome,
   type Shortcut,
   type StoredResponse,
 } from '../../src/http/idempotency.js';
@@ -80,6 +81,15 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     return Number(row.activity_version);
   }
 
+  /** What a route does: the shortcut, else the full operation. */
+  async function runWith(
+    c: IdempotentCall,
+    operation: Parameters<Idempotency['run']>[1],
+    cut: Shortcut<BumpParams>,
+  ): Promise<IdempotentOutcome> {
+    return (await idempotency.apply(c, cut)) ?? idempotency.run(c, operation);
+  }
+
   function shortcut(id: string, below = 1_000_000): Shortcut<BumpParams> {
     return { effect: bumpVersion, params: { id, below }, response: { status: 200, body: { predicted: id } } };
   }
@@ -100,13 +110,13 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
   it('applies the effect and stores the predicted response without running the full operation', async () => {
     const id = await workspace();
     const runs = { count: 0 };
-    const first = await idempotency.run(call('apply-1'), fullOperation(id, runs), shortcut(id));
+    const first = await runWith(call('apply-1'), fullOperation(id, runs), shortcut(id));
     expect(first).toEqual({ response: { status: 200, body: { predicted: id } }, replayed: false });
     expect(runs.count).toBe(0);
     expect(await version(id)).toBe(1);
 
     // A replay (with or without the shortcut) returns the stored response and changes nothing.
-    const replay = await idempotency.run(call('apply-1'), fullOperation(id, runs), shortcut(id));
+    const replay = await runWith(call('apply-1'), fullOperation(id, runs), shortcut(id));
     expect(replay).toEqual({ response: { status: 200, body: { predicted: id } }, replayed: true });
     expect((await idempotency.run(call('apply-1'), fullOperation(id, runs))).replayed).toBe(true);
     expect(runs.count).toBe(0);
@@ -116,11 +126,11 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
   it('runs the full operation when the effect does not qualify', async () => {
     const id = await workspace();
     const runs = { count: 0 };
-    const outcome = await idempotency.run(call('fallback-1'), fullOperation(id, runs), shortcut(id, 0));
+    const outcome = await runWith(call('fallback-1'), fullOperation(id, runs), shortcut(id, 0));
     expect(outcome).toEqual({ response: { status: 200, body: { full: id } }, replayed: false });
     expect(runs.count).toBe(1);
     expect(await version(id)).toBe(1);
-    expect((await idempotency.run(call('fallback-1'), fullOperation(id, runs), shortcut(id))).response.body).toEqual({
+    expect((await runWith(call('fallback-1'), fullOperation(id, runs), shortcut(id))).response.body).toEqual({
       full: id,
     });
     expect(await version(id)).toBe(1);
@@ -131,9 +141,9 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     const runs = { count: 0 };
     await idempotency.run(call('settled-1'), fullOperation(id, runs));
     expect(await version(id)).toBe(1);
-    const replay = await idempotency.run(call('settled-1'), fullOperation(id, runs), shortcut(id));
+    const replay = await runWith(call('settled-1'), fullOperation(id, runs), shortcut(id));
     expect(replay).toEqual({ response: { status: 200, body: { full: id } }, replayed: true });
-    await expect(idempotency.run(call('settled-1', { other: true }), fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
+    await expect(runWith(call('settled-1', { other: true }), fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
       code: 'idempotency_key_reused',
     });
     expect(runs.count).toBe(1);
@@ -144,7 +154,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     const id = await workspace();
     const runs = { count: 0 };
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => idempotency.run(call('burst-1'), fullOperation(id, runs), shortcut(id))),
+      Array.from({ length: 10 }, () => runWith(call('burst-1'), fullOperation(id, runs), shortcut(id))),
     );
     expect(results.filter((r) => r.status === 'fulfilled' && !r.value.replayed)).toHaveLength(1);
     for (const r of results) {
@@ -158,7 +168,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     const id = await workspace();
     const runs = { count: 0 };
     const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => idempotency.run(call(`many-${i}`), fullOperation(id, runs), shortcut(id))),
+      Array.from({ length: 20 }, (_, i) => runWith(call(`many-${i}`), fullOperation(id, runs), shortcut(id))),
     );
     expect(outcomes.every((o) => !o.replayed)).toBe(true);
     expect(runs.count).toBe(0);
@@ -174,13 +184,13 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
       await holder.connect();
       await holder.query('begin');
       await holder.query('select pg_advisory_xact_lock($1::bigint)', [advisoryLockKey(held.scope, 'held-1')]);
-      await expect(idempotency.run(held, fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
+      await expect(runWith(held, fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
         code: 'idempotency_request_in_progress',
       });
       expect(await version(id)).toBe(0);
       await holder.query('commit');
       await holder.end();
-      expect((await idempotency.run(held, fullOperation(id, runs), shortcut(id))).replayed).toBe(false);
+      expect((await runWith(held, fullOperation(id, runs), shortcut(id))).replayed).toBe(false);
       expect(runs.count).toBe(0);
       expect(await version(id)).toBe(1);
     });
@@ -195,7 +205,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
       await other.connect();
       await other.query('begin');
       await other.query('update workspaces set name = name where id = $1', [id]);
-      const pending = idempotency.run(racing, fullOperation(id, runs), shortcut(id));
+      const pending = runWith(racing, fullOperation(id, runs), shortcut(id));
       await new Promise((resolve) => setTimeout(resolve, 200));
       await other.query(
         `insert into idempotency_records

@@ -253,7 +253,8 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     const { rows } = await holder.query<{ pid: number }>('select pg_backend_pid() as pid');
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
-    await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+    // Waits (up to 5 s) until the session has ended: the signal alone returns before the locks are released.
+    await admin.query('select pg_terminate_backend($1, 5000)', [rows[0]?.pid]);
     await admin.end();
     await holder.end().catch(() => undefined);
     const outcome = await idempotency().run(held, insertWorkspace('held'));

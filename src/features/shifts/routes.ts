@@ -2,9 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { JSON_MEDIA_TYPE } from '../../http/content-type.js';
 import { errorBody, STATUS_BY_CODE } from '../../http/errors.js';
-import { sendIdempotent, type Idempotency, type StoredResponse } from '../../http/idempotency.js';
+import {
+  idempotentCall,
+  sendIdempotent,
+  sendOutcome,
+  type Idempotency,
+  type StoredResponse,
+} from '../../http/idempotency.js';
 import { errorResponses } from '../../http/openapi.js';
-import { apiKeyActor, type RouteAuth } from '../../http/route-auth.js';
+import { apiKeyActor, confirmedApiKeyActor, type RouteAuth } from '../../http/route-auth.js';
 import {
   ActiveShiftsQuerySchema,
   ActiveShiftsResponseSchema,
@@ -25,7 +31,7 @@ import {
 } from './schemas.js';
 import type { ShiftOutcome, ShiftService } from './service.js';
 
-const WRITE: RouteAuth = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' };
+const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' } as const satisfies RouteAuth;
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
 
 const IDEMPOTENCY_NOTE =
@@ -100,7 +106,7 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
     app.post<{ Params: ShiftParams; Body: HeartbeatBody; Headers: WriteHeaders }>(
       '/v1/activity/shifts/:shiftId/heartbeat',
       {
-        config: { auth: WRITE },
+        config: { auth: { ...WRITE, reuseVerifiedKey: true } },
         schema: {
           operationId: 'recordShiftHeartbeat',
           summary: 'Record a heartbeat of an active shift',
@@ -117,16 +123,19 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
         },
       },
       async (request, reply) => {
-        const actor = apiKeyActor(request);
         const { shiftId } = request.params;
-        const predicted = service.predictHeartbeat(actor, shiftId, request.body);
-        const shortcut = predicted && { effect: predicted.effect, params: predicted.params, response: shiftOk(predicted.shift) };
-        return sendIdempotent(
-          idempotency,
-          request,
-          reply,
-          async (trx) => shiftResponse(request, await service.heartbeat(trx, actor, shiftId, request.body)),
-          shortcut,
+        // The common heartbeat is one statement, which also confirms a reused key (see Shortcut, RouteAuth).
+        const predicted = service.predictHeartbeat(apiKeyActor(request), shiftId, request.body);
+        if (predicted) {
+          const condition = request.reusedKey?.credential;
+          const { effect, params } = predicted;
+          const shortcut = { effect, params, response: shiftOk(predicted.shift), ...(condition ? { condition } : {}) };
+          const outcome = await idempotency.apply(idempotentCall(request), shortcut);
+          if (outcome) return sendOutcome(reply, outcome);
+        }
+        const actor = await confirmedApiKeyActor(request);
+        return sendIdempotent(idempotency, request, reply, async (trx) =>
+          shiftResponse(request, await service.heartbeat(trx, actor, shiftId, request.body)),
         );
       },
     );
