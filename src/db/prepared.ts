@@ -119,3 +119,16 @@ export function prepared<P extends Record<string, unknown>, R>(
     first: async (db, params) => (await execute(db, params)).rows[0],
   };
 }
+
+/**
+ * The properties of `parts` in one new object (a later part wins), for a statement whose placeholders come from
+ * several sources. Copied in a loop on purpose: on the hot paths an object spread of this many properties costs
+ * V8 several microseconds per call, a loop a fraction of one.
+ */
+export function mergeParams<A extends object, B extends object>(a: A, b: B): A & B {
+  const merged: Record<string, unknown> = {};
+  for (const part of [a, b] as Record<string, unknown>[]) {
+    for (const name in part) merged[name] = part[name];
+  }
+  return merged as A & B;
+}

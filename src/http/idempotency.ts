@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { idempotencyScope } from '../actor.js';
 import type { Clock } from '../clock.js';
-import { prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
+import { mergeParams, prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import type { Database, Db, Dialect, IdempotencyRecordTable } from '../db/types.js';
 import { AppError } from '../errors.js';
@@ -346,9 +346,7 @@ function recordParams<P extends Record<string, unknown>, C extends Record<string
   fingerprint: string,
   now: number,
 ): P & ShortcutRecordParams {
-  return {
-    ...shortcut.params,
-    ...shortcut.condition?.params,
+  const record: ShortcutRecordParams = {
     recordScope: call.scope,
     recordKey: key,
     recordFingerprint: fingerprint,
@@ -357,6 +355,8 @@ function recordParams<P extends Record<string, unknown>, C extends Record<string
     recordRequestId: call.requestId,
     recordNow: now,
   };
+  const own = shortcut.condition ? mergeParams(shortcut.params, shortcut.condition.params) : shortcut.params;
+  return mergeParams(own, record);
 }
 
 /** An error thrown by the operation itself (as opposed to the idempotency checks around it). */
@@ -413,10 +413,9 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
   ) {
     const key = acceptableKey(call.key);
     if (key === null) return null;
-    const params = {
-      ...recordParams(shortcut, call, key, fingerprintOf(call), clock.now()),
+    const params = mergeParams(recordParams(shortcut, call, key, fingerprintOf(call), clock.now()), {
       recordLock: advisoryLockKey(call.scope, key),
-    };
+    });
     try {
       const rows = await postgresShortcut(shortcut.effect, holdsOf(shortcut as Shortcut<Record<string, unknown>, C>)).rows(db, params);
       return rows.length > 0 ? { response: shortcut.response, replayed: false } : null;

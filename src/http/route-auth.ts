@@ -98,7 +98,8 @@ export function registerRouteAuth(
     request.actor = actor;
     if (reused) {
       request.reusedKey = {
-        ...reused,
+        actor: reused.actor,
+        credential: reused.credential,
         async confirm() {
           const fresh = await authenticator.apiKey(authorization);
           const refusedNow = refusal(fresh, auth);

@@ -249,7 +249,17 @@ const predictedHeartbeatOfServer = (db: Kysely<Database>, p: Param<PredictedHear
 
 /** The predicted heartbeat's statement for a guard (with or without the heartbeat's `serverId`) and its values. */
 export function heartbeatPrediction(id: string, heartbeat: HeartbeatValues, guard: LiveShiftGuard) {
-  const params: PredictedHeartbeatParams = { id, ...heartbeat, ...guardValues(guard) };
+  // Built property by property: this runs on every heartbeat, and object spreads cost V8 far more.
+  const params: PredictedHeartbeatParams = {
+    id,
+    recordedAt: heartbeat.recordedAt,
+    seenAt: heartbeat.seenAt,
+    staleBefore: heartbeat.staleBefore,
+    applicationId: guard.owner.applicationId,
+    environment: guard.owner.environment,
+    notBefore: guard.notBefore,
+    serverId: guard.serverId, // bound only by the statement for a heartbeat that names its server
+  };
   return {
     effect: guard.serverId === undefined ? predictedHeartbeatAnyServer : predictedHeartbeatOfServer,
     params,
@@ -269,7 +279,7 @@ function guardValues(guard: LiveShiftGuard): GuardValues {
     applicationId: guard.owner.applicationId,
     environment: guard.owner.environment,
     notBefore: guard.notBefore,
-    ...(guard.serverId !== undefined ? { serverId: guard.serverId } : {}),
+    serverId: guard.serverId, // bound only by the statement for a heartbeat that names its server
   };
 }
 

@@ -129,7 +129,8 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
         if (predicted) {
           const condition = request.reusedKey?.credential;
           const { effect, params } = predicted;
-          const shortcut = { effect, params, response: shiftOk(predicted.shift), ...(condition ? { condition } : {}) };
+          const response = shiftOk(predicted.shift);
+          const shortcut = condition ? { effect, params, response, condition } : { effect, params, response };
           const outcome = await idempotency.apply(idempotentCall(request), shortcut);
           if (outcome) return sendOutcome(reply, outcome);
         }

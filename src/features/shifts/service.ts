@@ -16,6 +16,7 @@ import {
   insertActiveShift,
   listLiveShifts,
   recordHeartbeat,
+  type LiveShiftGuard,
   type ShiftOwner,
   type ShiftRow,
 } from './repository.js';
@@ -175,9 +176,11 @@ export function createShiftService({ db, clock, config }: ShiftServiceDeps) {
         return null;
       }
       const serverId = body?.serverId;
-      const guard = { owner: ownerOf(actor), notBefore: recordedAt, ...(serverId !== undefined ? { serverId } : {}) };
-      const prediction = heartbeatPrediction(shiftId, { recordedAt, seenAt: now, staleBefore: cutoff(now) }, guard);
-      return { ...prediction, shift: heartbeatView({ id: shiftId, last_heartbeat_at: recordedAt }) };
+      const owner = ownerOf(actor);
+      const guard: LiveShiftGuard =
+        serverId === undefined ? { owner, notBefore: recordedAt } : { owner, notBefore: recordedAt, serverId };
+      const { effect, params } = heartbeatPrediction(shiftId, { recordedAt, seenAt: now, staleBefore: cutoff(now) }, guard);
+      return { effect, params, shift: heartbeatView({ id: shiftId, last_heartbeat_at: recordedAt }) };
     },
 
     async heartbeat(
