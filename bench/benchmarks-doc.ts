@@ -123,48 +123,59 @@ const CAVEATS = `## Reading the numbers
 - Compare ratios to the baseline across machines, not absolute requests/s.
 - At ${PROFILES.full.connections} connections latency is mostly queueing (about connections / throughput); "CPU ms/req" is
   the server's own cost per request.
-- SQLite runs in WAL mode with \`synchronous=FULL\`: every commit waits for an fsync of the WAL, and better-sqlite3
-  blocks the event loop meanwhile, so write throughput follows the disk's fsync latency and how many writes
-  share a commit.
+- SQLite runs in WAL mode and every commit is flushed (\`fdatasync\` of the write-ahead log) before it is
+  answered; the flush runs in Node's thread pool, so write throughput follows how many writes share a commit
+  more than the disk's flush latency.
 - Other work on the machine shows in the load average recorded with each run.
 
 ## What limits the figures (and what comes next)
 
 Measured with profiles of the server (\`--profile\`). The read targets and the memory target are met on both
-stores; the heartbeat targets are not.
+stores, as is the heartbeat p99; the heartbeat throughput targets are not.
 
-- **Socket writes are expensive on the measuring machine.** In every profile, \`writev\` (one system call per
-  HTTP response, and one per PostgreSQL round trip) is the largest single cost: about 50 µs each for responses
-  and over 100 µs each for PostgreSQL queries, a third of the server's CPU in the PostgreSQL heartbeat. The
-  baseline makes one such call per request; everything else makes more.
-- **Heartbeat, SQLite** (about 0.25 x the baseline, p99 about 14 ms). Done: group commit (one fsync for the
-  writes that arrive together), statements prepared once in SQLite, the hot statements built and compiled once in
-  the gateway (key lookup, idempotency record, heartbeat update, savepoints: this alone took heartbeats from about
-  2,300 to 4,100 requests/s, the long SQL text of each statement no longer being rebuilt and rehashed per request),
-  write-ahead-log checkpoints moved to a worker thread, one conditional \`UPDATE\` per heartbeat (no read first),
-  random bytes drawn in blocks. Left per request: five statements (key lookup, record read, update, record
-  insert, and the two savepoints that keep one write's failure from undoing the others of its commit group), JSON
-  parsing and validation, and the response's socket write. 0.5 x would need a heartbeat costing about twice a
-  bare \`GET /health\`. Next: verified keys cached behind a version counter that revocation moves (one statement
-  fewer), and the record read folded into its insert.
-- **Heartbeat, PostgreSQL** (about 0.035 x, p99 about 65 ms at 32 connections). The two cores are shared by
-  PostgreSQL, the gateway and the load generator, and a heartbeat is six round trips (key lookup, \`BEGIN\`, lock
-  and record read, update, record insert, \`COMMIT\`), each a socket write on both sides; PostgreSQL's sessions
-  mostly wait \`idle in transaction\` for the gateway's next statement. A larger pool (20 instead of 10) changed
-  nothing. Done: the idempotency claim that was committed on its own is now a transaction-scoped advisory lock in
-  the operation's transaction (one commit fewer, and nothing left behind by a crashed instance), and the heartbeat
-  reads nothing before its update. Next: a single-statement heartbeat (effect and stored result in one statement,
-  protected by the record's primary key), and the key cache.
+- **What a heartbeat is now.** When its answer is known in advance (it records \`recordedAt\`, and no later
+  heartbeat is recorded yet), a heartbeat is one statement that moves the shift, stores the idempotent result and
+  confirms the API key, all or nothing: on PostgreSQL one round trip and one commit, under the key's advisory
+  lock; on SQLite two statements in the group commit. The key is looked up at most once a minute per key: in
+  between it is reused, and the heartbeat's statement checks that the key and its application are exactly as
+  they were (anything else, such as a replay, a refusal or a revoked key, takes the full path after a fresh
+  lookup). This took PostgreSQL from six round trips to one.
+- **Found on the way.** On PostgreSQL, every heartbeat and stop read its shift through a partial index of active
+  shifts instead of the primary key whenever the statistics undercounted active shifts (as they usually do: they
+  are a sliver of the table), scanning all of them: about 1 ms each with 2,000 active shifts. Those statements
+  now state "active and live" as one expression the planner cannot prove an index predicate from, and a test
+  checks the plan. The index of active shifts by \`last_seen_at\` is gone: every heartbeat rewrote it, which
+  also kept PostgreSQL from heap-only updates; the sweep reads the active shifts through another partial index.
+  Statements built once now run as named prepared statements on PostgreSQL (parsed and planned once per
+  connection). And on Node 20, object spreads that merge several objects cost microseconds each: the
+  heartbeat's path no longer uses them (about 15 to 25% more SQLite heartbeats per second).
+- **Heartbeat, SQLite** (about 0.2 x the baseline, p99 about 6 ms). The server's main thread is saturated: about
+  0.1 ms of CPU per heartbeat against 0.02 ms for the bare \`GET /health\`. Left per request: JSON parsing and
+  validation, two SHA-256 digests (the key's, to find it among the verified ones, and the request's fingerprint),
+  four statements (the heartbeat, the record, and the savepoint pair that keeps one write's failure from
+  undoing the others of its commit group), the group's \`COMMIT\`, and the response's socket write. 0.5 x would
+  need a heartbeat costing about twice a bare \`GET /health\`. Next: run the group commit's statements on a
+  writer thread (the main thread would keep HTTP, parsing and validation; an estimated 30% more throughput on
+  two cores, still short of 0.5 x).
+- **Heartbeat, PostgreSQL** (about 0.09 x, p99 about 13 ms at 32 connections). One round trip per heartbeat;
+  the two cores are shared by PostgreSQL (ten sessions, each committing), the gateway and the load generator,
+  and the machine is saturated. PostgreSQL's own benchmark client, sending the same statement (plus a key
+  lookup) from ten sessions, reached about 6,800 transactions per second on this machine; 0.3 x the baseline
+  would be 15,000. Next: nothing of the same size is
+  left on the gateway's side; more cores, or PostgreSQL on its own machine.
+- **Socket writes.** In profiles, \`writev\` (one system call per HTTP response and per PostgreSQL message)
+  shows as a large cost. Much of it is time the server's thread is descheduled in the call when the process it
+  wakes (the load generator, a PostgreSQL session) takes the core.
 - **Leaderboard.** Rankings are computed once per workspace, environment, period and filter and reused while the
   workspace's activity version holds (a stop, a new staff profile or provisioning moves it, in the writer's
-  transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 2 ms on
-  SQLite and 4 ms on PostgreSQL at 4 connections, for page 1 and a deep page alike. The first read after a write
-  still sums the period's shifts (about 45 ms for a week on SQLite). Next: per-staff daily totals maintained with
-  each completed shift, so that recomputation is cheap too.
-- **Summary and per-staff aggregates.** Four to five queries per request; about 1 to 1.6 ms at 4 connections on
-  SQLite and 3.7 to 4.5 ms on PostgreSQL, where the round trips dominate (the workspace and staff lookups now run
-  together). At 32 connections their p50 is queueing: about 0.4 to 0.5 ms of server CPU per request (SQLite)
-  makes some 2,000 to 3,000 requests/s, so 32 waiting requests see about 10 to 16 ms.
+  transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 1.4 ms on
+  SQLite and 2.9 ms on PostgreSQL at 4 connections, for page 1 and a deep page alike (14 and 23 ms at 32
+  connections, also within the target). The first read after a write still sums the period's shifts (about
+  45 ms for a week on SQLite). Next: per-staff daily totals maintained with each completed shift, so that
+  recomputation is cheap too.
+- **Summary and per-staff aggregates.** Four to five queries per request; about 0.6 to 1.2 ms at 4 connections on
+  SQLite and 1.7 to 2.2 ms on PostgreSQL. At 32 connections their p50 is queueing: 0.2 to 0.5 ms of server CPU
+  per request makes some 2,000 to 5,000 requests/s, so 32 waiting requests see about 6 to 18 ms.
 - **Memory.** Peak RSS stays under 250 MB now that concurrent leaderboard requests share one computation
   instead of each holding a ranking of 5,000 staff.
 `;
