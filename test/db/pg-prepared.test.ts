@@ -5,6 +5,7 @@ import { openStore, type Store } from '../../src/db/connect.js';
 import { prepared } from '../../src/db/prepared.js';
 import { newId } from '../../src/ids.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { workspaceRow } from '../helpers/rows.js';
 
 const findWorkspaceName = prepared<{ id: string }, { id: string; name: string }>((db, p) =>
   db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', p('id')),
@@ -23,23 +24,7 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('named prepared
     database = await createTestDatabase(kind);
     // One connection, so the session the statements are prepared on is the one inspected.
     store = openStore(database.url, { poolSize: 1 });
-    await store.db
-      .insertInto('workspaces')
-      .values({
-        id,
-        name: 'prepared',
-        slug: `prepared-${id}`,
-        timezone: 'UTC',
-        settings: '{}',
-        create_staff_profile_on_accept: 0,
-        weekly_required_minutes: null,
-        chat_guild_id: null,
-        chat_status: null,
-        chat_connected_at: null,
-        created_at: 0,
-        updated_at: 0,
-      })
-      .execute();
+    await store.db.insertInto('workspaces').values(workspaceRow(id, 'prepared', 0)).execute();
   });
   afterAll(async () => {
     await store.close();

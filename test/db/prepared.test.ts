@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.js';
 import { prepared } from '../../src/db/prepared.js';
+import { workspaceRow } from '../helpers/rows.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
 
 const byName = prepared<{ name: string; after: number }, { id: string; name: string }>((db, p) =>
@@ -19,20 +20,8 @@ describe.each(STORE_KINDS)('prepared queries (%s)', (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     store = database.open();
-    const row = (id: string, name: string, createdAt: number, timezone = 'UTC') => ({
-      id,
-      name,
-      slug: id,
-      timezone,
-      settings: '{}',
-      create_staff_profile_on_accept: 0,
-      weekly_required_minutes: null,
-      chat_guild_id: null,
-      chat_status: null,
-      chat_connected_at: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-    });
+    const row = (id: string, name: string, createdAt: number, timezone = 'UTC') =>
+      workspaceRow(id, name, createdAt, { timezone });
     await store.db
       .insertInto('workspaces')
       .values([row('w1', 'alpha', 10), row('w2', 'alpha', 20), row('w3', 'beta', 30), row('w4', 'alpha', 40, 'Europe/Berlin')])

@@ -16,6 +16,7 @@ import {
 } from '../../src/http/idempotency.js';
 import { newId, newRequestId } from '../../src/ids.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { workspaceRow } from '../helpers/rows.js';
 
 const T0 = Date.parse('2026-03-11T12:00:00Z');
 
@@ -56,23 +57,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
 
   async function workspace(): Promise<string> {
     const id = newId();
-    await store.db
-      .insertInto('workspaces')
-      .values({
-        id,
-        name: 'shortcut',
-        slug: `shortcut-${id}`,
-        timezone: 'UTC',
-        settings: '{}',
-        create_staff_profile_on_accept: 0,
-        weekly_required_minutes: null,
-        chat_guild_id: null,
-        chat_status: null,
-        chat_connected_at: null,
-        created_at: T0,
-        updated_at: T0,
-      })
-      .execute();
+    await store.db.insertInto('workspaces').values(workspaceRow(id, 'shortcut', T0)).execute();
     return id;
   }
 

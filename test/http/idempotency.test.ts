@@ -16,6 +16,7 @@ import {
 } from '../../src/http/idempotency.js';
 import { newId, newRequestId } from '../../src/ids.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { workspaceRow } from '../helpers/rows.js';
 
 const T0 = Date.parse('2026-03-11T12:00:00Z');
 
@@ -45,23 +46,7 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
   function insertWorkspace(slug: string) {
     return async (trx: Parameters<Parameters<ReturnType<typeof idempotency>['run']>[1]>[0]): Promise<StoredResponse> => {
       const id = newId();
-      await trx
-        .insertInto('workspaces')
-        .values({
-          id,
-          name: slug,
-          slug: `${slug}-${id}`,
-          timezone: 'UTC',
-          settings: '{}',
-          create_staff_profile_on_accept: 0,
-          weekly_required_minutes: null,
-          chat_guild_id: null,
-          chat_status: null,
-          chat_connected_at: null,
-          created_at: clock.now(),
-          updated_at: clock.now(),
-        })
-        .execute();
+      await trx.insertInto('workspaces').values(workspaceRow(id, slug, clock.now(), { slug: `${slug}-${id}` })).execute();
       return { status: 200, body: { id } };
     };
   }
