@@ -72,18 +72,20 @@ function openSqlite(url: string, options: StoreOptions): Store {
   const filename = sqliteFilename(url);
   if (filename !== ':memory:') mkdirSync(dirname(resolve(filename)), { recursive: true });
   const sqlite = new SqliteDatabase(filename);
-  sqlite.pragma('journal_mode = WAL');
+  const journal = String(sqlite.pragma('journal_mode = WAL', { simple: true })).toLowerCase();
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const database = cachingSqliteDatabase(sqlite);
   let dialect: SqliteDialect;
-  if (filename === ':memory:') {
-    dialect = new SqliteDialect({ database });
-  } else {
+  if (journal === 'wal' && filename !== ':memory:') {
     // A commit is on disk before its caller goes on (a 200 means it is durable), but the log is flushed from the
     // thread pool rather than inside COMMIT on the event loop: see wal-sync.ts.
     sqlite.pragma('synchronous = NORMAL');
     dialect = new DurableCommitSqliteDialect({ database }, database, new WalSync(`${filename}-wal`));
+  } else {
+    // No write-ahead log (an in-memory store, or a file system without WAL support): SQLite flushes each commit.
+    sqlite.pragma('synchronous = FULL');
+    dialect = new SqliteDialect({ database });
   }
   const db = new Kysely<Database>({ dialect });
   let stopCheckpointer: (() => Promise<void>) | undefined;
