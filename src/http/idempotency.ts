@@ -59,8 +59,9 @@ export type ShortcutEffect<P> = (db: Kysely<Database>, p: Param<P>, claim: Expre
  * nothing unless that response is exactly its outcome (a heartbeat answers with the instant it records, and
  * moves nothing when an earlier one is already later). The effect and the key's stored result then commit with
  * far fewer statements: on PostgreSQL as one statement, without an explicit transaction; on SQLite as two, with
- * no savepoint of the operation's own. When the effect changes nothing (the key has a record or is held, or the
- * row does not qualify) the full operation runs as usual, and replays, refuses or explains.
+ * no savepoint of the operation's own. When the effect changes nothing (the key has a record or is held, the
+ * row does not qualify, or the condition fails) nothing is written, and the caller runs the full operation, which
+ * replays, refuses or explains (see Idempotency.apply).
  */
 export interface Shortcut<
   P extends Record<string, unknown> = Record<string, unknown>,
