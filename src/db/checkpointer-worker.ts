@@ -4,7 +4,7 @@
  * commit on the main thread. A PASSIVE checkpoint never blocks the writer or readers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from './sqlite-driver.js';
 
 interface CheckpointerData {
   readonly filename: string;

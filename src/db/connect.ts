@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from './sqlite-driver.js';
 import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { cachingSqliteDatabase } from './statement-cache.js';

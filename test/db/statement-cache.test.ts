@@ -1,4 +1,4 @@
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { cachingSqliteDatabase } from '../../src/db/statement-cache.js';
 
