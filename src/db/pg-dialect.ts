@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   PostgresDialect,
   sql,
@@ -13,6 +12,7 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type pg from 'pg';
+import { sha256Hex } from '../ids.js';
 import { isFixedStatement } from './prepared.js';
 
 /**
@@ -55,7 +55,7 @@ let generation = 0;
 function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
-    name = `wsg_${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    name = `wsg_${generation}_${sha256Hex(text).slice(0, 24)}`;
     statementNames.set(text, name);
   }
   return name;
@@ -93,8 +93,8 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient {
 
 /**
  * The pool Kysely is given: statements built once (src/db/prepared.ts) run as named prepared statements, parsed
- * and planned once per connection instead of on every execution. Planning the heartbeat's statement was most of
- * its cost on the server. Other SQL (built per call, of many shapes) stays unnamed.
+ * and planned once per connection instead of on every execution (for the heartbeat's statement, parsing and
+ * planning cost PostgreSQL more than running it). Other SQL (built per call, of many shapes) stays unnamed.
  */
 export function preparingPool(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();

@@ -176,6 +176,14 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
     throw unauthenticated('The dashboard token is signed with an algorithm this gateway does not accept.');
   }
 
+  /** The bearer API key's environment (from its prefix) and hash; 401 when it is not an API key. */
+  function presentedKey(authorization: string | string[] | undefined): { environment: Environment; hash: string } {
+    const token = bearerToken(authorization);
+    const environment = apiKeyEnvironment(token);
+    if (!environment) throw unauthenticated('A valid API key is required.');
+    return { environment, hash: hashApiKey(token) };
+  }
+
   // Keys verified recently, by hash (never by the secret itself), least recently used first.
   const verified = new Map<string, VerifiedKey>();
 
@@ -189,9 +197,9 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
   }
 
   /** Looks the key up now; remembers it when valid, forgets it when not. */
-  async function lookUp(token: string, hash: string): Promise<ApiKeyActor> {
+  async function lookUp(environment: Environment, hash: string): Promise<ApiKeyActor> {
     try {
-      const { actor, row } = await verifyKey(token, hash);
+      const { actor, row } = await verifyKey(environment, hash);
       remember(hash, { actor, row, verifiedAt: clock.now() });
       return actor;
     } catch (error) {
@@ -200,9 +208,7 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
     }
   }
 
-  async function verifyKey(token: string, hash: string): Promise<{ actor: ApiKeyActor; row: KeyRow }> {
-    const environment = apiKeyEnvironment(token);
-    if (!environment) throw unauthenticated('A valid API key is required.');
+  async function verifyKey(environment: Environment, hash: string): Promise<{ actor: ApiKeyActor; row: KeyRow }> {
     const row = await findKeyByHash.first(db, { hash });
     if (!row || row.environment !== environment || row.revoked === 1) {
       throw unauthenticated('The API key is unknown or revoked.');
@@ -231,19 +237,16 @@ export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): A
 
   return {
     async apiKey(authorization) {
-      const token = bearerToken(authorization);
-      if (!apiKeyEnvironment(token)) throw unauthenticated('A valid API key is required.');
-      return lookUp(token, hashApiKey(token));
+      const { environment, hash } = presentedKey(authorization);
+      return lookUp(environment, hash);
     },
 
     async apiKeyOrReused(authorization) {
-      const token = bearerToken(authorization);
-      if (!apiKeyEnvironment(token)) throw unauthenticated('A valid API key is required.');
-      const hash = hashApiKey(token);
+      const { environment, hash } = presentedKey(authorization);
       const now = clock.now();
       const hit = verified.get(hash);
       if (!hit || now - hit.verifiedAt > REUSE_MS || now < hit.verifiedAt) {
-        return { actor: await lookUp(token, hash), reused: null };
+        return { actor: await lookUp(environment, hash), reused: null };
       }
       const { row, actor } = hit;
       const params: KeyCredentialParams = {

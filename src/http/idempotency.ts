@@ -107,7 +107,9 @@ function noRecordClaim(p: Param<ShortcutRecordParams>): Expression<SqlBool> {
 type Holds = ShortcutCondition['holds'];
 
 /** The condition's builder, as the statement caches key it (its placeholders are typed by the condition). */
-function holdsOf<C extends Record<string, unknown>>(shortcut: Shortcut<Record<string, unknown>, C>): Holds | undefined {
+function holdsOf<P extends Record<string, unknown>, C extends Record<string, unknown>>(
+  shortcut: Shortcut<P, C>,
+): Holds | undefined {
   return shortcut.condition?.holds as Holds | undefined;
 }
 
@@ -178,19 +180,26 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/** What is wrong with a key as sent, if anything. */
+function keyProblem(raw: string | undefined): 'missing' | 'invalid' | null {
+  if (raw === undefined || raw === '') return 'missing';
+  return raw.length > MAX_KEY_LENGTH || !KEY_RE.test(raw) ? 'invalid' : null;
+}
+
 export function validateIdempotencyKey(raw: string | undefined): string {
-  if (raw === undefined || raw === '') {
+  const problem = keyProblem(raw);
+  if (problem === 'missing') {
     throw new AppError('idempotency_key_required', 'The Idempotency-Key header is required for this operation.');
   }
-  if (raw.length > MAX_KEY_LENGTH || !KEY_RE.test(raw)) {
+  if (problem === 'invalid') {
     throw new AppError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
   }
-  return raw;
+  return raw as string;
 }
 
 /** The key when it is valid, else null (for a shortcut, which leaves the refusal to the full path). */
 function acceptableKey(raw: string | undefined): string | null {
-  return raw !== undefined && raw !== '' && raw.length <= MAX_KEY_LENGTH && KEY_RE.test(raw) ? raw : null;
+  return keyProblem(raw) === null ? (raw as string) : null;
 }
 
 export function fingerprintOf(call: IdempotentCall): string {
@@ -418,7 +427,7 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
       recordLock: advisoryLockKey(call.scope, key),
     });
     try {
-      const rows = await postgresShortcut(shortcut.effect, holdsOf(shortcut as Shortcut<Record<string, unknown>, C>)).rows(db, params);
+      const rows = await postgresShortcut(shortcut.effect, holdsOf(shortcut)).rows(db, params);
       return rows.length > 0 ? { response: shortcut.response, replayed: false } : null;
     } catch (error) {
       if (isUniqueViolation(error)) return null; // the key was completed meanwhile: the full path replays it
@@ -480,8 +489,16 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
   ): Promise<IdempotentOutcome | null> {
     const now = clock.now();
     const params = recordParams(shortcut, call, key, fingerprint, now);
-    if (!(await sqliteShortcut(shortcut.effect, holdsOf(shortcut as Shortcut<Record<string, unknown>, C>)).first(trx, params))) return null;
-    await storeCompleted(trx, call, key, fingerprint, shortcut.response, now);
+    if (!(await sqliteShortcut(shortcut.effect, holdsOf(shortcut)).first(trx, params))) return null;
+    await upsertCompletedRecord.execute(trx, {
+      scope: params.recordScope,
+      key,
+      fingerprint,
+      status: params.recordStatus,
+      body: params.recordBody,
+      requestId: params.recordRequestId,
+      now,
+    });
     return { response: shortcut.response, replayed: false };
   }
 
@@ -514,9 +531,11 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
     return { response, replayed: false };
   }
 
+  const flightKeyOf = (call: IdempotentCall, key: string) => `${call.scope}\n${key}`;
+
   /** Runs `work` holding the key in flight (a duplicate meanwhile is refused: 409, or 422 for another request). */
   async function holding<T>(call: IdempotentCall, key: string, fingerprint: string, work: () => Promise<T>) {
-    const flightKey = `${call.scope}\n${key}`;
+    const flightKey = flightKeyOf(call, key);
     const flying = inFlight.get(flightKey);
     if (flying !== undefined) throw flying === fingerprint ? inProgress() : reused();
     inFlight.set(flightKey, fingerprint);
@@ -535,7 +554,7 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
     },
     apply: async (call, shortcut) => {
       const key = acceptableKey(call.key);
-      if (key === null || inFlight.has(`${call.scope}\n${key}`)) return null; // the full path says why
+      if (key === null || inFlight.has(flightKeyOf(call, key))) return null; // the full path says why
       const fingerprint = fingerprintOf(call);
       return holding(call, key, fingerprint, () =>
         batcher.submit((trx) => shortcutJob(trx, call, key, fingerprint, shortcut)),
