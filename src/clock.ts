@@ -20,8 +20,27 @@ export class ManualClock implements Clock {
   }
 }
 
+// Formatting a Date costs more than a microsecond and responses format several instants, mostly within the
+// same minute: that minute's text is kept and only seconds and milliseconds are formatted.
+let cachedMinute = Number.NaN;
+let cachedMinuteText = '';
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
 export function toIso(epochMs: number): string {
-  return new Date(epochMs).toISOString();
+  const minute = Math.floor(epochMs / 60_000);
+  if (minute !== cachedMinute || !Number.isInteger(epochMs)) {
+    const iso = new Date(epochMs).toISOString();
+    if (Number.isInteger(epochMs) && iso.length === 24) {
+      cachedMinute = minute;
+      cachedMinuteText = iso.slice(0, 17);
+    }
+    return iso;
+  }
+  const withinMinute = epochMs - minute * 60_000;
+  return `${cachedMinuteText}${pad(Math.floor(withinMinute / 1000), 2)}.${pad(withinMinute % 1000, 3)}Z`;
 }
 
 export function toIsoOrNull(epochMs: number | null): string | null {

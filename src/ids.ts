@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -36,9 +37,13 @@ export function newRequestId(): string {
   return `req_${randomBase62(20)}`;
 }
 
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
+// The one-shot digest (Node 20.12 and later) costs half of a Hash object's; every write computes two or three.
+const oneShotHash: typeof crypto.hash | undefined = (crypto as { hash?: typeof crypto.hash }).hash;
+
+export const sha256Hex: (value: string) => string =
+  typeof oneShotHash === 'function'
+    ? (value) => oneShotHash('sha256', value, 'hex')
+    : (value) => createHash('sha256').update(value).digest('hex');
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID_RE = new RegExp(UUID_PATTERN);

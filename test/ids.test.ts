@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRequestId, randomBase62 } from '../src/ids.js';
+import { newRequestId, randomBase62, sha256Hex } from '../src/ids.js';
 
 describe('random ids', () => {
   it('have the requested length and only base62 characters, across pool refills', () => {
@@ -26,5 +26,13 @@ describe('random ids', () => {
     let chi = 0;
     for (const n of counts.values()) chi += (n - 10_000) ** 2 / 10_000;
     expect(chi).toBeLessThan(150);
+  });
+});
+
+describe('sha256Hex', () => {
+  it('gives the standard digests', () => {
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('é')).toBe('4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c');
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { idempotencyScope } from '../actor.js';
 import type { Clock } from '../clock.js';
-import { mergeParams, prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
+import { ParamLayers, prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import type { Database, Db, Dialect, IdempotencyRecordTable } from '../db/types.js';
 import { AppError } from '../errors.js';
@@ -349,14 +349,15 @@ export function advisoryLockKey(scope: string, key: string): string {
   return BigInt.asIntN(64, BigInt(`0x${sha256Hex(`idempotency\n${scope}\n${key}`).slice(0, 16)}`)).toString();
 }
 
-function recordParams<P extends Record<string, unknown>, C extends Record<string, unknown>>(
+/** The record's values a shortcut statement binds (PostgreSQL's also names the key's advisory lock). */
+function recordOf<P extends Record<string, unknown>, C extends Record<string, unknown>>(
   shortcut: Shortcut<P, C>,
   call: IdempotentCall,
   key: string,
   fingerprint: string,
   now: number,
-): P & ShortcutRecordParams {
-  const record: ShortcutRecordParams = {
+): ShortcutRecordParams {
+  return {
     recordScope: call.scope,
     recordKey: key,
     recordFingerprint: fingerprint,
@@ -365,8 +366,16 @@ function recordParams<P extends Record<string, unknown>, C extends Record<string
     recordRequestId: call.requestId,
     recordNow: now,
   };
-  const own = shortcut.condition ? mergeParams(shortcut.params, shortcut.condition.params) : shortcut.params;
-  return mergeParams(own, record);
+}
+
+const NO_CONDITION: Record<string, never> = {};
+
+/** Everything a shortcut statement binds: the effect's values, its condition's and the record's. */
+function shortcutParams<P extends Record<string, unknown>, C extends Record<string, unknown>, R extends object[]>(
+  shortcut: Shortcut<P, C>,
+  ...record: R
+) {
+  return ParamLayers.of(shortcut.params, shortcut.condition?.params ?? NO_CONDITION, ...record);
 }
 
 /** An error thrown by the operation itself (as opposed to the idempotency checks around it). */
@@ -423,11 +432,11 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
   ) {
     const key = acceptableKey(call.key);
     if (key === null) return null;
-    const params = mergeParams(recordParams(shortcut, call, key, fingerprintOf(call), clock.now()), {
-      recordLock: advisoryLockKey(call.scope, key),
-    });
+    const record = recordOf(shortcut, call, key, fingerprintOf(call), clock.now());
+    const lock: LockParam = { recordLock: advisoryLockKey(call.scope, key) };
     try {
-      const rows = await postgresShortcut(shortcut.effect, holdsOf(shortcut)).rows(db, params);
+      const statement = postgresShortcut(shortcut.effect, holdsOf(shortcut));
+      const rows = await statement.rows(db, shortcutParams(shortcut, record, lock));
       return rows.length > 0 ? { response: shortcut.response, replayed: false } : null;
     } catch (error) {
       if (isUniqueViolation(error)) return null; // the key was completed meanwhile: the full path replays it
@@ -488,15 +497,17 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
     shortcut: Shortcut<P, C>,
   ): Promise<IdempotentOutcome | null> {
     const now = clock.now();
-    const params = recordParams(shortcut, call, key, fingerprint, now);
-    if (!(await sqliteShortcut(shortcut.effect, holdsOf(shortcut)).first(trx, params))) return null;
+    const record = recordOf(shortcut, call, key, fingerprint, now);
+    if (!(await sqliteShortcut(shortcut.effect, holdsOf(shortcut)).first(trx, shortcutParams(shortcut, record)))) {
+      return null;
+    }
     await upsertCompletedRecord.execute(trx, {
-      scope: params.recordScope,
+      scope: record.recordScope,
       key,
       fingerprint,
-      status: params.recordStatus,
-      body: params.recordBody,
-      requestId: params.recordRequestId,
+      status: record.recordStatus,
+      body: record.recordBody,
+      requestId: record.recordRequestId,
       now,
     });
     return { response: shortcut.response, replayed: false };

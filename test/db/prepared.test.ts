@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.js';
-import { prepared } from '../../src/db/prepared.js';
+import { ParamLayers, prepared } from '../../src/db/prepared.js';
 import { workspaceRow } from '../helpers/rows.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
 
@@ -40,6 +40,15 @@ describe.each(STORE_KINDS)('prepared queries (%s)', (kind) => {
     await store.db.transaction().execute(async (trx) => {
       expect((await byName.rows(trx, { name: 'alpha', after: 10 })).map((r) => r.id)).toEqual(['w2']);
     });
+  });
+
+  it('take their values from layers, the last layer that has a value winning', async () => {
+    const layers = ParamLayers.of({ name: 'beta', after: 100 }, { after: 15 }, { name: 'alpha' });
+    expect((await byName.rows(store.db, layers)).map((r) => r.id)).toEqual(['w2']);
+    // A layer that holds the name with an undefined value still wins (as a merged copy would have it).
+    const undefinedLast = ParamLayers.of({ name: 'alpha', after: 0 }, { after: undefined as unknown as number });
+    expect(undefinedLast.get('after')).toBeUndefined();
+    expect(undefinedLast.get('name')).toBe('alpha');
   });
 
   it('refuse a builder whose SQL or bound values change between builds', async () => {
