@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
 
   const db = store.db;
-  const idempotency = createIdempotency({ db, clock, dialect: store.dialect });
+  const idempotency = createIdempotency({ db, clock, dialect: store.dialect, direct: store.direct });
   await app.register(metadataRoutes({ clock, config }));
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));

@@ -2,16 +2,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SqliteDatabase } from './sqlite-driver.js';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { cachingSqliteDatabase } from './statement-cache.js';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.js';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.js';
 import type { Database, Dialect } from './types.js';
+import type { DirectSqlite } from './write-batcher.js';
 
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** SQLite only: its one connection, for statements run synchronously inside the group commit (DirectSqlite). */
+  readonly direct?: DirectSqlite;
   close(): Promise<void>;
 }
 
@@ -93,9 +96,16 @@ function openSqlite(url: string, options: StoreOptions): Store {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     stopCheckpointer = startCheckpointer(filename);
   }
+  const direct: DirectSqlite = {
+    all: <R>(query: CompiledQuery<R>) => database.prepare(query.sql).all(query.parameters) as R[],
+    run: (query) => {
+      database.prepare(query.sql).run(query.parameters);
+    },
+  };
   return {
     db,
     dialect: 'sqlite',
+    direct,
     close: async () => {
       await stopCheckpointer?.();
       await db.destroy();

@@ -43,21 +43,28 @@ interface Compiled<P> {
 
 export type Param<P> = <K extends keyof P & string>(name: K) => P[K];
 
+/** A statement's values, looked up by name, as an alternative to one plain object holding them all. */
+export abstract class ParamSource<P> {
+  /** Only types the source; never set. */
+  declare readonly values?: P;
+  /** The value of the placeholder `name`. */
+  abstract get(name: PropertyKey): unknown;
+}
+
 /**
  * A statement's values drawn from several objects, a later one winning, for a statement whose placeholders come
  * from several sources. On the hot paths this is cheaper than one merged copy: V8 builds an object of that many
  * properties one transition at a time, which costs microseconds per call; here each value is looked up once.
  */
-export class ParamLayers<P> {
-  /** Only types the layers; never set. */
-  declare readonly merged?: P;
-  private constructor(private readonly parts: readonly object[]) {}
+export class ParamLayers<P> extends ParamSource<P> {
+  private constructor(private readonly parts: readonly object[]) {
+    super();
+  }
 
   static of<T extends readonly object[]>(...parts: T): ParamLayers<Merged<T>> {
     return new ParamLayers<Merged<T>>(parts);
   }
 
-  /** The value of `name` in the last layer that has it. */
   get(name: PropertyKey): unknown {
     for (let i = this.parts.length - 1; i >= 0; i -= 1) {
       const part = this.parts[i] as Record<PropertyKey, unknown>;
@@ -71,10 +78,12 @@ type Merged<T extends readonly object[]> = T extends readonly [infer Head, ...in
   ? Head & Merged<Rest>
   : unknown;
 
-/** A statement's values: one object, or layers of them. */
-export type Params<P> = P | ParamLayers<P>;
+/** A statement's values: one object, or a source of them. */
+export type Params<P> = P | ParamSource<P>;
 
 export interface Prepared<P, R> {
+  /** The query with `params` bound, compiled for `db`'s dialect, to run elsewhere (see src/db/write-batcher.ts). */
+  compile(db: Executor, params: Params<P>): CompiledQuery<R>;
   /** Runs the query with `params` on `db` (a store or a transaction of it). */
   execute(db: Executor, params: Params<P>): Promise<QueryResult<R>>;
   /** The result rows. */
@@ -138,16 +147,21 @@ export function prepared<P extends Record<string, unknown>, R>(
     return hit;
   }
 
-  async function execute(db: Executor, params: Params<P>): Promise<QueryResult<R>> {
+  function compile(db: Executor, params: Params<P>): CompiledQuery<R> {
     const { sql, bindings } = compiled(db);
     const values =
-      params instanceof ParamLayers
+      params instanceof ParamSource
         ? bindings.map((binding) => ('param' in binding ? params.get(binding.param) : binding.constant))
         : bindings.map((binding) => ('param' in binding ? params[binding.param] : binding.constant));
-    return db.executeQuery<R>(CompiledQuery.raw(sql, values) as CompiledQuery<R>);
+    return CompiledQuery.raw(sql, values) as CompiledQuery<R>;
+  }
+
+  async function execute(db: Executor, params: Params<P>): Promise<QueryResult<R>> {
+    return db.executeQuery<R>(compile(db, params));
   }
 
   return {
+    compile,
     execute,
     rows: async (db, params) => (await execute(db, params)).rows,
     first: async (db, params) => (await execute(db, params)).rows[0],

@@ -2,12 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { idempotencyScope } from '../actor.js';
 import type { Clock } from '../clock.js';
-import { ParamLayers, prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
-import { WriteBatcher } from '../db/write-batcher.js';
+import { ParamLayers, ParamSource, prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
+import { WriteBatcher, type DirectSqlite } from '../db/write-batcher.js';
 import type { Database, Db, Dialect, IdempotencyRecordTable } from '../db/types.js';
 import { AppError } from '../errors.js';
 import { sha256Hex } from '../ids.js';
 import { errorBody, STATUS_BY_CODE } from './errors.js';
+import { ShortcutBatcher, type BatchRunner } from './shortcut-batcher.js';
 
 /** Savepoint statements, compiled once (they run several times per write). */
 const OPERATION_SAVEPOINT = {
@@ -73,6 +74,11 @@ export interface Shortcut<
   readonly response: StoredResponse;
   /** A further condition of the shortcut, checked in the same statement (e.g. that a reused credential holds). */
   readonly condition?: ShortcutCondition<C>;
+  /**
+   * The row the effect changes (its primary key). On PostgreSQL concurrent shortcuts are applied together, one
+   * statement for many (see ShortcutBatcher), which changes each row once and rows in this key's order.
+   */
+  readonly row: string;
 }
 
 /**
@@ -113,23 +119,21 @@ function holdsOf<P extends Record<string, unknown>, C extends Record<string, unk
   return shortcut.condition?.holds as Holds | undefined;
 }
 
-/** A statement per effect and condition, built once per store dialect (both are module-level constants). */
-function shortcutStatements<L>(
-  compose: (effect: ShortcutEffect<Record<string, unknown>>, holds: Holds | undefined) => ShortcutStatement<L>,
-) {
-  const byEffect = new WeakMap<object, Map<Holds | undefined, ShortcutStatement<L>>>();
-  return (effect: object, holds: Holds | undefined): ShortcutStatement<L> => {
+/** What is built once per effect and condition (both are module-level constants): a statement, say. */
+function perShortcutShape<T>(compose: (effect: ShortcutEffect<Record<string, unknown>>, holds: Holds | undefined) => T) {
+  const byEffect = new WeakMap<object, Map<Holds | undefined, T>>();
+  return (effect: object, holds: Holds | undefined): T => {
     let byCondition = byEffect.get(effect);
     if (!byCondition) {
       byCondition = new Map();
       byEffect.set(effect, byCondition);
     }
-    let statement = byCondition.get(holds);
-    if (!statement) {
-      statement = compose(effect as unknown as ShortcutEffect<Record<string, unknown>>, holds);
-      byCondition.set(holds, statement);
+    let built = byCondition.get(holds);
+    if (built === undefined) {
+      built = compose(effect as unknown as ShortcutEffect<Record<string, unknown>>, holds);
+      byCondition.set(holds, built);
     }
-    return statement;
+    return built;
   };
 }
 
@@ -138,28 +142,107 @@ function claimWith(claim: Expression<SqlBool>, holds: Holds | undefined, p: Para
   return holds ? sql<SqlBool>`${claim} and ${holds(p)}` : claim;
 }
 
+/** The record of a shortcut that applied: inserted from the effect's returned row, so only when it applied. */
+function recordInsert(p: Param<ShortcutRecordParams>, effect: string) {
+  return sql`insert into idempotency_records
+      (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+    select ${p('recordScope')}::text, ${p('recordKey')}::text, ${p('recordFingerprint')}::text, 'completed',
+      ${p('recordStatus')}::integer, ${p('recordBody')}::text, ${p('recordRequestId')}::text,
+      ${p('recordNow')}::bigint, 0
+    from ${sql.table(effect)}`;
+}
+
+/** PostgreSQL's claim: the key's advisory lock is free (and now taken) and no record of the key is visible. */
+function lockingClaim(p: Param<PostgresShortcutParams>, holds: Holds | undefined) {
+  const lockAndNoRecord = sql<SqlBool>`pg_try_advisory_xact_lock(${p('recordLock')}::bigint) and ${noRecordClaim(p)}`;
+  return claimWith(lockAndNoRecord, holds, p as Param<Record<string, unknown>>);
+}
+
 /**
  * PostgreSQL: the effect and the record insert in one statement. The effect applies only while the key's
  * advisory lock is free and no record is visible; a record committed between the statement's snapshot and its
  * lock makes the insert a unique violation, which undoes the whole statement.
  */
-const postgresShortcut = shortcutStatements<LockParam>((effect, holds) =>
-  prepared<Record<string, unknown> & ShortcutRecordParams & LockParam, unknown>((db, p) => {
-    const lockAndNoRecord = sql<SqlBool>`pg_try_advisory_xact_lock(${p('recordLock')}::bigint) and ${noRecordClaim(p)}`;
-    const claim = claimWith(lockAndNoRecord, holds, p as Param<Record<string, unknown>>);
-    return sql`with effect as (${effect(db, p, claim)})
-      insert into idempotency_records
-        (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-      select ${p('recordScope')}::text, ${p('recordKey')}::text, ${p('recordFingerprint')}::text, 'completed',
-        ${p('recordStatus')}::integer, ${p('recordBody')}::text, ${p('recordRequestId')}::text,
-        ${p('recordNow')}::bigint, 0
-      from effect
-      returning scope`;
-  }),
-);
+const postgresShortcut = perShortcutShape<PostgresShape>((effect, holds) => ({
+  effect,
+  holds,
+  single: prepared<PostgresShortcutParams, unknown>(
+    (db, p) =>
+      sql`with effect as (${effect(db, p, lockingClaim(p, holds))})
+        ${recordInsert(p, 'effect')}
+        returning scope`,
+  ),
+  batches: [],
+}));
+
+/** The most shortcuts one PostgreSQL statement applies. */
+const MAX_BATCH = 32;
+/**
+ * Shortcut statements in flight at once per instance: two keep the database busy while the gateway answers the
+ * previous batch. (Measured on the reference machine with 32 clients: one or two in flight gave about 3,300
+ * heartbeats a second, eight gave 2,300, and a statement per heartbeat 1,100.)
+ */
+const BATCH_CONCURRENCY = 2;
+
+/** Item `index`'s placeholder `name` in a batch statement. */
+const batchParamName = (index: number, name: string) => `${index}:${name}`;
+const batchNames = new Map<string, readonly [number, string]>();
+
+/** A batch statement's values: item `i`'s placeholders are named `i:name` (see batchParamName). */
+class BatchValues extends ParamSource<Record<string, unknown>> {
+  constructor(private readonly items: readonly ParamSource<unknown>[]) {
+    super();
+  }
+
+  get(name: PropertyKey): unknown {
+    const text = String(name);
+    let split = batchNames.get(text);
+    if (!split) {
+      const colon = text.indexOf(':');
+      split = [Number(text.slice(0, colon)), text.slice(colon + 1)];
+      batchNames.set(text, split);
+    }
+    return this.items[split[0]]?.get(split[1]);
+  }
+}
+
+type PostgresShortcutParams = Record<string, unknown> & ShortcutRecordParams & LockParam;
+type BatchStatement = Prepared<Record<string, unknown>, { item: number }>;
+
+/** PostgreSQL's statements for one effect and condition: alone, and for each count of items together. */
+interface PostgresShape {
+  readonly effect: ShortcutEffect<Record<string, unknown>>;
+  readonly holds: Holds | undefined;
+  readonly single: Prepared<PostgresShortcutParams, unknown>;
+  readonly batches: BatchStatement[];
+}
+
+/**
+ * PostgreSQL: `count` shortcuts of one shape in one statement, each as its own pair of effect and record
+ * insert (exactly the single statement's), run in order; returns the indexes of those that applied. Like the
+ * single statement, it commits all it applied or, on any error, nothing.
+ */
+function postgresBatch(shape: PostgresShape, count: number): BatchStatement {
+  let statement = shape.batches[count];
+  if (!statement) {
+    statement = prepared<Record<string, unknown>, { item: number }>((db, p) => {
+      const parts = [];
+      const items = [];
+      for (let i = 0; i < count; i += 1) {
+        const pi = ((name: string) => p(batchParamName(i, name))) as Param<PostgresShortcutParams>;
+        parts.push(sql`${sql.table(`effect_${i}`)} as (${shape.effect(db, pi, lockingClaim(pi, shape.holds))}),
+          ${sql.table(`record_${i}`)} as (${recordInsert(pi, `effect_${i}`)} returning ${sql.lit(i)}::integer as item)`);
+        items.push(sql`select item from ${sql.table(`record_${i}`)}`);
+      }
+      return sql<{ item: number }>`with ${sql.join(parts)} ${sql.join(items, sql` union all `)}`;
+    });
+    shape.batches[count] = statement;
+  }
+  return statement;
+}
 
 /** SQLite: the effect alone (the record follows in the same transaction; keys in flight are held in memory). */
-const sqliteShortcut = shortcutStatements<unknown>((effect, holds) =>
+const sqliteShortcut = perShortcutShape<ShortcutStatement<unknown>>((effect, holds) =>
   prepared<Record<string, unknown> & ShortcutRecordParams, unknown>((db, p) =>
     effect(db, p, claimWith(noRecordClaim(p), holds, p as Param<Record<string, unknown>>)),
   ),
@@ -307,6 +390,8 @@ export interface IdempotencyDeps {
   readonly clock: Clock;
   /** SQLite group-commits writes (see WriteBatcher); PostgreSQL locks each key inside its operation's transaction. */
   readonly dialect: Dialect;
+  /** SQLite: the store's connection, on which shortcuts run synchronously inside the group commit (required). */
+  readonly direct?: DirectSqlite;
 }
 
 /** Deletes results past their retention; returns how many. Safe when several instances run it at once. */
@@ -425,7 +510,27 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
     return verdict === 'take-over' ? null : verdict;
   }
 
-  /** The shortcut's effect and its stored result, committed as one statement (so both or neither). */
+  /** Applies shortcuts alone or, when several are waiting, together (see ShortcutBatcher). */
+  const runner: BatchRunner<PostgresShape, ParamSource<PostgresShortcutParams>> = {
+    together: async (shape, items) => {
+      const rows = await postgresBatch(shape, items.length).rows(db, new BatchValues(items));
+      return new Set(rows.map((row) => row.item));
+    },
+    alone: async (shape, item) => {
+      try {
+        return (await shape.single.rows(db, item)).length > 0;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false; // the key was completed meanwhile: the full path replays it
+        throw error;
+      }
+    },
+  };
+  const batcher = new ShortcutBatcher(runner, { maxBatch: MAX_BATCH, concurrency: BATCH_CONCURRENCY });
+
+  /**
+   * The shortcut's effect and its stored result, committed in one statement (so both or neither), alone or
+   * together with other shortcuts waiting at the time.
+   */
   async function apply<P extends Record<string, unknown>, C extends Record<string, unknown>>(
     call: IdempotentCall,
     shortcut: Shortcut<P, C>,
@@ -434,14 +539,13 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
     if (key === null) return null;
     const record = recordOf(shortcut, call, key, fingerprintOf(call), clock.now());
     const lock: LockParam = { recordLock: advisoryLockKey(call.scope, key) };
-    try {
-      const statement = postgresShortcut(shortcut.effect, holdsOf(shortcut));
-      const rows = await statement.rows(db, shortcutParams(shortcut, record, lock));
-      return rows.length > 0 ? { response: shortcut.response, replayed: false } : null;
-    } catch (error) {
-      if (isUniqueViolation(error)) return null; // the key was completed meanwhile: the full path replays it
-      throw error;
-    }
+    const applied = await batcher.apply({
+      shape: postgresShortcut(shortcut.effect, holdsOf(shortcut)),
+      values: shortcutParams(shortcut, record, lock) as ParamSource<PostgresShortcutParams>,
+      row: shortcut.row,
+      exclusive: lock.recordLock,
+    });
+    return applied ? { response: shortcut.response, replayed: false } : null;
   }
 
   async function run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome> {
@@ -484,32 +588,37 @@ function lockingStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
  * SQLite (one writer): keys in flight are tracked in memory, so a duplicate gets 409 at once; the lookup, the
  * operation and the stored result run as one job of the group commit, inside a savepoint of their own.
  */
-function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run' | 'apply'> {
-  const batcher = new WriteBatcher(db);
+function batchedStrategy({ db, clock, direct }: IdempotencyDeps): Pick<Idempotency, 'run' | 'apply'> {
+  if (!direct) throw new Error('the embedded store\'s idempotency needs its direct connection (Store.direct)');
+  const batcher = new WriteBatcher(db, undefined, direct);
   const inFlight = new Map<string, string>();
 
-  /** The shortcut's effect, then (when it applied) its stored result, in one job of the group commit. */
-  async function shortcutJob<P extends Record<string, unknown>, C extends Record<string, unknown>>(
-    trx: Transaction<Database>,
+  /**
+   * The shortcut's effect, then (when it applied) its stored result: one job of the group commit, run
+   * synchronously on the batch's connection (both statements are known before it runs).
+   */
+  function shortcutJob<P extends Record<string, unknown>, C extends Record<string, unknown>>(
+    sqlite: DirectSqlite,
     call: IdempotentCall,
     key: string,
     fingerprint: string,
     shortcut: Shortcut<P, C>,
-  ): Promise<IdempotentOutcome | null> {
+  ): IdempotentOutcome | null {
     const now = clock.now();
     const record = recordOf(shortcut, call, key, fingerprint, now);
-    if (!(await sqliteShortcut(shortcut.effect, holdsOf(shortcut)).first(trx, shortcutParams(shortcut, record)))) {
-      return null;
-    }
-    await upsertCompletedRecord.execute(trx, {
-      scope: record.recordScope,
-      key,
-      fingerprint,
-      status: record.recordStatus,
-      body: record.recordBody,
-      requestId: record.recordRequestId,
-      now,
-    });
+    const effect = sqliteShortcut(shortcut.effect, holdsOf(shortcut));
+    if (sqlite.all(effect.compile(db, shortcutParams(shortcut, record))).length === 0) return null;
+    sqlite.run(
+      upsertCompletedRecord.compile(db, {
+        scope: record.recordScope,
+        key,
+        fingerprint,
+        status: record.recordStatus,
+        body: record.recordBody,
+        requestId: record.recordRequestId,
+        now,
+      }),
+    );
     return { response: shortcut.response, replayed: false };
   }
 
@@ -568,7 +677,7 @@ function batchedStrategy({ db, clock }: IdempotencyDeps): Pick<Idempotency, 'run
       if (key === null || inFlight.has(flightKeyOf(call, key))) return null; // the full path says why
       const fingerprint = fingerprintOf(call);
       return holding(call, key, fingerprint, () =>
-        batcher.submit((trx) => shortcutJob(trx, call, key, fingerprint, shortcut)),
+        batcher.submitDirect((sqlite) => shortcutJob(sqlite, call, key, fingerprint, shortcut)),
       );
     },
   };

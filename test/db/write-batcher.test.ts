@@ -49,4 +49,44 @@ describe('SQLite group commit', () => {
     expect(names).toContain('ok-2');
     expect(names).not.toContain('bad');
   });
+
+  it('direct jobs run in the same batch and commit, each in its own savepoint like any job', async () => {
+    const direct = store.direct;
+    if (!direct) throw new Error('a SQLite store has a direct connection');
+    const batcher = new WriteBatcher(store.db, 128, direct);
+    const insert = (userId: string) =>
+      store.db.insertInto('members').values({ workspace_id: 'w', user_id: userId, permissions: '[]' }).compile();
+    const outcomes = await Promise.allSettled([
+      batcher.submitDirect((sqlite) => {
+        sqlite.run(insert('direct-1'));
+        return 'first';
+      }),
+      batcher.submit(insertMember('queued-2')),
+      batcher.submitDirect((sqlite) => {
+        sqlite.run(insert('direct-bad'));
+        throw new Error('nope');
+      }),
+      batcher.submitDirect((sqlite) => {
+        sqlite.run(insert('direct-3'));
+        return sqlite.all(store.db.selectFrom('members').select('user_id').where('user_id', 'like', 'direct-%').compile())
+          .map((row) => row.user_id)
+          .sort();
+      }),
+    ]);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'first' },
+      { status: 'fulfilled', value: 'queued-2' },
+      { status: 'rejected', reason: new Error('nope') },
+      // The batch's own writes are visible inside it; the failed job's are gone.
+      { status: 'fulfilled', value: ['direct-1', 'direct-3'] },
+    ]);
+    expect(batcher.batches).toBe(1);
+    const names = (await store.db.selectFrom('members').select('user_id').execute()).map((r) => r.user_id);
+    expect(names).toEqual(expect.arrayContaining(['direct-1', 'queued-2', 'direct-3']));
+    expect(names).not.toContain('direct-bad');
+  });
+
+  it('refuses a direct job when it was given no connection for them', async () => {
+    await expect(new WriteBatcher(store.db).submitDirect(() => 1)).rejects.toThrow(/no direct connection/);
+  });
 });

@@ -36,7 +36,7 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
 
   let shared: Idempotency | undefined;
   /** One instance per store, as the app has. */
-  const idempotency = () => (shared ??= createIdempotency({ db: store.db, clock, dialect: store.dialect }));
+  const idempotency = () => (shared ??= createIdempotency({ db: store.db, clock, dialect: store.dialect, direct: store.direct }));
 
   function call(key: string, body: unknown = { a: 1 }, path = '/v1/things'): IdempotentCall {
     return { scope: 'user:u1', key, method: 'POST', path, body, requestId: newRequestId() };

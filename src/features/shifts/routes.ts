@@ -130,7 +130,8 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
           const condition = request.reusedKey?.credential;
           const { effect, params } = predicted;
           const response = shiftOk(predicted.shift);
-          const shortcut = condition ? { effect, params, response, condition } : { effect, params, response };
+          const row = shiftId;
+          const shortcut = condition ? { effect, params, response, condition, row } : { effect, params, response, row };
           const outcome = await idempotency.apply(idempotentCall(request), shortcut);
           if (outcome) return sendOutcome(reply, outcome);
         }
