@@ -130,52 +130,64 @@ const CAVEATS = `## Reading the numbers
 
 ## What limits the figures (and what comes next)
 
-Measured with profiles of the server (\`--profile\`). The read targets and the memory target are met on both
-stores, as is the heartbeat p99; the heartbeat throughput targets are not.
+Measured with profiles of the server (\`--profile\`). The heartbeat throughput targets are missed on both stores.
+
+**Read this run against the machine it ran on.** The runs above were made on a day the reference machine was
+about three times slower than the day before, for every scenario and for the baseline alike (the bare
+\`GET /health\` made 15,000 to 21,000 requests/s against 45,000 to 50,000; summary p50 at 4 connections was
+3.8 ms on SQLite against 1.2 ms), with up to 11% of the CPU stolen by the host. On that day the PostgreSQL summary
+and per-staff aggregates (7.2 and 5.1 ms) and both heartbeat p99s (26 and 39 ms) came out over their targets;
+the day before, on the same code paths, they were 2.2 ms, 1.7 ms, 6 ms and 13 ms. An A/B run on the slow day
+(\`--server-bin\` with the previous build) measured the previous build no faster: SQLite summary and per-staff
+month p50 at 4 connections 2.9 and 1.6 ms for it, 2.7 and 1.4 ms for this one.
 
 - **What a heartbeat is now.** When its answer is known in advance (it records \`recordedAt\`, and no later
   heartbeat is recorded yet), a heartbeat is one statement that moves the shift, stores the idempotent result and
-  confirms the API key, all or nothing: on PostgreSQL one round trip and one commit, under the key's advisory
-  lock; on SQLite two statements in the group commit. The key is looked up at most once a minute per key: in
-  between it is reused, and the heartbeat's statement checks that the key and its application are exactly as
-  they were (anything else, such as a replay, a refusal or a revoked key, takes the full path after a fresh
-  lookup). This took PostgreSQL from six round trips to one.
-- **Found on the way.** On PostgreSQL, every heartbeat and stop read its shift through a partial index of active
-  shifts instead of the primary key whenever the statistics undercounted active shifts (as they usually do: they
-  are a sliver of the table), scanning all of them: about 1 ms each with 2,000 active shifts. Those statements
-  now state "active and live" as one expression the planner cannot prove an index predicate from, and a test
-  checks the plan. The index of active shifts by \`last_seen_at\` is gone: every heartbeat rewrote it, which
-  also kept PostgreSQL from heap-only updates; the sweep reads the active shifts through another partial index.
-  Statements built once now run as named prepared statements on PostgreSQL (parsed and planned once per
-  connection). And on Node 20, object spreads that merge several objects cost microseconds each: the
-  heartbeat's path no longer uses them (about 15 to 25% more SQLite heartbeats per second).
-- **Heartbeat, SQLite** (about 0.2 x the baseline, p99 about 6 ms). The server's main thread is saturated: about
-  0.1 ms of CPU per heartbeat against 0.02 ms for the bare \`GET /health\`. Left per request: JSON parsing and
-  validation, two SHA-256 digests (the key's, to find it among the verified ones, and the request's fingerprint),
-  four statements (the heartbeat, the record, and the savepoint pair that keeps one write's failure from
-  undoing the others of its commit group), the group's \`COMMIT\`, and the response's socket write. 0.5 x would
-  need a heartbeat costing about twice a bare \`GET /health\`. Next: run the group commit's statements on a
-  writer thread (the main thread would keep HTTP, parsing and validation; an estimated 30% more throughput on
-  two cores, still short of 0.5 x).
-- **Heartbeat, PostgreSQL** (about 0.09 x, p99 about 13 ms at 32 connections). One round trip per heartbeat;
-  the two cores are shared by PostgreSQL (ten sessions, each committing), the gateway and the load generator,
-  and the machine is saturated. PostgreSQL's own benchmark client, sending the same statement (plus a key
-  lookup) from ten sessions, reached about 6,800 transactions per second on this machine; 0.3 x the baseline
-  would be 15,000. Next: nothing of the same size is
-  left on the gateway's side; more cores, or PostgreSQL on its own machine.
+  confirms the API key, all or nothing. The key is looked up at most once a minute per key: in between it is
+  reused, and the heartbeat's statement checks that the key and its application are exactly as they were
+  (anything else, such as a replay, a refusal or a revoked key, takes the full path after a fresh lookup).
+  - On PostgreSQL, concurrent heartbeats are applied together: while an instance has two such statements in
+    flight, new heartbeats wait, and the next statement carries all that waited (up to 32; each row once, rows in
+    key order, so concurrent statements cannot deadlock). Each heartbeat keeps its own conditions, and the
+    statement commits all it applied or nothing; if it fails, each heartbeat runs alone. On the slow day this
+    took PostgreSQL heartbeats from about 1,100/s (0.047 x, p99 68 ms) to 2,200 to 3,400/s (0.10 to 0.12 x,
+    p99 21 to 39 ms); with eight statements in flight instead of two, 2,300/s.
+  - On SQLite the heartbeat's two statements run directly on the group commit's connection, without a Kysely
+    round trip per statement.
+  - Also removed from every request: a \`Hash\` object per SHA-256 digest (the one-shot digest costs half),
+    merged copies of statement values (they are looked up in layers instead) and a \`Date\` per formatted
+    instant (the current minute's text is kept).
+- **Heartbeat, SQLite** (0.26 x the baseline on the slow day; 0.2 x the day before). The server's main thread is
+  saturated at about 0.23 ms of CPU per heartbeat against 0.06 ms for the bare \`GET /health\` (0.1 and 0.02 ms
+  the day before). Timed per statement under load: the heartbeat's update (with the key check and the record's
+  absence) about 28 µs, the record's insert 12 µs, the savepoint pair 3.4 µs, the group's \`COMMIT\` 9 µs a
+  heartbeat; together about a quarter of the request. The rest is HTTP (parsing, the body's stream events, the
+  response's socket write), validation, logging and the request's own JavaScript. 0.5 x would need a heartbeat
+  costing about twice a bare \`GET /health\`. Next: run the group commit on a writer thread, which would take
+  that quarter off the main thread (still short of 0.5 x on two cores).
+- **Heartbeat, PostgreSQL** (0.10 to 0.12 x). Concurrency is now the limit rather than statements: with 32
+  clients each statement carries 10 to 30 heartbeats and takes 3.5 to 7 ms, most of it waiting for the
+  gateway's event loop (busy answering the previous batch) and for the cores, which PostgreSQL, the gateway and
+  the load generator share; the gateway spends about 0.26 ms of CPU per heartbeat. Next: fewer CPU microseconds
+  per request in the gateway (the same list as SQLite's, less the statements), or PostgreSQL on its own machine.
+- **Found on the way (earlier).** On PostgreSQL, every heartbeat and stop read its shift through a partial index
+  of active shifts instead of the primary key whenever the statistics undercounted active shifts, scanning all of
+  them; those statements now state "active and live" as one expression, and a test checks the plan. Statements
+  built once run as named prepared statements on PostgreSQL. On Node 20, object spreads that merge several
+  objects cost microseconds each; the heartbeat's path uses none.
 - **Socket writes.** In profiles, \`writev\` (one system call per HTTP response and per PostgreSQL message)
   shows as a large cost. Much of it is time the server's thread is descheduled in the call when the process it
   wakes (the load generator, a PostgreSQL session) takes the core.
 - **Leaderboard.** Rankings are computed once per workspace, environment, period and filter and reused while the
   workspace's activity version holds (a stop, a new staff profile or provisioning moves it, in the writer's
   transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 1.4 ms on
-  SQLite and 2.9 ms on PostgreSQL at 4 connections, for page 1 and a deep page alike (14 and 23 ms at 32
-  connections, also within the target). The first read after a write still sums the period's shifts (about
-  45 ms for a week on SQLite). Next: per-staff daily totals maintained with each completed shift, so that
+  SQLite and 2.9 ms on PostgreSQL at 4 connections on a normal day, for page 1 and a deep page alike (14 and 23 ms
+  at 32 connections, also within the target; 4 to 11 ms at 4 connections on the slow day). The first read after
+  a write still sums the period's shifts (about 45 ms for a week on SQLite). Next: per-staff daily totals maintained with each completed shift, so that
   recomputation is cheap too.
 - **Summary and per-staff aggregates.** Four to five queries per request; about 0.6 to 1.2 ms at 4 connections on
-  SQLite and 1.7 to 2.2 ms on PostgreSQL. At 32 connections their p50 is queueing: 0.2 to 0.5 ms of server CPU
-  per request makes some 2,000 to 5,000 requests/s, so 32 waiting requests see about 6 to 18 ms.
+  SQLite and 1.7 to 2.2 ms on PostgreSQL on a normal day (1.7 to 3.8 and 5.1 to 7.2 ms on the slow day). At 32
+  connections their p50 is queueing: 0.2 to 0.5 ms of server CPU per request makes some 2,000 to 5,000 requests/s, so 32 waiting requests see about 6 to 18 ms.
 - **Memory.** Peak RSS stays under 250 MB now that concurrent leaderboard requests share one computation
   instead of each holding a ranking of 5,000 staff.
 `;

@@ -59,8 +59,9 @@ export type ShortcutEffect<P> = (db: Kysely<Database>, p: Param<P>, claim: Expre
  * A write whose success response is known before it runs and whose whole effect is one statement that changes
  * nothing unless that response is exactly its outcome (a heartbeat answers with the instant it records, and
  * moves nothing when an earlier one is already later). The effect and the key's stored result then commit with
- * far fewer statements: on PostgreSQL as one statement, without an explicit transaction; on SQLite as two, with
- * no savepoint of the operation's own. When the effect changes nothing (the key has a record or is held, the
+ * far fewer statements: on PostgreSQL as one statement, without an explicit transaction, and under load together
+ * with other shortcuts in one statement (ShortcutBatcher); on SQLite as two, run directly on the group commit's
+ * connection with no savepoint of the operation's own. When the effect changes nothing (the key has a record or is held, the
  * row does not qualify, or the condition fails) nothing is written, and the caller runs the full operation, which
  * replays, refuses or explains (see Idempotency.apply).
  */
