@@ -49,17 +49,18 @@ export class WriteBatcher {
   ) {}
 
   submit<T>(job: BatchJob<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ job, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) void this.drain();
-    });
+    return this.enqueue<T>({ job });
   }
 
   /** Runs `direct` synchronously inside the next batch, in a savepoint of its own like any job. */
   submitDirect<T>(direct: DirectJob<T>): Promise<T> {
     if (!this.sqlite) return Promise.reject(new Error('this batcher was given no direct connection'));
+    return this.enqueue<T>({ direct });
+  }
+
+  private enqueue<T>(work: { readonly job: BatchJob<unknown> } | { readonly direct: DirectJob<unknown> }): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ direct, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ ...work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
