@@ -49,8 +49,6 @@ export class ShortcutBatcher<S, V> {
   private running = 0;
   private readonly concurrency: number;
   private readonly maxBatch: number;
-  /** Statements that applied more than one item, and the items they carried (for tests and diagnostics). */
-  readonly stats = { batches: 0, batchedItems: 0 };
 
   constructor(
     private readonly runner: BatchRunner<S, V>,
@@ -122,8 +120,6 @@ export class ShortcutBatcher<S, V> {
       await Promise.all(batch.map((item) => this.alone(item)));
       return;
     }
-    this.stats.batches += 1;
-    this.stats.batchedItems += batch.length;
     batch.forEach((item, i) => item.resolve(applied.has(i)));
   }
 
