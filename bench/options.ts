@@ -14,6 +14,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections <n>             connections per scenario (default 32)
   --profile                     run the server with --cpu-prof and summarize the profile
   --server-bin <path>           another build's bin/workspace-gateway.js, e.g. for an A/B comparison
+  --no-pin                      let the load generator run on every CPU (by default it is held on the last one)
   --keep                        keep the run's database (SQLite file or PostgreSQL schema)
   --help                        this text
 `;
@@ -32,6 +33,8 @@ export interface BenchOptions {
   readonly cpuProfile: boolean;
   /** The server entry point to run (default: this repository's bin/workspace-gateway.js). */
   readonly serverBin: string | null;
+  /** Hold the load generator on one CPU while measuring (see affinity.ts). */
+  readonly pin: boolean;
   readonly keep: boolean;
   readonly help: boolean;
 }
@@ -57,6 +60,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   let connections: number | null = null;
   let cpuProfile = false;
   let serverBin: string | null = null;
+  let pin = true;
   let keep = false;
   let help = false;
   for (let i = 0; i < argv.length; i += 1) {
@@ -103,6 +107,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       case '--server-bin':
         serverBin = value();
         break;
+      case '--no-pin':
+        pin = false;
+        break;
       case '--keep':
         keep = true;
         break;
@@ -133,6 +140,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     connections,
     cpuProfile,
     serverBin,
+    pin,
     keep,
     help,
   };

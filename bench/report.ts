@@ -40,7 +40,13 @@ export interface RunRecord {
     readonly smallWorkspaces: { readonly count: number; readonly staff: number; readonly shifts: number };
     readonly generation: GenerationStats & { readonly cached: boolean };
   };
-  readonly load: { readonly connections: number; readonly durationSeconds: number; readonly warmupSeconds: number };
+  readonly load: {
+    readonly connections: number;
+    readonly durationSeconds: number;
+    readonly warmupSeconds: number;
+    /** The CPU the load generator was held on while measuring; null (or absent, in older records) when it was not. */
+    readonly loadGeneratorCpu?: string | null;
+  };
   readonly scenarios: ScenarioRecord[];
   readonly server: { readonly peakRssMb: number; readonly exitCode: number | null };
   readonly targets: TargetResult[];
@@ -112,7 +118,11 @@ export function runMarkdown(record: RunRecord, resultFile: string | null): strin
     markdownTable(
       ['machine', ''],
       [
-        ['CPU', `${m.cpuModel}, ${m.cores} cores (shared by the server and the load generator)`],
+        [
+          'CPU',
+          `${m.cpuModel}, ${m.cores} cores (shared by the server and the load generator` +
+            (record.load.loadGeneratorCpu ? `, which was held on CPU ${record.load.loadGeneratorCpu})` : ')'),
+        ],
         ['memory', `${m.memoryGb} GB`],
         ['OS', m.os],
         ['Node.js', m.node],

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { ResponseContract } from './contract.js';
 import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.js';
+import { pinLoadGenerator } from './affinity.js';
 import { requestJson } from './http.js';
 import { runLoad, type LoadResult } from './load.js';
 import { currentLoad, describeMachine } from './machine.js';
@@ -127,7 +128,8 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
     !options.baseline ||
     options.durationSeconds !== null ||
     options.connections !== null ||
-    options.serverBin !== null;
+    options.serverBin !== null ||
+    !options.pin;
   const writesDocs = profile.name === 'full' && !exploratory;
   log(`== ${store} (${profile.name}${exploratory ? ', exploratory' : ''}), run directory ${runDir}`);
 
@@ -142,6 +144,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
   let scenarios: ScenarioRecord[] = [];
   let peakRssMb = 0;
   let exitCode: number | null = null;
+  let pinnedTo: string | null = null;
   const profileDir = options.cpuProfile ? join(runDir, 'profiles') : undefined;
   let server: ServerProcess | undefined;
   const undo = async () => {
@@ -157,9 +160,18 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
       ...(options.serverBin ? { serverBin: resolve(options.serverBin) } : {}),
     });
     log(`server pid ${server.pid} at ${server.baseUrl}`);
+    // Pinned after the server started, which keeps every CPU (see affinity.ts).
+    const pin = options.pin ? pinLoadGenerator() : null;
+    if (pin && 'cpu' in pin) {
+      pinnedTo = pin.cpu;
+      log(`load generator held on CPU ${pin.cpu}; the server and the database run on any CPU`);
+    } else if (pin) {
+      log(`load generator not pinned (${pin.reason})`);
+    }
     try {
       scenarios = await measureScenarios(server, prepared, options, runTag, failures);
     } finally {
+      if (pin && 'release' in pin) pin.release();
       try {
         peakRssMb = Math.round(server.sample().peakRssMb * 10) / 10;
       } catch {
@@ -200,6 +212,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
       connections: options.connections ?? profile.connections,
       durationSeconds: options.durationSeconds ?? profile.durationSeconds,
       warmupSeconds: profile.warmupSeconds,
+      loadGeneratorCpu: pinnedTo,
     },
     scenarios,
     server: { peakRssMb, exitCode },
