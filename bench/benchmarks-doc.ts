@@ -50,10 +50,11 @@ pass/fail.
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario, connections |
 | \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node dist/bench/bench/profile-summary.js <file>\`) |
 | \`--server-bin <path>\` | run another build's \`bin/workspace-gateway.js\`, for A/B comparisons |
+| \`--no-pin\` | let the load generator run on every CPU (by default it is held on the last one while measuring; see below) |
 | \`--keep\` | keep the run's database: the SQLite file in the run directory, or the PostgreSQL schema |
 
 Results: a full run with default options writes \`bench/results/<store>-<timestamp>.json\` and rebuilds this file.
-Quick runs, and runs with \`--only\`, \`--no-baseline\`, \`--duration\`, \`--connections\` or \`--server-bin\`, are
+Quick runs, and runs with \`--only\`, \`--no-baseline\`, \`--duration\`, \`--connections\`, \`--server-bin\` or \`--no-pin\`, are
 exploratory: they write their JSON and a Markdown report into their temporary run directory (printed at the
 end) and leave \`bench/results/\` and this file alone.
 
@@ -118,76 +119,82 @@ second, the throughput (and the heartbeat p99) on the first.
 
 const CAVEATS = `## Reading the numbers
 
-- The load generator runs on the same machine as the server (one Node.js process each): on a small machine the
-  client's CPU is taken from the server's, and the baseline is partly limited by the client.
-- Compare ratios to the baseline across machines, not absolute requests/s.
+- The load generator runs on the same machine as the server (one Node.js process each). While it measures, it is
+  held on one CPU, the last it may use (\`taskset\`; \`--no-pin\` lets it run anywhere and makes the run
+  exploratory); the server and PostgreSQL run on every CPU, that one included. Each response wakes the client,
+  and Linux tends to run a woken task on the waker's core, where it preempts the server mid-request; in
+  production the clients are other machines. In interleaved runs the heartbeat made 0.27 to 0.35 x the baseline
+  with the client held and 0.20 to 0.30 x without; the baseline, whose client is never idle, did not move
+  beyond its noise. On a small machine the client's CPU is still taken from what the server and the database
+  could use, and the baseline is partly limited by the client.
+- Compare ratios to the baseline across machines, not absolute requests/s. The reference machine's speed also
+  varies from hour to hour: over one day the baseline ranged from 30,000 to 59,000 requests/s, and on one slow
+  day it made 15,000 to 21,000 (every scenario slowed alike). Ratios move less, but they move: the SQLite
+  heartbeat measured 0.20 to 0.35 x within one hour. Read a run with its baseline and its load average.
 - At ${PROFILES.full.connections} connections latency is mostly queueing (about connections / throughput); "CPU ms/req" is
   the server's own cost per request.
 - SQLite runs in WAL mode and every commit is flushed (\`fdatasync\` of the write-ahead log) before it is
   answered; the flush runs in Node's thread pool, so write throughput follows how many writes share a commit
   more than the disk's flush latency.
-- Other work on the machine shows in the load average recorded with each run.
 
-## What limits the figures (and what comes next)
+## What limits the figures
 
-Measured with profiles of the server (\`--profile\`). The heartbeat throughput targets are missed on both stores.
+Measured with profiles of the server (\`--profile\`), timings of single statements under load, and PostgreSQL's
+own statement log. Every target is met except the heartbeat throughput ratios, on both stores. On this machine
+(two cores shared by the server, the load generator and, for PostgreSQL, the database) they cannot be met; the
+arithmetic follows.
 
-**Read this run against the machine it ran on.** The runs above were made on a day the reference machine was
-about three times slower than the day before, for every scenario and for the baseline alike (the bare
-\`GET /health\` made 15,000 to 21,000 requests/s against 45,000 to 50,000; summary p50 at 4 connections was
-3.8 ms on SQLite against 1.2 ms), with up to 11% of the CPU stolen by the host. On that day the PostgreSQL summary
-and per-staff aggregates (7.2 and 5.1 ms) and both heartbeat p99s (26 and 39 ms) came out over their targets;
-the day before, on the same code paths, they were 2.2 ms, 1.7 ms, 6 ms and 13 ms. An A/B run on the slow day
-(\`--server-bin\` with the previous build) measured the previous build no faster: SQLite summary and per-staff
-month p50 at 4 connections 2.9 and 1.6 ms for it, 2.7 and 1.4 ms for this one.
-
-- **What a heartbeat is now.** When its answer is known in advance (it records \`recordedAt\`, and no later
+- **What a heartbeat is.** When its answer is known in advance (it records \`recordedAt\`, and no later
   heartbeat is recorded yet), a heartbeat is one statement that moves the shift, stores the idempotent result and
   confirms the API key, all or nothing. The key is looked up at most once a minute per key: in between it is
   reused, and the heartbeat's statement checks that the key and its application are exactly as they were
   (anything else, such as a replay, a refusal or a revoked key, takes the full path after a fresh lookup).
+  - On SQLite the statement's two parts run directly on the group commit's connection, without a Kysely round
+    trip per statement, and all writes that arrive during a commit share the next one.
   - On PostgreSQL, concurrent heartbeats are applied together: while an instance has two such statements in
     flight, new heartbeats wait, and the next statement carries all that waited (up to 32; each row once, rows in
     key order, so concurrent statements cannot deadlock). Each heartbeat keeps its own conditions, and the
-    statement commits all it applied or nothing; if it fails, each heartbeat runs alone. On the slow day this
-    took PostgreSQL heartbeats from about 1,100/s (0.047 x, p99 68 ms) to 2,200 to 3,400/s (0.10 to 0.12 x,
-    p99 21 to 39 ms); with eight statements in flight instead of two, 2,300/s.
-  - On SQLite the heartbeat's two statements run directly on the group commit's connection, without a Kysely
-    round trip per statement.
-  - Also removed from every request: a \`Hash\` object per SHA-256 digest (the one-shot digest costs half),
-    merged copies of statement values (they are looked up in layers instead) and a \`Date\` per formatted
-    instant (the current minute's text is kept).
-- **Heartbeat, SQLite** (0.26 x the baseline on the slow day; 0.2 x the day before). The server's main thread is
-  saturated at about 0.23 ms of CPU per heartbeat against 0.06 ms for the bare \`GET /health\` (0.1 and 0.02 ms
-  the day before). Timed per statement under load: the heartbeat's update (with the key check and the record's
-  absence) about 28 µs, the record's insert 12 µs, the savepoint pair 3.4 µs, the group's \`COMMIT\` 9 µs a
-  heartbeat; together about a quarter of the request. The rest is HTTP (parsing, the body's stream events, the
-  response's socket write), validation, logging and the request's own JavaScript. 0.5 x would need a heartbeat
-  costing about twice a bare \`GET /health\`. Next: run the group commit on a writer thread, which would take
-  that quarter off the main thread (still short of 0.5 x on two cores).
-- **Heartbeat, PostgreSQL** (0.10 to 0.12 x). Concurrency is now the limit rather than statements: with 32
-  clients each statement carries 10 to 30 heartbeats and takes 3.5 to 7 ms, most of it waiting for the
-  gateway's event loop (busy answering the previous batch) and for the cores, which PostgreSQL, the gateway and
-  the load generator share; the gateway spends about 0.26 ms of CPU per heartbeat. Next: fewer CPU microseconds
-  per request in the gateway (the same list as SQLite's, less the statements), or PostgreSQL on its own machine.
+    statement commits all it applied or nothing; if it fails, each heartbeat runs alone.
+  - Removed from every request along the way: a \`Hash\` object per SHA-256 digest (the one-shot digest costs
+    half), merged copies of statement values (they are looked up in layers), a \`Date\` per formatted instant
+    (the current minute's text is kept), and object spreads that merge several objects (microseconds each on
+    Node 20).
+- **Heartbeat, SQLite** (0.20 to 0.35 x; the target is 0.5 x). The server's main thread is saturated. The
+  baseline costs it about 0.02 ms a request, so 0.5 x means a heartbeat of at most about 0.04 ms. Measured on the
+  main thread per heartbeat: about 0.07 to 0.1 ms, of which SQLite's own work (the update with the key check and
+  the record's absence, the record's insert, the savepoint pair, a share of the group's \`COMMIT\`) is a quarter
+  to a third, and Fastify's own per-request work (what the baseline costs) about as much again. Those two alone
+  exceed the 0.04 ms before the heartbeat's own work (the body's parsing and validation, the key's hash, the
+  idempotency fingerprint, the response, the log line). A writer thread taking every statement off the main
+  thread would leave the main thread at about 0.05 to 0.07 ms, still short of 0.5 x, and that thread's core is
+  the one the load generator uses.
+- **Heartbeat, PostgreSQL** (0.12 to 0.15 x; the target is 0.3 x). 0.3 x of this machine's baseline is 10,000 to
+  15,000 heartbeats/s. The gateway spends about 0.1 ms of CPU per heartbeat on PostgreSQL (the HTTP work above,
+  plus encoding the statement's values and decoding its rows in the driver), so it would need a whole core to
+  itself for that, while PostgreSQL and the load generator need the same two cores. Time per batch (14
+  heartbeats on average at 32 connections): PostgreSQL's log gives about 0.7 ms to bind and execute it and its
+  \`fdatasync\` takes 0.2 to 0.3 ms, while the gateway waits 4 to 5 ms for the answer. The rest is on the gateway's
+  side: in profiles, 39% of its thread's time shows in \`writev\` to PostgreSQL, a short call, so most of that is
+  time in which the session it has just woken holds the gateway's core; and its event loop is busy answering the
+  previous batch. More
+  statements in flight made it worse (two: 4,600 to 5,100/s; four: 3,800/s; eight: 2,900/s), one was no better
+  (5,500/s). Reaching 0.3 x needs PostgreSQL on cores of its own.
+- **Heartbeat p99** stays well within 25 ms at 32 connections on both stores (10 and 19 ms).
 - **Found on the way (earlier).** On PostgreSQL, every heartbeat and stop read its shift through a partial index
   of active shifts instead of the primary key whenever the statistics undercounted active shifts, scanning all of
   them; those statements now state "active and live" as one expression, and a test checks the plan. Statements
-  built once run as named prepared statements on PostgreSQL. On Node 20, object spreads that merge several
-  objects cost microseconds each; the heartbeat's path uses none.
-- **Socket writes.** In profiles, \`writev\` (one system call per HTTP response and per PostgreSQL message)
-  shows as a large cost. Much of it is time the server's thread is descheduled in the call when the process it
-  wakes (the load generator, a PostgreSQL session) takes the core.
+  built once run as named prepared statements on PostgreSQL.
 - **Leaderboard.** Rankings are computed once per workspace, environment, period and filter and reused while the
   workspace's activity version holds (a stop, a new staff profile or provisioning moves it, in the writer's
-  transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 1.4 ms on
-  SQLite and 2.9 ms on PostgreSQL at 4 connections on a normal day, for page 1 and a deep page alike (14 and 23 ms
-  at 32 connections, also within the target; 4 to 11 ms at 4 connections on the slow day). The first read after
-  a write still sums the period's shifts (about 45 ms for a week on SQLite). Next: per-staff daily totals maintained with each completed shift, so that
-  recomputation is cheap too.
-- **Summary and per-staff aggregates.** Four to five queries per request; about 0.6 to 1.2 ms at 4 connections on
-  SQLite and 1.7 to 2.2 ms on PostgreSQL on a normal day (1.7 to 3.8 and 5.1 to 7.2 ms on the slow day). At 32
-  connections their p50 is queueing: 0.2 to 0.5 ms of server CPU per request makes some 2,000 to 5,000 requests/s, so 32 waiting requests see about 6 to 18 ms.
+  transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 1 to 1.3 ms
+  on SQLite and 2.6 to 2.8 ms on PostgreSQL at 4 connections, for page 1 and a deep page alike. The first read
+  after a write still sums the period's shifts (about 45 ms for a week on SQLite). Next: per-staff daily totals
+  maintained with each completed shift, so that recomputation is cheap too.
+- **Summary and per-staff aggregates.** Four to five queries per request: about 0.6 to 1.2 ms at 4 connections
+  on SQLite and 1.7 to 3.1 ms on PostgreSQL. At 32 connections their p50 is queueing: 0.2 to 0.6 ms of server
+  CPU per request makes some 1,300 to 6,000 requests/s, so 32 waiting requests see about 5 to 23 ms. On the slow
+  day the PostgreSQL figures at 4 connections rose to 5.1 to 7.2 ms, over the 5 ms target; an A/B run that day
+  (\`--server-bin\` with the previous build) measured the previous build no faster.
 - **Memory.** Peak RSS stays under 250 MB now that concurrent leaderboard requests share one computation
   instead of each holding a ranking of 5,000 staff.
 `;
