@@ -84,6 +84,19 @@ describe.each(STORE_KINDS)('application review: authentication, visibility and p
       expect(errorCode(res)).toBe('unauthenticated');
     });
 
+    it('with a session cookie holding a valid token (the cookie scheme is a placeholder)', async () => {
+      const id = await submission();
+      const res = await ctx.inject({
+        method: 'POST',
+        url: `/v1/applications/submissions/${id}/accept`,
+        headers: { 'idempotency-key': 'k-cookie' },
+        cookies: { session: await dashboardToken(REVIEWER_USER_ID) },
+      });
+      expect(res.statusCode).toBe(401);
+      expect(errorCode(res)).toBe('unauthenticated');
+      expect((await submissionRow(ctx, id)).status).toBe('submitted');
+    });
+
     it('with a workspace API key instead of a dashboard token', async () => {
       await expectUnauthenticated(fixture.keys.test.secret);
     });
