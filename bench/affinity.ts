@@ -46,12 +46,13 @@ function reasonOf(error: unknown): string {
 export function pinLoadGenerator(): LoadGeneratorPin | { readonly reason: string } {
   if (process.platform !== 'linux') return { reason: `no CPU pinning on ${process.platform}` };
   let allowed: string;
+  let cpus: number[];
   try {
     allowed = taskset('--cpu-list', '--pid').split(':').pop()?.trim() ?? '';
+    cpus = expandCpuList(allowed);
   } catch (error) {
     return { reason: `taskset: ${reasonOf(error)}` };
   }
-  const cpus = expandCpuList(allowed);
   const last = cpus[cpus.length - 1];
   if (cpus.length < 2 || last === undefined) return { reason: 'one CPU: the client and the server share it' };
   try {

@@ -5,9 +5,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pinLoadGenerator } from './affinity.js';
 import { ResponseContract } from './contract.js';
 import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.js';
-import { pinLoadGenerator } from './affinity.js';
 import { requestJson } from './http.js';
 import { runLoad, type LoadResult } from './load.js';
 import { currentLoad, describeMachine } from './machine.js';
