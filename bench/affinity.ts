@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 export interface LoadGeneratorPin {
   /** The CPU the load generator was held on, as `taskset` lists it. */
   readonly cpu: string;
-  /** Lets the process run on every CPU again. */
+  /** Lets the process run on the CPUs it had before again. */
   release(): void;
 }
 
@@ -35,6 +35,12 @@ export function expandCpuList(list: string): number[] {
   return cpus;
 }
 
+/** The CPUs this process may run on now: as `taskset` prints them, and expanded. */
+export function allowedCpus(): { readonly list: string; readonly cpus: number[] } {
+  const list = taskset('--cpu-list', '--pid').split(':').pop()?.trim() ?? '';
+  return { list, cpus: expandCpuList(list) };
+}
+
 function reasonOf(error: unknown): string {
   return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
 }
@@ -45,14 +51,13 @@ function reasonOf(error: unknown): string {
  */
 export function pinLoadGenerator(): LoadGeneratorPin | { readonly reason: string } {
   if (process.platform !== 'linux') return { reason: `no CPU pinning on ${process.platform}` };
-  let allowed: string;
-  let cpus: number[];
+  let allowed: ReturnType<typeof allowedCpus>;
   try {
-    allowed = taskset('--cpu-list', '--pid').split(':').pop()?.trim() ?? '';
-    cpus = expandCpuList(allowed);
+    allowed = allowedCpus();
   } catch (error) {
     return { reason: `taskset: ${reasonOf(error)}` };
   }
+  const { cpus } = allowed;
   const last = cpus[cpus.length - 1];
   if (cpus.length < 2 || last === undefined) return { reason: 'one CPU: the client and the server share it' };
   try {
@@ -64,7 +69,7 @@ export function pinLoadGenerator(): LoadGeneratorPin | { readonly reason: string
     cpu: String(last),
     release: () => {
       try {
-        taskset('--all-tasks', '--cpu-list', '--pid', allowed);
+        taskset('--all-tasks', '--cpu-list', '--pid', allowed.list);
       } catch {
         // The run is ending; a process held on one CPU harms nothing.
       }

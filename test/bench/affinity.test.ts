@@ -1,13 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { expandCpuList, pinLoadGenerator } from '../../bench/affinity.js';
+import { allowedCpus, expandCpuList, pinLoadGenerator } from '../../bench/affinity.js';
 import { parseOptions } from '../../bench/options.js';
-
-function allowedCpus(): number[] {
-  const out = execFileSync('taskset', ['--cpu-list', '--pid', String(process.pid)], { encoding: 'utf8' });
-  return expandCpuList(out.split(':').pop() ?? '');
-}
 
 describe('benchmark: load generator pinning', () => {
   it('reads CPU lists as taskset prints them', () => {
@@ -28,15 +22,15 @@ describe('benchmark: load generator pinning', () => {
       expect('reason' in pin ? pin.reason : '').not.toBe('');
       return;
     }
-    const before = allowedCpus();
+    const before = allowedCpus().cpus;
     const pin = pinLoadGenerator();
     if (!('cpu' in pin)) throw new Error(`not pinned: ${pin.reason}`);
     try {
       expect(pin.cpu).toBe(String(before[before.length - 1]));
-      expect(allowedCpus()).toEqual([before[before.length - 1]]);
+      expect(allowedCpus().cpus).toEqual([before[before.length - 1]]);
     } finally {
       pin.release();
     }
-    expect(allowedCpus()).toEqual(before);
+    expect(allowedCpus().cpus).toEqual(before);
   });
 });
