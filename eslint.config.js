@@ -1,6 +1,37 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Layering (docs/ARCHITECTURE.md): app -> features -> http glue, idempotency, keys, db. Each block below names
+// what a part of src/ must not import; a file matched by several blocks gets all their restrictions, because
+// ESLint keeps only the last `no-restricted-imports` options that match a file.
+const FRAMEWORK = {
+  regex: '^(fastify|@fastify/[^/]+)(/.*)?$',
+  message: 'Only HTTP glue (src/http/, routes.ts, app.ts) knows Fastify.',
+};
+const HTTP = {
+  regex: '^(\\.\\./)+http(/|$)',
+  message: 'Only routes and app.ts use src/http/; take what is needed as plain values.',
+};
+const FEATURES = {
+  regex: '^(\\.\\./)+features(/|$)',
+  message: 'The store, idempotency and keys know no feature: a feature depends on them, never the reverse.',
+};
+const OTHER_REPOSITORY = {
+  regex: '^(\\.\\./[^/]+|(\\.\\./)+features/[^/]+)/repository(\\.js)?$',
+  message:
+    "A feature's repository.ts is its own: read another feature through its service or its shared read module " +
+    '(e.g. staff/profiles.ts, workspaces/workspace.ts).',
+};
+
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export const layering = [
+  { files: ['src/features/**/*.ts'], rules: restrict(OTHER_REPOSITORY) },
+  { files: ['src/features/*/service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
+  { files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts'], rules: restrict(FRAMEWORK, HTTP, FEATURES) },
+  { files: ['src/provisioning/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'bench/results/'] },
   js.configs.recommended,
@@ -13,6 +44,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  ...layering,
   {
     files: ['bin/**/*.js', 'bench/**/*.js', 'scripts/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -1,22 +1,25 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SqliteDatabase } from './sqlite-driver.js';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
+import {
+  Kysely,
+  SqliteDialect,
+  type CompiledQuery,
+  type Dialect as KyselyDialect,
+  type SqliteDatabase as KyselySqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
+import { SqliteDatabase } from './sqlite-driver.js';
+import { GroupCommit } from './group-commit.js';
+import { attachRegistry, StatementRegistry } from './prepared.js';
+import type { SyncStatements } from './savepoint.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
+import type { Store } from './store.js';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.js';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.js';
-import type { Database, Dialect } from './types.js';
-import type { DirectSqlite } from './write-batcher.js';
+import type { Database } from './types.js';
 
-export interface Store {
-  readonly db: Kysely<Database>;
-  readonly dialect: Dialect;
-  /** SQLite only: its one connection, for statements run synchronously inside the group commit (DirectSqlite). */
-  readonly direct?: DirectSqlite;
-  close(): Promise<void>;
-}
+export type { Store, SyncWriteJob, WriteJob } from './store.js';
 
 export interface StoreOptions {
   /** PostgreSQL schema to place on the search path (tests use one schema per file). */
@@ -51,6 +54,26 @@ export function sqliteFilename(url: string): string {
   const rest = url.slice('sqlite:'.length);
   if (rest === ':memory:' || rest === '') return ':memory:';
   return rest.startsWith('//') ? rest.slice(2) : rest;
+}
+
+/** `dialect`, with the store's statement registry on its adapter (see StatementRegistry). */
+function withRegistry(dialect: KyselyDialect, registry: StatementRegistry): KyselyDialect {
+  return {
+    createAdapter: () => attachRegistry(dialect.createAdapter(), registry),
+    createDriver: () => dialect.createDriver(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}
+
+/** The SQLite connection, run synchronously: inside a group commit it is the batch's transaction. */
+export function syncStatements(database: KyselySqliteDatabase): SyncStatements {
+  return {
+    all: <R>(query: CompiledQuery<R>) => database.prepare(query.sql).all(query.parameters) as R[],
+    run: (query) => {
+      database.prepare(query.sql).run(query.parameters);
+    },
+  };
 }
 
 function startCheckpointer(filename: string): () => Promise<void> {
@@ -90,22 +113,18 @@ function openSqlite(url: string, options: StoreOptions): Store {
     sqlite.pragma('synchronous = FULL');
     dialect = new SqliteDialect({ database });
   }
-  const db = new Kysely<Database>({ dialect });
+  const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
   let stopCheckpointer: (() => Promise<void>) | undefined;
   if (options.backgroundCheckpoints === true && filename !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
     stopCheckpointer = startCheckpointer(filename);
   }
-  const direct: DirectSqlite = {
-    all: <R>(query: CompiledQuery<R>) => database.prepare(query.sql).all(query.parameters) as R[],
-    run: (query) => {
-      database.prepare(query.sql).run(query.parameters);
-    },
-  };
+  const writer = new GroupCommit(db, syncStatements(database));
   return {
     db,
     dialect: 'sqlite',
-    direct,
+    write: (job) => writer.write(job),
+    writeSync: (job) => writer.writeSync(job),
     close: async () => {
       await stopCheckpointer?.();
       await db.destroy();
@@ -122,10 +141,14 @@ function openPostgres(url: string, options: StoreOptions): Store {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: preparingPool(pool) }) });
+  const registry = new StatementRegistry();
+  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, registry) });
+  const db = new Kysely<Database>({ dialect: withRegistry(dialect, registry) });
   return {
     db,
     dialect: 'postgres',
+    write: (job) => db.transaction().execute(job),
+    writeSync: undefined,
     close: () => db.destroy(),
   };
 }

@@ -1,33 +1,68 @@
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Store } from './connect.js';
 import * as initial from './migrations/20261121_0001_initial.js';
 import * as activityVersion from './migrations/20261121_0002_activity_version.js';
 import * as heartbeatHotUpdates from './migrations/20261122_0003_heartbeat_hot_updates.js';
+import * as activityTotals from './migrations/20261124_0004_activity_totals.js';
+import * as webhooks from './migrations/20261124_0005_webhooks.js';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121_0001_initial': initial,
   '20261121_0002_activity_version': activityVersion,
   '20261122_0003_heartbeat_hot_updates': heartbeatHotUpdates,
+  '20261124_0004_activity_totals': activityTotals,
+  '20261124_0005_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = {
   getMigrations: () => Promise.resolve(MIGRATIONS),
 };
 
+/** The migration that creates the activity totals: a store that held shifts before it needs them built. */
+export const ACTIVITY_TOTALS_MIGRATION = '20261124_0004_activity_totals';
+
 export interface MigrateResult {
   readonly applied: string[];
 }
 
-/** Applies pending migrations; safe when several instances start at once (Kysely takes a migration lock). */
-export async function migrateToLatest({ db, dialect }: Pick<Store, 'db' | 'dialect'>): Promise<MigrateResult> {
+/** The migrator of this store. */
+export async function migratorFor({ db, dialect }: Pick<Store, 'db' | 'dialect'>): Promise<Migrator> {
   // On PostgreSQL the bookkeeping tables live in the connection's current schema, so one database can hold
   // several independent gateways (or test schemas) without their migration records meeting.
   const schema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  return new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+}
+
+/**
+ * Names of the migrations this build knows that the store has not applied, in order. Cheap enough for a readiness
+ * probe: two small queries (Kysely's own status check introspects every table the connection can see).
+ */
+export async function pendingMigrations({ db, dialect }: Pick<Store, 'db' | 'dialect'>): Promise<string[]> {
+  const present =
+    dialect === 'postgres'
+      ? (await sql<{ present: boolean }>`select to_regclass(${DEFAULT_MIGRATION_TABLE}) is not null as present`.execute(db))
+          .rows[0]?.present === true
+      : (
+          await sql<{ n: number }>`select count(*) as n from sqlite_master
+            where type = 'table' and name = ${DEFAULT_MIGRATION_TABLE}`.execute(db)
+        ).rows[0]?.n === 1;
+  const applied = present
+    ? new Set(
+        (await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db)).rows.map(
+          (row) => row.name,
+        ),
+      )
+    : new Set<string>();
+  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
+}
+
+/** Applies pending migrations; safe when several instances start at once (Kysely takes a migration lock). */
+export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Promise<MigrateResult> {
+  const migrator = await migratorFor(store);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);

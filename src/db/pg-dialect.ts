@@ -13,7 +13,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import { sha256Hex } from '../ids.js';
-import { isFixedStatement } from './prepared.js';
+import type { StatementRegistry } from './prepared.js';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -48,17 +48,28 @@ export class CurrentSchemaPostgresDialect extends PostgresDialect {
   }
 }
 
-/** The server-side name of a fixed statement: its text's hash, plus a generation bumped when a plan goes stale. */
-const statementNames = new Map<string, string>();
-let generation = 0;
+/**
+ * The server-side names of a store's fixed statements: the text's hash, plus a generation bumped when a plan
+ * goes stale. One per store (see preparingPool).
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private generation = 0;
 
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `wsg_${generation}_${sha256Hex(text).slice(0, 24)}`;
-    statementNames.set(text, name);
+  of(text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `wsg_${this.generation}_${sha256Hex(text).slice(0, 24)}`;
+      this.names.set(text, name);
+    }
+    return name;
   }
-  return name;
+
+  /** Every connection prepares the statement again, under a new name, from its next use on. */
+  renew(text: string): void {
+    this.generation += 1;
+    this.names.delete(text);
+  }
 }
 
 /** "cached plan must not change result type": a table the statement reads changed shape (a migration elsewhere). */
@@ -66,16 +77,14 @@ function isStalePlan(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '0A000';
 }
 
-function preparingClient(client: pg.PoolClient): PostgresPoolClient {
+function preparingClient(client: pg.PoolClient, registry: StatementRegistry, names: StatementNames): PostgresPoolClient {
   async function run(text: string, values: unknown[]): Promise<pg.QueryResult> {
-    if (!isFixedStatement(text)) return client.query(text, values);
+    if (!registry.isFixed(text)) return client.query(text, values);
     try {
-      return await client.query({ name: statementName(text), text, values });
+      return await client.query({ name: names.of(text), text, values });
     } catch (error) {
       if (!isStalePlan(error)) throw error;
-      // Every connection prepares the statement again, under a new name, from its next use on.
-      generation += 1;
-      statementNames.delete(text);
+      names.renew(text);
       return client.query(text, values);
     }
   }
@@ -96,14 +105,15 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient {
  * and planned once per connection instead of on every execution (for the heartbeat's statement, parsing and
  * planning cost PostgreSQL more than running it). Other SQL (built per call, of many shapes) stays unnamed.
  */
-export function preparingPool(pool: pg.Pool): PostgresPool {
+export function preparingPool(pool: pg.Pool, registry: StatementRegistry): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const names = new StatementNames();
   return {
     async connect() {
       const client = await pool.connect();
       let wrapped = clients.get(client);
       if (!wrapped) {
-        wrapped = preparingClient(client);
+        wrapped = preparingClient(client, registry, names);
         clients.set(client, wrapped);
       }
       return wrapped;

@@ -17,12 +17,38 @@ import type { Database, Executor } from './types.js';
 
 const PLACEHOLDER = Symbol('prepared placeholder');
 
-/** The SQL of every prepared query compiled so far: fixed text, so a server may keep its parsed form. */
-const fixedStatements = new Set<string>();
+/**
+ * A store's prepared queries: each definition's compiled form for the store's dialect, and the texts of them all
+ * (fixed text, so a server may keep its parsed form: see pg-dialect.ts, which names these on PostgreSQL). One per
+ * store, reached through its dialect adapter (a store and its transactions share one; see connect.ts).
+ */
+export class StatementRegistry {
+  readonly compiled = new Map<object, Compiled<never>>();
+  private readonly fixed = new Set<string>();
 
-/** True when `sql` is the text of a prepared query (see src/db/pg-dialect.ts, which names these on PostgreSQL). */
-export function isFixedStatement(sql: string): boolean {
-  return fixedStatements.has(sql);
+  /** True when `sql` is the text of a prepared query this store has compiled. */
+  isFixed(sql: string): boolean {
+    return this.fixed.has(sql);
+  }
+
+  add(definition: object, compiled: Compiled<never>): void {
+    this.compiled.set(definition, compiled);
+    this.fixed.add(compiled.sql);
+  }
+}
+
+/** A dialect adapter that carries its store's registry (see connect.ts). */
+interface RegistryCarrier {
+  readonly statementRegistry?: StatementRegistry;
+}
+
+function registryOf(db: Executor): StatementRegistry | undefined {
+  return (db.getExecutor().adapter as RegistryCarrier).statementRegistry;
+}
+
+/** Gives a store's adapter its registry (called once, when the store's Kysely instance creates its adapter). */
+export function attachRegistry<A extends object>(adapter: A, registry: StatementRegistry): A {
+  return Object.assign(adapter, { statementRegistry: registry });
 }
 
 interface Placeholder {
@@ -82,7 +108,7 @@ type Merged<T extends readonly object[]> = T extends readonly [infer Head, ...in
 export type Params<P> = P | ParamSource<P>;
 
 export interface Prepared<P, R> {
-  /** The query with `params` bound, compiled for `db`'s dialect, to run elsewhere (see src/db/write-batcher.ts). */
+  /** The query with `params` bound, compiled for `db`'s dialect, to run elsewhere (see Store.writeSync). */
   compile(db: Executor, params: Params<P>): CompiledQuery<R>;
   /** Runs the query with `params` on `db` (a store or a transaction of it). */
   execute(db: Executor, params: Params<P>): Promise<QueryResult<R>>;
@@ -131,22 +157,25 @@ function bindingsOf<P>(first: CompiledQuery<unknown>, second: CompiledQuery<unkn
 export function prepared<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, p: Param<P>) => Buildable<R>,
 ): Prepared<P, R> {
-  // One compilation per dialect adapter (a store and its transactions share one).
-  const byAdapter = new WeakMap<object, Compiled<P>>();
+  const definition = {};
 
+  function compileNow(db: Executor): Compiled<P> {
+    const first = compileWith(db, build, 1);
+    const second = compileWith(db, build, 2);
+    return { sql: first.sql, bindings: bindingsOf<P>(first, second) };
+  }
+
+  // Compiled once per store (its registry keeps it); on a Kysely instance without one, at every use.
   function compiled(db: Executor): Compiled<P> {
-    const adapter = db.getExecutor().adapter;
-    let hit = byAdapter.get(adapter);
+    const registry = registryOf(db);
+    if (!registry) return compileNow(db);
+    let hit = registry.compiled.get(definition) as Compiled<P> | undefined;
     if (hit === undefined) {
-      const first = compileWith(db, build, 1);
-      const second = compileWith(db, build, 2);
-      hit = { sql: first.sql, bindings: bindingsOf<P>(first, second) };
-      byAdapter.set(adapter, hit);
-      fixedStatements.add(hit.sql);
+      hit = compileNow(db);
+      registry.add(definition, hit as Compiled<never>);
     }
     return hit;
   }
-
   function compile(db: Executor, params: Params<P>): CompiledQuery<R> {
     const { sql, bindings } = compiled(db);
     const values =

@@ -149,6 +149,83 @@ export interface IdempotencyRecordTable {
   locked_until: number;
 }
 
+export interface WebhookEndpointTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event types, or `["*"]`. */
+  events: string;
+  enabled: number;
+  /** `whsec_…`: the service signs with it, so it is stored readable; never logged. */
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventTable {
+  id: string;
+  workspace_id: string;
+  type: string;
+  environment: string | null;
+  /** The exact JSON body POSTed, the same on every retry. */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  workspace_id: string;
+  /** pending | delivered | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  /** No retry is scheduled after this instant: the delivery is marked failed. */
+  expires_at: number;
+  /** Lease of the instance sending it; a lapsed lease (a crash) makes it claimable again. */
+  claimed_until: number | null;
+  claimed_by: string | null;
+  last_status: number | null;
+  last_duration_ms: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  status: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+/** Running totals of completed time per staff member and bucket (see migration 0004). */
+export interface ActivityTotalsTable {
+  workspace_id: string;
+  environment: string;
+  /** `day`, `week` or `month` of the workspace time zone. */
+  grain: string;
+  bucket_start: number;
+  staff_id: string;
+  worked_ms: number;
+  started_shifts: number;
+  carried_shifts: number;
+}
+
+/** An upper bound of the longest completed shift per workspace and environment (see migration 0004). */
+export interface ActivityTotalsExtentTable {
+  workspace_id: string;
+  environment: string;
+  longest_shift_ms: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   departments: DepartmentTable;
@@ -162,6 +239,12 @@ export interface Database {
   events: EventTable;
   shifts: ShiftTable;
   idempotency_records: IdempotencyRecordTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  activity_totals: ActivityTotalsTable;
+  activity_totals_extent: ActivityTotalsExtentTable;
 }
 
 export type Db = Kysely<Database>;

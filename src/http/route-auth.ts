@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.js';
 import { AppError } from '../errors.js';
-import type { Authenticator, ReusedKey } from './authentication.js';
+import type { ReusedKey } from '../keys/credential.js';
+import type { Authenticator } from './authentication.js';
+import { CORRELATION_ID_RE } from './headers.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Declared on each route (`config.auth`); checked in one hook, and turned into the route's OpenAPI security. */
@@ -51,7 +53,6 @@ function refusal(actor: ApiKeyActor, auth: ApiKeyAuth): AppError | null {
   return null;
 }
 
-const CORRELATION_ID_RE = /^[\x21-\x7e]{1,128}$/;
 
 function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;

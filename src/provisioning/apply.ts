@@ -7,15 +7,19 @@ import { parseProvisioningDocument } from './document.js';
 import { documentEntities } from './entities.js';
 import { ProvisioningError } from './errors.js';
 import { loadSnapshot } from './snapshot.js';
+import { webhookDocumentIssues, writeWebhooks, type ProvisionedWebhook } from './webhooks.js';
 import { writeDocument, type ProvisionedKey } from './write.js';
 
 export { ProvisioningError, type ProvisioningIssue } from './errors.js';
 export type { ProvisioningDocument } from './schema.js';
 export type { ProvisionedKey } from './write.js';
+export type { ProvisionedWebhook } from './webhooks.js';
 
 export interface ProvisionResult {
   /** One entry per key this run created. */
   readonly keys: ProvisionedKey[];
+  /** One entry per webhook endpoint this run created, with its secret when this run generated it. */
+  readonly webhooks: ProvisionedWebhook[];
 }
 
 /**
@@ -29,15 +33,19 @@ export async function applyProvisioning(
   clock: Clock,
 ): Promise<ProvisionResult> {
   const parsed = parseProvisioningDocument(document);
+  const documentIssues = webhookDocumentIssues(parsed);
+  if (documentIssues.length > 0) throw new ProvisioningError(documentIssues);
   const entries = documentEntities(parsed);
-  const keys = await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     // Read inside the transaction, so the checks see what the writes will meet.
     const snapshot = await loadSnapshot(trx, parsed, entries);
     const issues = consistencyIssues(parsed, entries, snapshot);
     if (issues.length > 0) throw new ProvisioningError(issues);
-    return writeDocument(trx, parsed, snapshot, clock.now());
+    const now = clock.now();
+    const keys = await writeDocument(trx, parsed, snapshot, now);
+    const webhooks = await writeWebhooks(trx, parsed, now);
+    return { keys, webhooks };
   });
-  return { keys };
 }
 
 async function readDocument(path: string): Promise<unknown> {

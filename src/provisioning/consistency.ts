@@ -1,4 +1,4 @@
-import { hashApiKey } from '../http/authentication.js';
+import { hashApiKey } from '../keys/api-key.js';
 import { ENTITY_LABELS, ownersOf, type EntityEntry, type EntityKind } from './entities.js';
 import { jsonPath, type ProvisioningIssue } from './errors.js';
 import type { ProvisioningDocument, WorkspaceDocument } from './schema.js';

@@ -1,4 +1,4 @@
-import { apiKeyEnvironment } from '../http/authentication.js';
+import { apiKeyEnvironment } from '../keys/api-key.js';
 import { ENTITY_LABELS, documentEntities } from './entities.js';
 import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.js';
 import type { ProvisioningDocument, WorkspaceDocument } from './schema.js';

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../actor.js';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-types.js';
 import { UUID_PATTERN } from '../ids.js';
 
 /**
@@ -133,6 +134,15 @@ export const ShiftSchema = Strict({
   serverId: Text(128),
 });
 
+/** A webhook endpoint (CONTRACT section 11); URL and secret are checked further in webhooks.ts. */
+export const WebhookSchema = Strict({
+  id: Uuid,
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  events: Type.Array(StringEnum([...WEBHOOK_EVENT_TYPES, ALL_EVENTS] as const), { minItems: 1, uniqueItems: true }),
+  enabled: Type.Optional(Type.Boolean()),
+  secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+});
+
 export const WorkspaceSchema = Strict({
   id: Uuid,
   name: Text(200),
@@ -147,6 +157,7 @@ export const WorkspaceSchema = Strict({
   applications: Type.Optional(Type.Array(ApplicationSchema)),
   submissions: Type.Optional(Type.Array(SubmissionSchema)),
   shifts: Type.Optional(Type.Array(ShiftSchema)),
+  webhooks: Type.Optional(Type.Array(WebhookSchema)),
 });
 
 export const ProvisioningDocumentSchema = Strict({
@@ -166,3 +177,4 @@ export type KeyDocument = Static<typeof KeySchema>;
 export type ApplicantDocument = Static<typeof ApplicantSchema>;
 export type SubmissionDocument = Static<typeof SubmissionSchema>;
 export type ShiftDocument = Static<typeof ShiftSchema>;
+export type WebhookDocument = Static<typeof WebhookSchema>;

@@ -1,11 +1,11 @@
 import type { Executor } from '../db/types.js';
-import { hashApiKey } from '../http/authentication.js';
+import { hashApiKey } from '../keys/api-key.js';
 import type { EntityEntry, EntityKind } from './entities.js';
 import type { ProvisioningDocument } from './schema.js';
 
 /** The rows already in the database that the document touches or refers to. */
 export interface Snapshot {
-  readonly workspaces: ReadonlyMap<string, { readonly slug: string }>;
+  readonly workspaces: ReadonlyMap<string, { readonly slug: string; readonly timezone: string }>;
   /** Workspaces holding one of the document's slugs, by slug. */
   readonly workspaceIdBySlug: ReadonlyMap<string, string>;
   /** Owning workspace id, by entity kind and id (departments, staff, notices, applications, submissions, shifts). */
@@ -83,13 +83,13 @@ async function loadWorkspaces(db: Executor, document: ProvisioningDocument) {
   const ids = new Set(document.workspaces.map((w) => w.id));
   const slugs = new Set(document.workspaces.map((w) => w.slug));
   const byId = await inChunks(ids, (chunk) =>
-    db.selectFrom('workspaces').select(['id', 'slug']).where('id', 'in', chunk).execute(),
+    db.selectFrom('workspaces').select(['id', 'slug', 'timezone']).where('id', 'in', chunk).execute(),
   );
   const bySlug = await inChunks(slugs, (chunk) =>
     db.selectFrom('workspaces').select(['id', 'slug']).where('slug', 'in', chunk).execute(),
   );
   return {
-    workspaces: new Map(byId.map((row) => [row.id, { slug: row.slug }])),
+    workspaces: new Map(byId.map((row) => [row.id, { slug: row.slug, timezone: row.timezone }])),
     workspaceIdBySlug: new Map(bySlug.map((row) => [row.slug, row.id])),
   };
 }

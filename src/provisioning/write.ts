@@ -1,8 +1,8 @@
 import type { Environment, Scope } from '../actor.js';
 import type { Executor } from '../db/types.js';
-import { bumpActivityVersion } from '../features/workspaces/repository.js';
-import { hashApiKey } from '../http/authentication.js';
-import { randomBase62 } from '../ids.js';
+import { rankings } from '../features/workspaces/rankings.js';
+import { generateApiKey, hashApiKey } from '../keys/api-key.js';
+import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/totals/service.js';
 import { instant } from './document.js';
 import {
   applicationRow,
@@ -16,6 +16,7 @@ import {
 } from './rows.js';
 import type { ApplicationDocument, KeyDocument, ProvisioningDocument, WorkspaceDocument } from './schema.js';
 import type { Snapshot } from './snapshot.js';
+import { batches, upsertRows, type Upsert } from './upsert.js';
 
 /** A key this run created. `secret` is present only when this run generated it (never for an imported one). */
 export interface ProvisionedKey {
@@ -24,21 +25,6 @@ export interface ProvisionedKey {
   readonly environment: Environment;
   readonly scopes: Scope[];
   readonly secret?: string;
-}
-
-// Rows per multi-row statement: at most 15 columns each, well under both stores' parameter limits.
-const BATCH = 100;
-
-function batches<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += BATCH) out.push(rows.slice(i, i + BATCH));
-  return out;
-}
-
-const SECRET_LENGTH = 40;
-
-export function generateSecret(environment: Environment): string {
-  return `wsk_${environment}_${randomBase62(SECRET_LENGTH)}`;
 }
 
 /**
@@ -60,142 +46,61 @@ async function releaseChangedUniqueValues(db: Executor, document: ProvisioningDo
   }
 }
 
-/** Updates a workspace only when something differs, so re-applying leaves `updated_at` alone. */
-async function upsertWorkspaces(db: Executor, workspaces: readonly WorkspaceDocument[], now: number): Promise<number> {
-  let changed = 0;
-  for (const batch of batches(workspaces.map((w) => workspaceRow(w, now)))) {
-    const result = await db
-      .insertInto('workspaces')
-      .values(batch)
-      .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet((eb) => ({
-            name: eb.ref('excluded.name'),
-            slug: eb.ref('excluded.slug'),
-            timezone: eb.ref('excluded.timezone'),
-            settings: eb.ref('excluded.settings'),
-            create_staff_profile_on_accept: eb.ref('excluded.create_staff_profile_on_accept'),
-            weekly_required_minutes: eb.ref('excluded.weekly_required_minutes'),
-            chat_guild_id: eb.ref('excluded.chat_guild_id'),
-            chat_status: eb.ref('excluded.chat_status'),
-            chat_connected_at: eb.ref('excluded.chat_connected_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))
-          .where((eb) =>
-            eb.or(
-              (
-                [
-                  'name',
-                  'slug',
-                  'timezone',
-                  'settings',
-                  'create_staff_profile_on_accept',
-                  'weekly_required_minutes',
-                  'chat_guild_id',
-                  'chat_status',
-                  'chat_connected_at',
-                ] as const
-              ).map((column) => eb(`workspaces.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))),
-            ),
-          ),
-      )
-      .executeTakeFirst();
-    changed += Number(result.numInsertedOrUpdatedRows ?? 0);
-  }
-  return changed;
-}
+const WORKSPACE_SETTINGS = [
+  'name',
+  'slug',
+  'timezone',
+  'settings',
+  'create_staff_profile_on_accept',
+  'weekly_required_minutes',
+  'chat_guild_id',
+  'chat_status',
+  'chat_connected_at',
+] as const;
 
-async function upsertDepartments(db: Executor, workspace: WorkspaceDocument) {
-  for (const batch of batches((workspace.departments ?? []).map((d) => departmentRow(workspace.id, d)))) {
-    await db
-      .insertInto('departments')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          weekly_required_minutes: eb.ref('excluded.weekly_required_minutes'),
-        })),
-      )
-      .execute();
-  }
-}
+const STAFF_SETTINGS = [
+  'display_name',
+  'game_user_id',
+  'game_username',
+  'chat_user_id',
+  'department_id',
+  'rank',
+  'status',
+  'weekly_required_minutes',
+] as const;
 
-async function upsertMembers(db: Executor, workspace: WorkspaceDocument) {
-  for (const batch of batches((workspace.members ?? []).map((m) => memberRow(workspace.id, m)))) {
-    await db
-      .insertInto('members')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.columns(['workspace_id', 'user_id']).doUpdateSet((eb) => ({ permissions: eb.ref('excluded.permissions') })),
-      )
-      .execute();
-  }
-}
-
-/** Inserts or updates the workspace's staff; returns how many rows were inserted or actually changed. */
-async function upsertStaff(db: Executor, workspace: WorkspaceDocument, now: number): Promise<number> {
-  const columns = [
-    'display_name',
-    'game_user_id',
-    'game_username',
-    'chat_user_id',
-    'department_id',
-    'rank',
-    'status',
-    'weekly_required_minutes',
-  ] as const;
-  let changed = 0;
-  for (const batch of batches((workspace.staff ?? []).map((s) => staffRow(workspace.id, s, now)))) {
-    const result = await db
-      .insertInto('staff')
-      .values(batch)
-      .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet((eb) => Object.fromEntries(columns.map((column) => [column, eb.ref(`excluded.${column}`)])))
-          .where((eb) => eb.or(columns.map((column) => eb(`staff.${column}`, 'is distinct from', eb.ref(`excluded.${column}`))))),
-      )
-      .executeTakeFirst();
-    changed += Number(result.numInsertedOrUpdatedRows ?? 0);
-  }
-  return changed;
-}
-
-async function upsertNotices(db: Executor, workspace: WorkspaceDocument) {
-  for (const batch of batches((workspace.inactivityNotices ?? []).map((n) => noticeRow(workspace.id, n)))) {
-    await db
-      .insertInto('inactivity_notices')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          staff_id: eb.ref('excluded.staff_id'),
-          starts_at: eb.ref('excluded.starts_at'),
-          ends_at: eb.ref('excluded.ends_at'),
-          reason: eb.ref('excluded.reason'),
-          status: eb.ref('excluded.status'),
-        })),
-      )
-      .execute();
-  }
-}
-
-async function upsertApplications(db: Executor, workspace: WorkspaceDocument) {
-  for (const batch of batches((workspace.applications ?? []).map((a) => applicationRow(workspace.id, a)))) {
-    await db
-      .insertInto('applications')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          approved: eb.ref('excluded.approved'),
-          allowed_universe_ids: eb.ref('excluded.allowed_universe_ids'),
-          features: eb.ref('excluded.features'),
-        })),
-      )
-      .execute();
-  }
-}
+// Configuration is overwritten from the document; workspaces and staff only when something differs, so
+// re-applying leaves `updated_at` alone and counts no change. Submissions and shifts are records, not
+// configuration: inserted when absent, never overwritten.
+const WORKSPACES: Upsert<'workspaces'> = {
+  table: 'workspaces',
+  conflict: ['id'],
+  update: [...WORKSPACE_SETTINGS, 'updated_at'],
+  onlyWhenChanged: WORKSPACE_SETTINGS,
+};
+const DEPARTMENTS: Upsert<'departments'> = {
+  table: 'departments',
+  conflict: ['id'],
+  update: ['name', 'weekly_required_minutes'],
+};
+const MEMBERS: Upsert<'members'> = { table: 'members', conflict: ['workspace_id', 'user_id'], update: ['permissions'] };
+const STAFF: Upsert<'staff'> = {
+  table: 'staff',
+  conflict: ['id'],
+  update: STAFF_SETTINGS,
+  onlyWhenChanged: STAFF_SETTINGS,
+};
+const NOTICES: Upsert<'inactivity_notices'> = {
+  table: 'inactivity_notices',
+  conflict: ['id'],
+  update: ['staff_id', 'starts_at', 'ends_at', 'reason', 'status'],
+};
+const APPLICATIONS: Upsert<'applications'> = {
+  table: 'applications',
+  conflict: ['id'],
+  update: ['name', 'approved', 'allowed_universe_ids', 'features'],
+};
+const SUBMISSIONS: Upsert<'submissions'> = { table: 'submissions', conflict: ['id'], update: [] };
 
 function keySettings(key: KeyDocument) {
   return {
@@ -207,7 +112,7 @@ function keySettings(key: KeyDocument) {
 
 /** Inserts the key unless its id exists; returns the secret it was created with, or null when it existed. */
 async function createKey(db: Executor, application: ApplicationDocument, key: KeyDocument, now: number) {
-  const secret = key.secret ?? generateSecret(key.environment);
+  const secret = key.secret ?? generateApiKey(key.environment);
   const inserted = await db
     .insertInto('api_keys')
     .values({
@@ -246,22 +151,17 @@ async function provisionKeys(db: Executor, workspace: WorkspaceDocument, snapsho
   return created;
 }
 
-/**
- * Submissions and shifts are records, not configuration: inserted when absent, never overwritten. Returns how
- * many shifts were inserted.
- */
-async function insertRecords(db: Executor, workspace: WorkspaceDocument, now: number): Promise<number> {
-  for (const batch of batches((workspace.submissions ?? []).map((s) => submissionRow(workspace.id, s, now)))) {
-    await db.insertInto('submissions').values(batch).onConflict((oc) => oc.column('id').doNothing()).execute();
-  }
-  let inserted = 0;
+/** History import: shifts are records, inserted when absent, never overwritten; the completed ones inserted. */
+async function insertShifts(db: Executor, workspace: WorkspaceDocument, now: number): Promise<CompletedSpan[]> {
+  const inserted: CompletedSpan[] = [];
   for (const batch of batches((workspace.shifts ?? []).map((s) => shiftRow(workspace.id, s, now)))) {
-    const result = await db
+    const rows = await db
       .insertInto('shifts')
       .values(batch)
       .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
-    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+      .returning(['workspace_id', 'environment', 'staff_id', 'started_at', 'ended_at', 'last_heartbeat_at'])
+      .execute();
+    for (const row of rows) inserted.push({ ...row, ended_at: row.ended_at ?? row.last_heartbeat_at });
   }
   return inserted;
 }
@@ -274,21 +174,32 @@ export async function writeDocument(
   now: number,
 ): Promise<ProvisionedKey[]> {
   await releaseChangedUniqueValues(db, document, snapshot);
-  const workspacesChanged = (await upsertWorkspaces(db, document.workspaces, now)) > 0;
+  const workspaceRows = document.workspaces.map((w) => workspaceRow(w, now));
+  const workspacesChanged = (await upsertRows(db, WORKSPACES, workspaceRows)) > 0;
   const created: ProvisionedKey[] = [];
   // Workspaces whose ranked data changed: staff (status, department), shifts, or the workspace (time zone).
   const rankingChanged: string[] = [];
+  // Activity totals: rebuilt where the time zone changed (their buckets are local days), else added to.
+  const rebuild: string[] = [];
+  const imported: CompletedSpan[] = [];
   for (const workspace of document.workspaces) {
-    await upsertDepartments(db, workspace);
-    await upsertMembers(db, workspace);
-    const staffChanged = await upsertStaff(db, workspace, now);
-    await upsertNotices(db, workspace);
-    await upsertApplications(db, workspace);
+    const { id } = workspace;
+    const before = snapshot.workspaces.get(id);
+    if (before !== undefined && before.timezone !== workspaceRow(workspace, now).timezone) rebuild.push(id);
+    await upsertRows(db, DEPARTMENTS, (workspace.departments ?? []).map((d) => departmentRow(id, d)));
+    await upsertRows(db, MEMBERS, (workspace.members ?? []).map((m) => memberRow(id, m)));
+    const staffChanged = await upsertRows(db, STAFF, (workspace.staff ?? []).map((s) => staffRow(id, s, now)));
+    await upsertRows(db, NOTICES, (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n)));
+    await upsertRows(db, APPLICATIONS, (workspace.applications ?? []).map((a) => applicationRow(id, a)));
     created.push(...(await provisionKeys(db, workspace, snapshot, now)));
-    const shiftsInserted = await insertRecords(db, workspace, now);
-    if (workspacesChanged || staffChanged > 0 || shiftsInserted > 0) rankingChanged.push(workspace.id);
+    await upsertRows(db, SUBMISSIONS, (workspace.submissions ?? []).map((s) => submissionRow(id, s, now)));
+    const shiftsInserted = await insertShifts(db, workspace, now);
+    if (!rebuild.includes(id)) imported.push(...shiftsInserted);
+    if (workspacesChanged || staffChanged > 0 || shiftsInserted.length > 0) rankingChanged.push(id);
   }
-  // Last, so the workspace rows are locked only at the end of the transaction (see bumpActivityVersion).
-  await bumpActivityVersion(db, rankingChanged);
+  // Last, so the workspace rows are locked only at the end of the transaction (see rankings.invalidate).
+  await rankings.invalidate(db, rankingChanged);
+  await applyCompletedShifts(db, imported);
+  for (const workspaceId of rebuild) await rebuildWorkspaceTotals(db, workspaceId);
   return created;
 }

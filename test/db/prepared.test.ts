@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.js';
-import { ParamLayers, prepared } from '../../src/db/prepared.js';
+import { ParamLayers, prepared, type StatementRegistry } from '../../src/db/prepared.js';
+import type { Executor } from '../../src/db/types.js';
 import { workspaceRow } from '../helpers/rows.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
 
@@ -30,6 +31,35 @@ describe.each(STORE_KINDS)('prepared queries (%s)', (kind) => {
   afterAll(async () => {
     await store.close();
     await database.drop();
+  });
+
+  /** The store's registry, as its adapter carries it. */
+  const registryOf = (db: Executor) =>
+    (db.getExecutor().adapter as { statementRegistry?: StatementRegistry }).statementRegistry;
+
+  it('belong to a store: each store compiles and registers a query itself, transactions sharing their store\'s', async () => {
+    const byId = prepared<{ id: string }, { id: string }>((db, p) =>
+      db.selectFrom('workspaces').select('id').where('id', '=', p('id')),
+    );
+    const other = database.open();
+    try {
+      const mine = registryOf(store.db);
+      const theirs = registryOf(other.db);
+      expect(mine).toBeDefined();
+      expect(theirs).toBeDefined();
+      expect(theirs).not.toBe(mine);
+      const text = byId.compile(store.db, { id: 'w1' }).sql;
+      expect(mine?.isFixed(text)).toBe(true);
+      expect(theirs?.isFixed(text)).toBe(false);
+      await store.write(async (trx) => {
+        expect(registryOf(trx)).toBe(mine);
+        expect(await byId.first(trx, { id: 'w3' })).toEqual({ id: 'w3' });
+      });
+      expect(await byId.first(other.db, { id: 'w2' })).toEqual({ id: 'w2' });
+      expect(theirs?.isFixed(text)).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('run with the values of each call, outside and inside transactions', async () => {

@@ -1,7 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { prepared, type Param } from '../../db/prepared.js';
 import type { Database, Executor, ShiftTable } from '../../db/types.js';
-import { bumpActivityVersion } from '../workspaces/repository.js';
 
 export type ShiftRow = Selectable<ShiftTable>;
 
@@ -29,7 +28,7 @@ export interface ActiveShiftsCursor {
 }
 
 // The literal (not a bound parameter) lets both stores match the predicate of the partial index shifts_one_active.
-const ACTIVE = sql.lit('active');
+export const ACTIVE = sql.lit('active');
 
 /**
  * "Active, and last seen at or after `staleBefore`", for a statement that finds its shift by id, written as one
@@ -39,7 +38,7 @@ const ACTIVE = sql.lit('active');
  * are a sliver of the table. That cost about 1 ms per heartbeat with 2,000 active shifts. (The sweep and the
  * lists, which do read many active shifts, keep the indexable form.)
  */
-function liveSince(eb: ExpressionBuilder<Database, 'shifts'>, staleBefore: number): Expression<SqlBool> {
+export function liveSince(eb: ExpressionBuilder<Database, 'shifts'>, staleBefore: number): Expression<SqlBool> {
   return eb(activeLastSeen(eb), '>=', staleBefore);
 }
 
@@ -105,25 +104,36 @@ function completeTimedOut(db: Executor) {
     .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }));
 }
 
-/** Applies the timeout rule to one shift; true if this call completed it. */
-export async function completeIfStale(db: Executor, id: string, staleBefore: number): Promise<boolean> {
-  const result = await completeTimedOut(db)
+/** Applies the timeout rule to one shift; its completed row if this call completed it. */
+export async function completeIfStale(db: Executor, id: string, staleBefore: number): Promise<ShiftRow | undefined> {
+  return completeTimedOut(db)
     .where('id', '=', id)
     .where((eb) => staleBy(eb, staleBefore))
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 /**
- * The timeout sweep: active shifts last seen before `staleBefore`, in one conditional statement, so concurrent
- * sweeps never complete a shift twice.
+ * One chunk of the timeout sweep: up to `limit` active shifts last seen before `staleBefore` (lowest ids first),
+ * completed in one conditional statement that re-checks each row, so concurrent sweeps never complete a shift
+ * twice. Returns the rows it completed.
  */
-export async function completeStaleShifts(db: Executor, staleBefore: number): Promise<number> {
-  const result = await completeTimedOut(db)
+export async function completeStaleShifts(db: Executor, staleBefore: number, limit: number): Promise<ShiftRow[]> {
+  return completeTimedOut(db)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('shifts')
+        .select('id')
+        .where('status', '=', ACTIVE)
+        .where('last_seen_at', '<', staleBefore)
+        // No ORDER BY: ordering by id makes the planner walk the primary key over every shift (seconds on a large
+        // table) instead of reading the few active ones through their index.
+        .limit(limit),
+    )
     .where('status', '=', ACTIVE)
     .where('last_seen_at', '<', staleBefore)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returningAll()
+    .execute();
 }
 
 /** What a heartbeat or stop may only change: the caller's own live shift, at an instant not before its start. */
@@ -210,59 +220,32 @@ const heartbeatGuardedForServer = prepared<GuardedHeartbeatParams & { readonly s
       .returning(['id', 'last_heartbeat_at']),
 );
 
-/** What a predicted heartbeat binds (see heartbeatPrediction). */
+/** What a predicted heartbeat binds (see predictedHeartbeat). */
 export type PredictedHeartbeatParams = GuardedHeartbeatParams & { readonly serverId?: string };
 
 /**
- * A heartbeat whose outcome is known in advance: it moves `last_heartbeat_at` to exactly `recordedAt`, so it
- * applies only when no later heartbeat is recorded yet (else it changes nothing and the general statement
- * runs). `claim` is the caller's extra condition (the idempotency layer's). Returns the shift's id when applied.
+ * A heartbeat whose outcome is known in advance (the effect of the fused heartbeat, see heartbeat.ts): it moves
+ * `last_heartbeat_at` to exactly `recordedAt`, so it applies only when no later heartbeat is recorded yet (else
+ * it changes nothing and the full operation runs). `keyFree` is the idempotency layer's condition on the key.
+ * Returns the shift's id when applied. `withServer`: the heartbeat names its server, which must be the shift's.
  */
-function predictedHeartbeat(
-  db: Kysely<Database>,
-  p: Param<PredictedHeartbeatParams>,
-  claim: Expression<SqlBool>,
-  withServer: boolean,
-) {
-  const guard: GuardValues = {
-    applicationId: p('applicationId'),
-    environment: p('environment'),
-    notBefore: p('notBefore'),
-    ...(withServer ? { serverId: p('serverId') } : {}),
-  };
-  return db
-    .updateTable('shifts')
-    .set({ last_heartbeat_at: p('recordedAt'), last_seen_at: p('seenAt') })
-    .where('id', '=', p('id'))
-    .where((eb) => liveSince(eb, p('staleBefore')))
-    .where('last_heartbeat_at', '<=', p('recordedAt'))
-    .where((eb) => guardHolds(eb, guard))
-    .where(claim)
-    .returning('id');
-}
-
-// Module-level constants: their statements are built once each (the caller caches by effect).
-const predictedHeartbeatAnyServer = (db: Kysely<Database>, p: Param<PredictedHeartbeatParams>, claim: Expression<SqlBool>) =>
-  predictedHeartbeat(db, p, claim, false);
-const predictedHeartbeatOfServer = (db: Kysely<Database>, p: Param<PredictedHeartbeatParams>, claim: Expression<SqlBool>) =>
-  predictedHeartbeat(db, p, claim, true);
-
-/** The predicted heartbeat's statement for a guard (with or without the heartbeat's `serverId`) and its values. */
-export function heartbeatPrediction(id: string, heartbeat: HeartbeatValues, guard: LiveShiftGuard) {
-  // Built property by property: this runs on every heartbeat, and object spreads cost V8 far more.
-  const params: PredictedHeartbeatParams = {
-    id,
-    recordedAt: heartbeat.recordedAt,
-    seenAt: heartbeat.seenAt,
-    staleBefore: heartbeat.staleBefore,
-    applicationId: guard.owner.applicationId,
-    environment: guard.owner.environment,
-    notBefore: guard.notBefore,
-    serverId: guard.serverId, // bound only by the statement for a heartbeat that names its server
-  };
-  return {
-    effect: guard.serverId === undefined ? predictedHeartbeatAnyServer : predictedHeartbeatOfServer,
-    params,
+export function predictedHeartbeat(withServer: boolean) {
+  return (db: Kysely<Database>, p: Param<PredictedHeartbeatParams>, keyFree: Expression<SqlBool>) => {
+    const guard: GuardValues = {
+      applicationId: p('applicationId'),
+      environment: p('environment'),
+      notBefore: p('notBefore'),
+      ...(withServer ? { serverId: p('serverId') } : {}),
+    };
+    return db
+      .updateTable('shifts')
+      .set({ last_heartbeat_at: p('recordedAt'), last_seen_at: p('seenAt') })
+      .where('id', '=', p('id'))
+      .where((eb) => liveSince(eb, p('staleBefore')))
+      .where('last_heartbeat_at', '<=', p('recordedAt'))
+      .where((eb) => guardHolds(eb, guard))
+      .where(keyFree)
+      .returning('id');
   };
 }
 
@@ -274,7 +257,7 @@ interface GuardValues {
   readonly serverId?: string;
 }
 
-function guardValues(guard: LiveShiftGuard): GuardValues {
+export function guardValues(guard: LiveShiftGuard): GuardValues {
   return {
     applicationId: guard.owner.applicationId,
     environment: guard.owner.environment,
@@ -284,7 +267,7 @@ function guardValues(guard: LiveShiftGuard): GuardValues {
 }
 
 /** The guard as one predicate on the shift row (heartbeat and stop share it). */
-function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: GuardValues) {
+export function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: GuardValues) {
   const conditions = [
     eb('application_id', '=', guard.applicationId),
     eb('environment', '=', guard.environment),
@@ -295,10 +278,8 @@ function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: GuardValue
 }
 
 /**
- * Completes a live shift; undefined when it is no longer active or has gone stale, or `guard` does not hold
- * (race-safe). The shift's own end changes the workspace's totals, so its activity version moves too. (A
- * timeout completion does not: a timed-out shift already counts, ending at its last heartbeat, which is what the
- * completion records.)
+ * Completes a live shift with its own end; undefined when it is no longer active or has gone stale, or `guard`
+ * does not hold (race-safe).
  */
 export async function completeShift(
   db: Executor,
@@ -312,9 +293,7 @@ export async function completeShift(
     .where('id', '=', id)
     .where((eb) => liveSince(eb, end.staleBefore));
   if (guard) query = query.where((eb) => guardHolds(eb, guardValues(guard)));
-  const completed = await query.returningAll().executeTakeFirst();
-  if (completed) await bumpActivityVersion(db, [completed.workspace_id]);
-  return completed;
+  return query.returningAll().executeTakeFirst();
 }
 
 function shiftsWithStaff(db: Executor) {

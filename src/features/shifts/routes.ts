@@ -1,16 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { JSON_MEDIA_TYPE } from '../../http/content-type.js';
-import { errorBody, STATUS_BY_CODE } from '../../http/errors.js';
-import {
-  idempotentCall,
-  sendIdempotent,
-  sendOutcome,
-  type Idempotency,
-  type StoredResponse,
-} from '../../http/idempotency.js';
+import { idempotentCall, sendOutcome } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/openapi.js';
-import { apiKeyActor, confirmedApiKeyActor, type RouteAuth } from '../../http/route-auth.js';
+import type { ErrorCodesByStatus } from '../../http/openapi-responses.js';
+import { apiKeyActor, type RouteAuth } from '../../http/route-auth.js';
 import {
   ActiveShiftsQuerySchema,
   ActiveShiftsResponseSchema,
@@ -29,9 +23,9 @@ import {
   type StartShiftBody,
   type StopShiftBody,
 } from './schemas.js';
-import type { ShiftOutcome, ShiftService } from './service.js';
+import type { ShiftService, ShiftWriteContext } from './service.js';
 
-const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' } as const satisfies RouteAuth;
+export const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' } as const satisfies RouteAuth;
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
 
 const IDEMPOTENCY_NOTE =
@@ -42,34 +36,35 @@ const OWNERSHIP_NOTE =
   'A completed shift, or an active one nothing was received for in more than SHIFT_TIMEOUT_SECONDS (which is ' +
   'then completed with `endReason` `heartbeat_timeout`), is 409 `shift_not_active`.';
 
+/** Besides the 400/401/403/429/500 every authenticated write documents (see documentRoute). */
+const WRITE_ERRORS = {
+  404: ['not_found'],
+  413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
+  422: ['idempotency_key_reused'],
+} as const satisfies ErrorCodesByStatus;
+
 type ShiftParams = { shiftId: string };
-type WriteHeaders = { 'idempotency-key'?: string };
+export type WriteHeaders = { 'idempotency-key'?: string };
 
 /** Start needs a JSON body even though every body is checked later; this runs after authentication. */
-async function requireJsonContentType(request: FastifyRequest): Promise<void> {
+export async function requireJsonContentType(request: FastifyRequest): Promise<void> {
   const type = request.headers['content-type'];
   if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) {
     throw new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type is required).');
   }
 }
 
-function shiftOk<T>(shift: T): StoredResponse {
-  return { status: 200, body: { data: { shift } } };
-}
-
-/** `{ data: { shift } }`, or a refusal that must commit (see ShiftOutcome), stored and answered like a thrown one. */
-function shiftResponse<T>(request: FastifyRequest, outcome: ShiftOutcome<T>): StoredResponse {
-  if (outcome.ok) return shiftOk(outcome.value);
-  const { code, message, details } = outcome.error;
-  return { status: STATUS_BY_CODE[code], body: errorBody(request.id, code, message, details) };
+/** A write's request under its key, and the caller's key when it was reused without a lookup. */
+export function writeContext(request: FastifyRequest): ShiftWriteContext {
+  return { call: idempotentCall(request), reusedKey: request.reusedKey };
 }
 
 export interface ShiftRouteDeps {
   readonly service: ShiftService;
-  readonly idempotency: Idempotency;
 }
 
-export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
+export function shiftRoutes({ service }: ShiftRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Body: StartShiftBody; Headers: WriteHeaders }>(
       '/v1/activity/shifts/start',
@@ -91,16 +86,18 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
           tags: ['activity'],
           headers: ShiftWriteHeadersSchema,
           body: StartShiftBodySchema,
-          response: { 200: StartShiftResponseSchema, ...errorResponses(404, 409, 413, 415, 422) },
+          response: {
+            200: StartShiftResponseSchema,
+            ...errorResponses({
+              ...WRITE_ERRORS,
+              403: ['universe_not_allowed', 'staff_inactive'],
+              409: ['idempotency_request_in_progress'],
+            }),
+          },
         },
       },
-      async (request, reply) => {
-        const actor = apiKeyActor(request);
-        return sendIdempotent(idempotency, request, reply, async (trx) => ({
-          status: 200,
-          body: { data: await service.start(trx, actor, request.body) },
-        }));
-      },
+      async (request, reply) =>
+        sendOutcome(reply, await service.start(apiKeyActor(request), request.body, writeContext(request))),
     );
 
     app.post<{ Params: ShiftParams; Body: HeartbeatBody; Headers: WriteHeaders }>(
@@ -119,27 +116,20 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
           params: ShiftParamsSchema,
           headers: ShiftWriteHeadersSchema,
           body: HeartbeatBodySchema,
-          response: { 200: HeartbeatResponseSchema, ...errorResponses(404, 409, 413, 415, 422) },
+          response: {
+            200: HeartbeatResponseSchema,
+            ...errorResponses({
+              ...WRITE_ERRORS,
+              409: ['shift_not_active', 'server_mismatch', 'idempotency_request_in_progress'],
+            }),
+          },
         },
       },
-      async (request, reply) => {
-        const { shiftId } = request.params;
-        // The common heartbeat is one statement, which also confirms a reused key (see Shortcut, RouteAuth).
-        const predicted = service.predictHeartbeat(apiKeyActor(request), shiftId, request.body);
-        if (predicted) {
-          const condition = request.reusedKey?.credential;
-          const { effect, params } = predicted;
-          const response = shiftOk(predicted.shift);
-          const row = shiftId;
-          const shortcut = condition ? { effect, params, response, condition, row } : { effect, params, response, row };
-          const outcome = await idempotency.apply(idempotentCall(request), shortcut);
-          if (outcome) return sendOutcome(reply, outcome);
-        }
-        const actor = await confirmedApiKeyActor(request);
-        return sendIdempotent(idempotency, request, reply, async (trx) =>
-          shiftResponse(request, await service.heartbeat(trx, actor, shiftId, request.body)),
-        );
-      },
+      async (request, reply) =>
+        sendOutcome(
+          reply,
+          await service.heartbeat(apiKeyActor(request), request.params.shiftId, request.body, writeContext(request)),
+        ),
     );
 
     app.post<{ Params: ShiftParams; Body: StopShiftBody; Headers: WriteHeaders }>(
@@ -157,15 +147,17 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
           params: ShiftParamsSchema,
           headers: ShiftWriteHeadersSchema,
           body: StopShiftBodySchema,
-          response: { 200: StopShiftResponseSchema, ...errorResponses(404, 409, 413, 415, 422) },
+          response: {
+            200: StopShiftResponseSchema,
+            ...errorResponses({ ...WRITE_ERRORS, 409: ['shift_not_active', 'idempotency_request_in_progress'] }),
+          },
         },
       },
-      async (request, reply) => {
-        const actor = apiKeyActor(request);
-        return sendIdempotent(idempotency, request, reply, async (trx) =>
-          shiftResponse(request, await service.stop(trx, actor, request.params.shiftId, request.body)),
-        );
-      },
+      async (request, reply) =>
+        sendOutcome(
+          reply,
+          await service.stop(apiKeyActor(request), request.params.shiftId, request.body, writeContext(request)),
+        ),
     );
 
     app.get<{ Querystring: ActiveShiftsQuery }>(
@@ -204,7 +196,7 @@ export function shiftRoutes({ service, idempotency }: ShiftRouteDeps) {
           tags: ['activity'],
           params: ShiftParamsSchema,
           headers: ShiftReadHeadersSchema,
-          response: { 200: ShiftDetailResponseSchema, ...errorResponses(404) },
+          response: { 200: ShiftDetailResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
         },
       },
       async (request) => ({ data: { shift: await service.get(apiKeyActor(request), request.params.shiftId) } }),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.js';
 import { errorResponses } from '../../http/openapi.js';
 import { apiKeyActor } from '../../http/route-auth.js';
-import { ChatHeadersSchema, StaffMeResponseSchema } from './schemas.js';
+import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.js';
 import type { StaffService } from './service.js';
 
 export function staffRoutes(service: StaffService) {
@@ -19,8 +19,8 @@ export function staffRoutes(service: StaffService) {
             'Both chat headers are required (400); the guild must be the connected one (403 `guild_mismatch` / ' +
             '`chat_not_connected`); a chat user with no staff profile is 404. Inactive staff still get their profile.',
           tags: ['staff'],
-          headers: ChatHeadersSchema,
-          response: { 200: StaffMeResponseSchema, ...errorResponses(404) },
+          headers: StaffMeHeadersSchema,
+          response: { 200: StaffMeResponseSchema, ...errorResponses({ 403: ['guild_mismatch', 'chat_not_connected'], 404: ['not_found'] }) },
         },
       },
       async (request) => {

@@ -2,10 +2,12 @@ import type { ApiKeyActor } from '../../actor.js';
 import type { Executor } from '../../db/types.js';
 import { notFound } from '../../errors.js';
 import { assertGuildMatches } from '../workspaces/chat-binding.js';
-import { findWorkspace, type Workspace } from '../workspaces/repository.js';
-import { findStaffByChatUser, type StaffProfile } from './repository.js';
+import { findWorkspace, type Workspace } from '../workspaces/workspace.js';
+import { findStaffByChatUser, type StaffProfile } from './profiles.js';
 import { weeklyRequirement } from './requirement.js';
-import type { StaffMe } from './schemas.js';
+import { STAFF_STATUSES, type StaffMe } from './schemas.js';
+
+type StaffStatus = (typeof STAFF_STATUSES)[number];
 
 export interface ChatContext {
   readonly guildId: string;
@@ -34,6 +36,12 @@ export interface StaffServiceDeps {
   readonly db: Executor;
 }
 
+/** Staff statuses are checked when staff is provisioned; anything else is a broken row, not an answer. */
+function staffStatus(value: string): StaffStatus {
+  if ((STAFF_STATUSES as readonly string[]).includes(value)) return value as StaffStatus;
+  throw new Error(`unknown staff status ${JSON.stringify(value)}`);
+}
+
 export function createStaffService({ db }: StaffServiceDeps) {
   return {
     async me(actor: ApiKeyActor, chat: ChatContext): Promise<StaffMe> {
@@ -46,7 +54,7 @@ export function createStaffService({ db }: StaffServiceDeps) {
         chatUserId: staff.chatUserId,
         department: staff.department ? { id: staff.department.id, name: staff.department.name } : null,
         rank: staff.rank,
-        status: staff.status,
+        status: staffStatus(staff.status),
         weeklyRequiredMinutes: weeklyRequirement(staff, workspace.settings),
       };
     },

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { ChatBinding } from './repository.js';
+import type { ChatBinding } from './workspace.js';
 
 export function isChatConnected(chat: ChatBinding): boolean {
   return chat.status === 'connected' && chat.guildId !== null;

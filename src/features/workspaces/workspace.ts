@@ -1,3 +1,7 @@
+/**
+ * The workspace record most requests read (settings, chat binding, activity version): a shared module, not a
+ * feature of its own, so every feature may import it.
+ */
 import type { Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.js';
 import type { Executor, WorkspaceTable } from '../../db/types.js';

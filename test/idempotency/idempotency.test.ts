@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
 import { AppError } from '../../src/errors.js';
 import pg from 'pg';
+import { errorResponse } from '../../src/http/idempotency.js';
 import {
   advisoryLockKey,
   canonicalJson,
@@ -10,10 +11,11 @@ import {
   fingerprintOf,
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_RETENTION_MS,
+  purgeExpiredRecords,
   type Idempotency,
   type IdempotentCall,
   type StoredResponse,
-} from '../../src/http/idempotency.js';
+} from '../../src/idempotency/index.js';
 import { newId, newRequestId } from '../../src/ids.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
 import { workspaceRow } from '../helpers/rows.js';
@@ -36,7 +38,7 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
 
   let shared: Idempotency | undefined;
   /** One instance per store, as the app has. */
-  const idempotency = () => (shared ??= createIdempotency({ db: store.db, clock, dialect: store.dialect, direct: store.direct }));
+  const idempotency = () => (shared ??= createIdempotency({ store, clock, errorResponse }));
 
   function call(key: string, body: unknown = { a: 1 }, path = '/v1/things'): IdempotentCall {
     return { scope: 'user:u1', key, method: 'POST', path, body, requestId: newRequestId() };
@@ -257,6 +259,32 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     const fresh = await idempotency().run(call('expire-1', { different: true }), insertWorkspace('expire'));
     expect(fresh.replayed).toBe(false);
     expect(await countWorkspaces('expire')).toBe(2);
+  });
+
+  it('the purge deletes in bounded steps until nothing expired is left, and keeps what is not expired', async () => {
+    const row = (key: string, createdAt: number) => ({
+      scope: 'purge-steps',
+      key,
+      fingerprint: 'f',
+      state: 'completed',
+      response_status: 200,
+      response_body: '{}',
+      request_id: newRequestId(),
+      created_at: createdAt,
+      locked_until: createdAt,
+    });
+    const expiredAt = clock.now() - IDEMPOTENCY_RETENTION_MS - 1;
+    await store.db
+      .insertInto('idempotency_records')
+      .values([
+        ...Array.from({ length: 7 }, (_, i) => row(`old-${i}`, expiredAt - i)),
+        row('young-1', clock.now()),
+        row('young-2', clock.now() - IDEMPOTENCY_RETENTION_MS + 1),
+      ])
+      .execute();
+    expect(await purgeExpiredRecords(store.db, clock, 3)).toBeGreaterThanOrEqual(7);
+    const left = await store.db.selectFrom('idempotency_records').select('key').where('scope', '=', 'purge-steps').orderBy('key').execute();
+    expect(left.map((r) => r.key)).toEqual(['young-1', 'young-2']);
   });
 
   it('concurrent writes with different keys each apply atomically: a failing one undoes only itself', async () => {

@@ -1,5 +1,5 @@
 /**
- * How a batch of shortcuts of one shape is applied: together in one statement, or one by one.
+ * How a batch of fused writes of the same statements is applied: together in one statement, or one by one.
  */
 export interface BatchRunner<S, V> {
   /**
@@ -12,13 +12,13 @@ export interface BatchRunner<S, V> {
 }
 
 export interface BatchedItem<S, V> {
-  /** Items batch together only with items of the same shape (one statement text per shape and count). */
+  /** Items batch together only with items of the same statements (one statement text per statements and count). */
   readonly shape: S;
   readonly values: V;
   /** The row the item changes: a batch changes each row once, and its rows in ascending order. */
   readonly row: string;
-  /** What no two items of one batch may share (an idempotency key). */
-  readonly exclusive: string;
+  /** The idempotency key it writes under: no two items of one batch share one. */
+  readonly key: string;
 }
 
 interface Waiting<S, V> extends BatchedItem<S, V> {
@@ -26,7 +26,7 @@ interface Waiting<S, V> extends BatchedItem<S, V> {
   readonly reject: (error: unknown) => void;
 }
 
-export interface ShortcutBatcherOptions {
+export interface FusedBatcherOptions {
   /** Statements in flight at once; items that arrive meanwhile wait and go together in the next one. */
   readonly concurrency?: number;
   /** The most items in one statement. */
@@ -34,7 +34,7 @@ export interface ShortcutBatcherOptions {
 }
 
 /**
- * Applies concurrent shortcuts together: while `concurrency` statements are in flight, new items wait, and the
+ * Applies concurrent fused writes together (PostgreSQL): while `concurrency` statements are in flight, new items wait, and the
  * next statement applies all that waited (up to `maxBatch`) at once, in one statement and one commit. Under low
  * load nothing waits and every item runs alone, as it would without the batcher; under load the database parses,
  * plans, commits and answers once per batch instead of once per item.
@@ -44,7 +44,7 @@ export interface ShortcutBatcherOptions {
  * fails, nothing of it committed, and each item is applied alone, where its own outcome (applied, not applied or
  * its error) is its answer.
  */
-export class ShortcutBatcher<S, V> {
+export class FusedBatcher<S, V> {
   private waiting: Waiting<S, V>[] = [];
   private running = 0;
   private readonly concurrency: number;
@@ -52,7 +52,7 @@ export class ShortcutBatcher<S, V> {
 
   constructor(
     private readonly runner: BatchRunner<S, V>,
-    options: ShortcutBatcherOptions = {},
+    options: FusedBatcherOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 4;
     this.maxBatch = options.maxBatch ?? 32;
@@ -61,7 +61,7 @@ export class ShortcutBatcher<S, V> {
   /** Whether the item applied (see BatchRunner). */
   apply(item: BatchedItem<S, V>): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ shape: item.shape, values: item.values, row: item.row, exclusive: item.exclusive, resolve, reject });
+      this.waiting.push({ shape: item.shape, values: item.values, row: item.row, key: item.key, resolve, reject });
       this.launch();
     });
   }
@@ -77,23 +77,23 @@ export class ShortcutBatcher<S, V> {
     }
   }
 
-  /** The next batch: the oldest item's shape, one item per row and per exclusive value; the rest wait. */
+  /** The next batch: the oldest item's statements, one item per row and per key; the rest wait. */
   private take(): Waiting<S, V>[] {
     const shape = this.waiting[0]?.shape;
     const batch: Waiting<S, V>[] = [];
     const left: Waiting<S, V>[] = [];
     const rows = new Set<string>();
-    const exclusives = new Set<string>();
+    const keys = new Set<string>();
     for (const item of this.waiting) {
       if (
         batch.length < this.maxBatch &&
         item.shape === shape &&
         !rows.has(item.row) &&
-        !exclusives.has(item.exclusive)
+        !keys.has(item.key)
       ) {
         batch.push(item);
         rows.add(item.row);
-        exclusives.add(item.exclusive);
+        keys.add(item.key);
       } else {
         left.push(item);
       }

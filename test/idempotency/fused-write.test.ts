@@ -1,19 +1,19 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
-import type { Param } from '../../src/db/prepared.js';
-import type { Database } from '../../src/db/types.js';
+import { errorResponse } from '../../src/http/idempotency.js';
 import {
   advisoryLockKey,
   createIdempotency,
+  defineFusedWrite,
+  type FusedWriteRun,
   type Idempotency,
   type IdempotentCall,
   type IdempotentOutcome,
-  type Shortcut,
   type StoredResponse,
-} from '../../src/http/idempotency.js';
+} from '../../src/idempotency/index.js';
 import { newId, newRequestId } from '../../src/ids.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
 import { workspaceRow } from '../helpers/rows.js';
@@ -22,20 +22,40 @@ const T0 = Date.parse('2026-03-11T12:00:00Z');
 
 type BumpParams = { readonly id: string; readonly below: number };
 
-/**
- * A shortcut effect with a visible count: it moves the workspace's activity_version up by one, only while the
- * version is below `below` (so a test can make the effect not qualify).
- */
-const bumpVersion = (db: Kysely<Database>, p: Param<BumpParams>, claim: Expression<SqlBool>) =>
-  db
-    .updateTable('workspaces')
-    .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
-    .where('id', '=', p('id'))
-    .where('activity_version', '<', p('below'))
-    .where(claim)
-    .returning('id');
+type NameParams = { readonly expectedName: string };
 
-describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
+/**
+ * A fused write with a visible count: it moves the workspace's activity_version up by one, only while the
+ * version is below `below` (so a test can make the effect not qualify); its condition, when a run gives its
+ * values, is that the workspace has the expected name.
+ */
+const bumpVersion = defineFusedWrite<BumpParams, NameParams>({
+  name: 'test version bump',
+  effect: (db, p, keyFree) =>
+    db
+      .updateTable('workspaces')
+      .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+      .where('id', '=', p('id'))
+      .where('activity_version', '<', p('below'))
+      .where(keyFree)
+      .returning('id'),
+  condition: (p) => sql<SqlBool>`exists (select 1 from workspaces where name = ${p('expectedName')})`,
+});
+
+/** The same effect, declared without a condition. */
+const bumpVersionPlain = defineFusedWrite<BumpParams>({
+  name: 'test version bump without condition',
+  effect: (db, p, keyFree) =>
+    db
+      .updateTable('workspaces')
+      .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+      .where('id', '=', p('id'))
+      .where('activity_version', '<', p('below'))
+      .where(keyFree)
+      .returning('id'),
+});
+
+describe.each(STORE_KINDS)('fused writes (%s)', (kind) => {
   let database: TestDatabase;
   let store: Store;
   let idempotency: Idempotency;
@@ -44,7 +64,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     store = database.open();
-    idempotency = createIdempotency({ db: store.db, clock, dialect: store.dialect, direct: store.direct });
+    idempotency = createIdempotency({ store, clock, errorResponse });
   });
   afterAll(async () => {
     await store.close();
@@ -57,7 +77,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
 
   async function workspace(): Promise<string> {
     const id = newId();
-    await store.db.insertInto('workspaces').values(workspaceRow(id, 'shortcut', T0)).execute();
+    await store.db.insertInto('workspaces').values(workspaceRow(id, 'fused', T0)).execute();
     return id;
   }
 
@@ -66,20 +86,20 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     return Number(row.activity_version);
   }
 
-  /** What a route does: the shortcut, else the full operation. */
+  /** What a feature does: the fused write, else the full operation. */
   async function runWith(
     c: IdempotentCall,
     operation: Parameters<Idempotency['run']>[1],
-    cut: Shortcut<BumpParams>,
+    fused: FusedWriteRun<BumpParams, NameParams>,
   ): Promise<IdempotentOutcome> {
-    return (await idempotency.apply(c, cut)) ?? idempotency.run(c, operation);
+    return (await idempotency.tryFused(c, fused)) ?? idempotency.run(c, operation);
   }
 
-  function shortcut(id: string, below = 1_000_000): Shortcut<BumpParams> {
-    return { effect: bumpVersion, params: { id, below }, response: { status: 200, body: { predicted: id } }, row: id };
+  function fusedRun(id: string, below = 1_000_000): FusedWriteRun<BumpParams, NameParams> {
+    return { write: bumpVersion, params: { id, below }, response: { status: 200, body: { predicted: id } }, row: id };
   }
 
-  /** The full operation: counts its runs, and makes the same change as the shortcut. */
+  /** The full operation: counts its runs, and makes the same change as the fused write. */
   function fullOperation(id: string, runs: { count: number }) {
     return async (trx: Parameters<Parameters<Idempotency['run']>[1]>[0]): Promise<StoredResponse> => {
       runs.count += 1;
@@ -95,13 +115,13 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
   it('applies the effect and stores the predicted response without running the full operation', async () => {
     const id = await workspace();
     const runs = { count: 0 };
-    const first = await runWith(call('apply-1'), fullOperation(id, runs), shortcut(id));
+    const first = await runWith(call('apply-1'), fullOperation(id, runs), fusedRun(id));
     expect(first).toEqual({ response: { status: 200, body: { predicted: id } }, replayed: false });
     expect(runs.count).toBe(0);
     expect(await version(id)).toBe(1);
 
-    // A replay (with or without the shortcut) returns the stored response and changes nothing.
-    const replay = await runWith(call('apply-1'), fullOperation(id, runs), shortcut(id));
+    // A replay (with or without the fused write) returns the stored response and changes nothing.
+    const replay = await runWith(call('apply-1'), fullOperation(id, runs), fusedRun(id));
     expect(replay).toEqual({ response: { status: 200, body: { predicted: id } }, replayed: true });
     expect((await idempotency.run(call('apply-1'), fullOperation(id, runs))).replayed).toBe(true);
     expect(runs.count).toBe(0);
@@ -111,11 +131,11 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
   it('runs the full operation when the effect does not qualify', async () => {
     const id = await workspace();
     const runs = { count: 0 };
-    const outcome = await runWith(call('fallback-1'), fullOperation(id, runs), shortcut(id, 0));
+    const outcome = await runWith(call('fallback-1'), fullOperation(id, runs), fusedRun(id, 0));
     expect(outcome).toEqual({ response: { status: 200, body: { full: id } }, replayed: false });
     expect(runs.count).toBe(1);
     expect(await version(id)).toBe(1);
-    expect((await runWith(call('fallback-1'), fullOperation(id, runs), shortcut(id))).response.body).toEqual({
+    expect((await runWith(call('fallback-1'), fullOperation(id, runs), fusedRun(id))).response.body).toEqual({
       full: id,
     });
     expect(await version(id)).toBe(1);
@@ -126,12 +146,44 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     const runs = { count: 0 };
     await idempotency.run(call('settled-1'), fullOperation(id, runs));
     expect(await version(id)).toBe(1);
-    const replay = await runWith(call('settled-1'), fullOperation(id, runs), shortcut(id));
+    const replay = await runWith(call('settled-1'), fullOperation(id, runs), fusedRun(id));
     expect(replay).toEqual({ response: { status: 200, body: { full: id } }, replayed: true });
-    await expect(runWith(call('settled-1', { other: true }), fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
+    await expect(runWith(call('settled-1', { other: true }), fullOperation(id, runs), fusedRun(id))).rejects.toMatchObject({
       code: 'idempotency_key_reused',
     });
     expect(runs.count).toBe(1);
+    expect(await version(id)).toBe(1);
+  });
+
+  it('checks the declared condition in the same statement when a run gives its values', async () => {
+    const id = await workspace();
+    const runs = { count: 0 };
+    const refused = { ...fusedRun(id), conditionParams: { expectedName: 'no such workspace' } };
+    const fallback = await runWith(call('condition-1'), fullOperation(id, runs), refused);
+    expect(fallback.response.body).toEqual({ full: id });
+    expect(runs.count).toBe(1);
+    const held = { ...fusedRun(id), conditionParams: { expectedName: 'fused' } };
+    const applied = await runWith(call('condition-2'), fullOperation(id, runs), held);
+    expect(applied.response.body).toEqual({ predicted: id });
+    expect(runs.count).toBe(1);
+    expect(await version(id)).toBe(2);
+  });
+
+  it('a run that gives condition values to a write declared without a condition is refused, nothing written', async () => {
+    const id = await workspace();
+    const run = {
+      write: bumpVersionPlain,
+      params: { id, below: 1_000_000 },
+      conditionParams: { expectedName: 'fused' },
+      response: { status: 200, body: {} },
+      row: id,
+    } as unknown as FusedWriteRun<BumpParams>;
+    await expect(idempotency.tryFused(call('undeclared-1'), run)).rejects.toThrow(/declares no condition/);
+    expect(await version(id)).toBe(0);
+    expect(await idempotency.tryFused(call('undeclared-2'), { ...run, conditionParams: undefined })).toEqual({
+      response: { status: 200, body: {} },
+      replayed: false,
+    });
     expect(await version(id)).toBe(1);
   });
 
@@ -139,7 +191,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     const id = await workspace();
     const runs = { count: 0 };
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => runWith(call('burst-1'), fullOperation(id, runs), shortcut(id))),
+      Array.from({ length: 10 }, () => runWith(call('burst-1'), fullOperation(id, runs), fusedRun(id))),
     );
     expect(results.filter((r) => r.status === 'fulfilled' && !r.value.replayed)).toHaveLength(1);
     for (const r of results) {
@@ -153,7 +205,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
     const id = await workspace();
     const runs = { count: 0 };
     const outcomes = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => runWith(call(`many-${i}`), fullOperation(id, runs), shortcut(id))),
+      Array.from({ length: 20 }, (_, i) => runWith(call(`many-${i}`), fullOperation(id, runs), fusedRun(id))),
     );
     expect(outcomes.every((o) => !o.replayed)).toBe(true);
     expect(runs.count).toBe(0);
@@ -169,24 +221,24 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
       await holder.connect();
       await holder.query('begin');
       await holder.query('select pg_advisory_xact_lock($1::bigint)', [advisoryLockKey(held.scope, 'held-1')]);
-      await expect(runWith(held, fullOperation(id, runs), shortcut(id))).rejects.toMatchObject({
+      await expect(runWith(held, fullOperation(id, runs), fusedRun(id))).rejects.toMatchObject({
         code: 'idempotency_request_in_progress',
       });
       expect(await version(id)).toBe(0);
       await holder.query('commit');
       await holder.end();
-      expect((await runWith(held, fullOperation(id, runs), shortcut(id))).replayed).toBe(false);
+      expect((await runWith(held, fullOperation(id, runs), fusedRun(id))).replayed).toBe(false);
       expect(runs.count).toBe(0);
       expect(await version(id)).toBe(1);
     });
 
-    it('concurrent shortcuts on different rows commit together, many in one statement', async () => {
+    it('concurrent fused writes on different rows commit together, many in one statement', async () => {
       const ids = await Promise.all(Array.from({ length: 30 }, () => workspace()));
       const runs = { count: 0 };
       // All thirty arrive at once: the first two run alone (two statements in flight), the rest wait for them
       // and then go together.
       const outcomes = await Promise.all(
-        ids.map((id, i) => runWith(call(`together-${i}`), fullOperation(id, runs), shortcut(id))),
+        ids.map((id, i) => runWith(call(`together-${i}`), fullOperation(id, runs), fusedRun(id))),
       );
       expect(outcomes.every((o) => !o.replayed && o.response.status === 200)).toBe(true);
       expect(runs.count).toBe(0);
@@ -199,7 +251,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
       expect(rows[0]?.transactions).toBeLessThanOrEqual(4);
     });
 
-    it('a batch whose statement fails commits nothing of itself; each of its shortcuts is then applied alone', async () => {
+    it('a batch whose statement fails commits nothing of itself; each of its fused writes is then applied alone', async () => {
       await sql`create function refuse_poison() returns trigger language plpgsql as $$
         begin
           if new.key = 'poison' then raise exception 'poisoned record'; end if;
@@ -212,7 +264,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
         const runs = { count: 0 };
         const keys = ids.map((_, i) => (i === 5 ? 'poison' : `batch-${i}`));
         const results = await Promise.allSettled(
-          ids.map((id, i) => runWith(call(keys[i] ?? ''), fullOperation(id, runs), shortcut(id))),
+          ids.map((id, i) => runWith(call(keys[i] ?? ''), fullOperation(id, runs), fusedRun(id))),
         );
         results.forEach((result, i) => {
           if (keys[i] === 'poison') expect(result).toMatchObject({ status: 'rejected', reason: { message: expect.stringContaining('poisoned') as string } });
@@ -239,7 +291,7 @@ describe.each(STORE_KINDS)('idempotency shortcut (%s)', (kind) => {
       await other.query('begin');
       await other.query('update workspaces set name = name where id = $1', [id]);
       // Its refusal may come before the other session is closed: caught at once (not an unhandled rejection).
-      const pending = runWith(racing, fullOperation(id, runs), shortcut(id)).catch((error: unknown) => error);
+      const pending = runWith(racing, fullOperation(id, runs), fusedRun(id)).catch((error: unknown) => error);
       await new Promise((resolve) => setTimeout(resolve, 200));
       await other.query(
         `insert into idempotency_records

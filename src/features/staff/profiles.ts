@@ -1,3 +1,7 @@
+/**
+ * Staff profiles as every feature reads them (a shift's start, reports, the chat bot's lookups): the staff
+ * feature's shared read module. Other features import these, never a repository of this one.
+ */
 import { prepared } from '../../db/prepared.js';
 import type { Executor } from '../../db/types.js';
 

@@ -1,0 +1,68 @@
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { Database } from './types.js';
+
+/**
+ * One savepoint sequence for every write that must be undone alone inside a larger transaction (a job of the
+ * group commit, an idempotent operation whose refusal is stored): open; then release on success, or roll back
+ * to it and release on failure. The statements are compiled once per name, since they run several times per
+ * write.
+ */
+export interface Savepoint {
+  readonly open: CompiledQuery;
+  readonly release: CompiledQuery;
+  readonly rollback: CompiledQuery;
+}
+
+export function savepoint(name: string): Savepoint {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`savepoint name must be lowercase letters and underscores: ${name}`);
+  return {
+    open: CompiledQuery.raw(`savepoint ${name}`),
+    release: CompiledQuery.raw(`release savepoint ${name}`),
+    rollback: CompiledQuery.raw(`rollback to savepoint ${name}`),
+  };
+}
+
+/** What a piece of work inside a savepoint came to: its value, or its error (its writes then undone). */
+export type SavepointOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+/** Runs `work` inside `point` on the transaction `trx`; a failure undoes the work's writes only. */
+export async function inSavepoint<T>(
+  trx: Transaction<Database>,
+  point: Savepoint,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<SavepointOutcome<T>> {
+  await trx.executeQuery(point.open);
+  try {
+    const value = await work(trx);
+    await trx.executeQuery(point.release);
+    return { ok: true, value };
+  } catch (error) {
+    await trx.executeQuery(point.rollback);
+    await trx.executeQuery(point.release);
+    return { ok: false, error };
+  }
+}
+
+/** A connection that runs compiled statements synchronously (SQLite's, inside its open transaction). */
+export interface SyncStatements {
+  all<R>(query: CompiledQuery<R>): R[];
+  run(query: CompiledQuery): void;
+}
+
+/** `inSavepoint` for work that runs synchronously on the connection itself. */
+export function inSavepointSync<T>(
+  connection: SyncStatements,
+  point: Savepoint,
+  work: (connection: SyncStatements) => T,
+): SavepointOutcome<T> {
+  connection.run(point.open);
+  try {
+    const value = work(connection);
+    connection.run(point.release);
+    return { ok: true, value };
+  } catch (error) {
+    connection.run(point.rollback);
+    connection.run(point.release);
+    return { ok: false, error };
+  }
+}

@@ -1,0 +1,34 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { SyncStatements } from './savepoint.js';
+import type { Database, Dialect } from './types.js';
+
+/** A write that runs in a transaction (its own, or a savepoint of a shared one) and resolves once durable. */
+export type WriteJob<T> = (trx: Transaction<Database>) => Promise<T>;
+
+/**
+ * A write whose statements are all known before it runs, run synchronously on the store's connection (see
+ * Store.writeSync): no Kysely round trip (several promise hops) per statement, which on the heartbeat's path is a
+ * measurable share of a request.
+ */
+export type SyncWriteJob<T> = (connection: SyncStatements) => T;
+
+/**
+ * The database, and the only way into its writer. Reads run on `db`; every write that must be durable and
+ * transactional runs through `write`, which on each store commits it the way that store commits best:
+ * - SQLite (one writer): jobs arriving together are group-committed, one transaction for many, each job in a
+ *   savepoint of its own (a failing one is undone alone), all answered once the shared commit is on disk;
+ * - PostgreSQL (many connections, many instances): each job is a transaction of its own.
+ */
+export interface Store {
+  readonly db: Kysely<Database>;
+  /** Which SQL the store speaks (for the modules below the features: migrations, idempotency strategies). */
+  readonly dialect: Dialect;
+  /** Runs `job` in a transaction and resolves with its value once committed durably; rejects (nothing kept) if it throws. */
+  write<T>(job: WriteJob<T>): Promise<T>;
+  /**
+   * SQLite only (undefined on PostgreSQL): runs `job` synchronously on the store's connection inside the next
+   * group commit, in a savepoint of its own like any job.
+   */
+  readonly writeSync: (<T>(job: SyncWriteJob<T>) => Promise<T>) | undefined;
+  close(): Promise<void>;
+}

@@ -1,0 +1,29 @@
+import type { Environment } from '../../actor.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { Executor } from '../../db/types.js';
+import { staleBefore } from './rules.js';
+
+export interface LiveShiftCountDeps {
+  readonly db: Executor;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
+}
+
+/** Active shifts that have not timed out (what the live list shows), counted per environment across workspaces. */
+export function createLiveShiftCounter({ db, clock, config }: LiveShiftCountDeps) {
+  return async function countLiveShifts(): Promise<Partial<Record<Environment, number>>> {
+    const rows = await db
+      .selectFrom('shifts')
+      .select(['environment', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('status', '=', 'active')
+      .where('last_seen_at', '>=', staleBefore(clock.now(), config.shiftTimeoutSeconds))
+      .groupBy('environment')
+      .execute();
+    const counts: Partial<Record<Environment, number>> = {};
+    for (const row of rows) {
+      if (row.environment === 'test' || row.environment === 'live') counts[row.environment] = Number(row.n);
+    }
+    return counts;
+  };
+}

@@ -1,0 +1,91 @@
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } from 'jose';
+import type { UserActor } from '../actor.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Executor } from '../db/types.js';
+import { AppError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.js';
+import { bearerToken, unauthenticated } from './bearer.js';
+import { parseStringArray } from './json-columns.js';
+
+const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+export interface DashboardAuthenticator {
+  /** The dashboard user of a bearer JWT, with their workspace memberships and the selected workspace, if any. */
+  user(authorization: string | string[] | undefined, workspaceSelector: string | undefined): Promise<UserActor>;
+}
+
+export interface DashboardAuthenticatorDeps {
+  readonly db: Executor;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience'>;
+}
+
+export function createDashboardAuthenticator({ db, clock, config }: DashboardAuthenticatorDeps): DashboardAuthenticator {
+  const secretKey = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : null;
+  const jwks: JWTVerifyGetKey | null = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : null;
+
+  async function verifyJwt(token: string): Promise<JWTPayload> {
+    const common = {
+      requiredClaims: ['exp', 'sub'],
+      currentDate: new Date(clock.now()),
+      ...(config.jwtIssuer ? { issuer: config.jwtIssuer } : {}),
+      ...(config.jwtAudience ? { audience: config.jwtAudience } : {}),
+    };
+    const header = token.split('.')[0] ?? '';
+    let alg = '';
+    try {
+      alg = String((JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg ?? '');
+    } catch {
+      throw unauthenticated('The dashboard token is malformed.');
+    }
+    try {
+      if (alg === 'HS256' && secretKey) {
+        return (await jwtVerify(token, secretKey, { ...common, algorithms: ['HS256'] })).payload;
+      }
+      if (jwks && ASYMMETRIC_ALGS.includes(alg)) {
+        return (await jwtVerify(token, jwks, { ...common, algorithms: ASYMMETRIC_ALGS })).payload;
+      }
+    } catch {
+      throw unauthenticated('The dashboard token is invalid or expired.');
+    }
+    throw unauthenticated('The dashboard token is signed with an algorithm this gateway does not accept.');
+  }
+
+  return {
+    async user(authorization, workspaceSelector) {
+      const token = bearerToken(authorization);
+      if (isApiKeyFormat(token) || token.startsWith(API_KEY_PREFIX)) {
+        throw unauthenticated('API keys are not accepted here; use a dashboard user token.');
+      }
+      const payload = await verifyJwt(token);
+      const userId = payload.sub;
+      if (typeof userId !== 'string' || userId === '' || userId.includes('\u0000')) {
+        throw unauthenticated('The dashboard token has no usable subject.');
+      }
+      const rows = await db
+        .selectFrom('members')
+        .select(['workspace_id', 'permissions'])
+        .where('user_id', '=', userId)
+        .execute();
+      const memberships = new Map<string, ReadonlySet<string>>(
+        rows.map((r) => [r.workspace_id, new Set(parseStringArray(r.permissions))]),
+      );
+      let selectedWorkspaceId: string | null = null;
+      if (workspaceSelector !== undefined) {
+        if (!isUuid(workspaceSelector)) {
+          throw new AppError('validation_failed', 'X-Service-Workspace-Id must be a UUID.', {
+            issues: [{ path: 'headers.x-service-workspace-id', message: 'must be a UUID' }],
+          });
+        }
+        const selected = workspaceSelector.toLowerCase();
+        if (!memberships.has(selected)) {
+          throw new AppError('workspace_access_denied', 'You are not a member of the selected workspace.');
+        }
+        selectedWorkspaceId = selected;
+      }
+      return { kind: 'user', userId, memberships, selectedWorkspaceId };
+    },
+  };
+}

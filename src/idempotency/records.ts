@@ -1,0 +1,141 @@
+/**
+ * The stored results of idempotent requests (table `idempotency_records`): lookup, what a record means for a new
+ * request with its key, storing a result, and the purge of expired ones.
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { sql, type Transaction } from 'kysely';
+import type { Clock } from '../clock.js';
+import { prepared } from '../db/prepared.js';
+import type { Database, Executor, IdempotencyRecordTable } from '../db/types.js';
+import { AppError } from '../errors.js';
+import type { IdempotentCall } from './identity.js';
+
+/** Results are replayable for this long. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/**
+ * An `in_progress` record (written by earlier versions, which claimed keys with a row) whose holder has not
+ * finished by then may be taken over. Keys are now locked with transaction-scoped advisory locks instead.
+ */
+export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
+
+/** A result as stored and replayed: the response's status and body. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export const reusedKey = () =>
+  new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
+export const keyInProgress = () =>
+  new AppError(
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still being processed; retry shortly.',
+  );
+
+function stored(record: Pick<IdempotencyRecordTable, 'response_status' | 'response_body'>): StoredResponse {
+  const body = record.response_body;
+  return { status: record.response_status ?? 500, body: body === null ? null : (JSON.parse(body) as unknown) };
+}
+
+/**
+ * What an existing record means for a new request with the same key: a replay, a refusal (thrown), or a record
+ * that may be taken over (expired, or claimed by a holder that crashed).
+ */
+export function judgeExisting(
+  record: IdempotencyRecordTable,
+  fingerprint: string,
+  now: number,
+): StoredResponse | 'take-over' {
+  if (record.created_at <= now - IDEMPOTENCY_RETENTION_MS) return 'take-over';
+  if (record.fingerprint !== fingerprint) throw reusedKey();
+  if (record.state === 'completed') return stored(record);
+  if (record.locked_until > now) throw keyInProgress();
+  return 'take-over';
+}
+
+const selectRecord = prepared<{ scope: string; key: string }, IdempotencyRecordTable>((db, p) =>
+  db.selectFrom('idempotency_records').selectAll().where('scope', '=', p('scope')).where('key', '=', p('key')),
+);
+
+export function findRecord(executor: Executor, scope: string, key: string) {
+  return selectRecord.first(executor, { scope, key });
+}
+
+/** A completed result's values, as the record statements bind them. */
+export type CompletedRecord = {
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly status: number;
+  readonly body: string;
+  readonly requestId: string;
+  readonly now: number;
+};
+
+/** Stores a completed result, replacing an expired or abandoned record of the key. */
+export const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) => {
+  const record = {
+    fingerprint: p('fingerprint'),
+    state: 'completed',
+    response_status: p('status'),
+    response_body: p('body'),
+    request_id: p('requestId'),
+    created_at: p('now'),
+    locked_until: 0,
+  };
+  return db
+    .insertInto('idempotency_records')
+    .values({ scope: p('scope'), key: p('key'), ...record })
+    .onConflict((oc) =>
+      oc.columns(['scope', 'key']).doUpdateSet((eb) => ({
+        fingerprint: eb.ref('excluded.fingerprint'),
+        state: eb.ref('excluded.state'),
+        response_status: eb.ref('excluded.response_status'),
+        response_body: eb.ref('excluded.response_body'),
+        request_id: eb.ref('excluded.request_id'),
+        created_at: eb.ref('excluded.created_at'),
+        locked_until: eb.ref('excluded.locked_until'),
+      })),
+    );
+});
+
+export async function storeCompleted(
+  trx: Transaction<Database>,
+  call: IdempotentCall,
+  key: string,
+  fingerprint: string,
+  response: StoredResponse,
+  now: number,
+): Promise<void> {
+  await upsertCompletedRecord.execute(trx, {
+    scope: call.scope,
+    key,
+    fingerprint,
+    status: response.status,
+    body: JSON.stringify(response.body),
+    requestId: call.requestId,
+    now,
+  });
+}
+
+/** Records one purge step deletes: bounds how long a step holds the event loop (SQLite) and its locks. */
+export const PURGE_CHUNK = 1000;
+
+/**
+ * Deletes results past their retention, in steps of at most `chunk` records (oldest first, index
+ * idempotency_records_created), yielding to the event loop between steps; returns how many. Safe when several
+ * instances run it at once.
+ */
+export async function purgeExpiredRecords(db: Executor, clock: Clock, chunk = PURGE_CHUNK): Promise<number> {
+  const cutoff = clock.now() - IDEMPOTENCY_RETENTION_MS;
+  let purged = 0;
+  for (;;) {
+    const result = await sql`
+      delete from idempotency_records where (scope, key) in (
+        select scope, key from idempotency_records where created_at < ${cutoff} order by created_at limit ${chunk})`.execute(db);
+    const deleted = Number(result.numAffectedRows ?? 0);
+    purged += deleted;
+    if (deleted < chunk) return purged;
+    await yieldToEventLoop();
+  }
+}

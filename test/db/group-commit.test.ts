@@ -1,0 +1,133 @@
+import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncStatements, type Store } from '../../src/db/connect.js';
+import { GroupCommit } from '../../src/db/group-commit.js';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
+import { cachingSqliteDatabase } from '../../src/db/statement-cache.js';
+import type { Database } from '../../src/db/types.js';
+import { workspaceRow } from '../helpers/rows.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+
+const insertMember = (userId: string) => async (trx: Transaction<Database>) => {
+  await trx.insertInto('members').values({ workspace_id: 'w', user_id: userId, permissions: '[]' }).execute();
+  return userId;
+};
+
+describe('SQLite group commit', () => {
+  let database: TestDatabase;
+  let db: Kysely<Database>;
+  let writer: GroupCommit;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    // A connection of its own, as a store opens it, so the test can count the group commit's transactions.
+    const connection = cachingSqliteDatabase(new SqliteDatabase(database.url.slice('sqlite:'.length)));
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    writer = new GroupCommit(db, syncStatements(connection));
+    // The jobs write bare member rows; their workspace is beside the point here.
+    await sql`PRAGMA foreign_keys = OFF`.execute(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('writes submitted together share one commit, and each is answered after it', async () => {
+    const before = writer.batches;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => writer.write(insertMember(`u${i}`))));
+    expect(results).toHaveLength(20);
+    expect(writer.batches - before).toBe(1);
+    const rows = await db.selectFrom('members').select('user_id').where('user_id', 'like', 'u%').execute();
+    expect(rows).toHaveLength(20);
+  });
+
+  it('a failing job is undone alone; the others in its batch commit', async () => {
+    const before = writer.batches;
+    const outcomes = await Promise.allSettled([
+      writer.write(insertMember('ok-1')),
+      writer.write(async (trx) => {
+        await insertMember('bad')(trx);
+        throw new Error('nope');
+      }),
+      writer.write(insertMember('ok-2')),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(writer.batches - before).toBe(1);
+    const names = (await db.selectFrom('members').select('user_id').execute()).map((r) => r.user_id);
+    expect(names).toContain('ok-1');
+    expect(names).toContain('ok-2');
+    expect(names).not.toContain('bad');
+  });
+
+  it('synchronous jobs run in the same batch and commit, each in its own savepoint like any job', async () => {
+    const before = writer.batches;
+    const insert = (userId: string) =>
+      db.insertInto('members').values({ workspace_id: 'w', user_id: userId, permissions: '[]' }).compile();
+    const outcomes = await Promise.allSettled([
+      writer.writeSync((connection) => {
+        connection.run(insert('direct-1'));
+        return 'first';
+      }),
+      writer.write(insertMember('queued-2')),
+      writer.writeSync((connection) => {
+        connection.run(insert('direct-bad'));
+        throw new Error('nope');
+      }),
+      writer.writeSync((connection) => {
+        connection.run(insert('direct-3'));
+        return connection
+          .all(db.selectFrom('members').select('user_id').where('user_id', 'like', 'direct-%').compile())
+          .map((row) => row.user_id)
+          .sort();
+      }),
+    ]);
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'first' },
+      { status: 'fulfilled', value: 'queued-2' },
+      { status: 'rejected', reason: new Error('nope') },
+      // The batch's own writes are visible inside it; the failed job's are gone.
+      { status: 'fulfilled', value: ['direct-1', 'direct-3'] },
+    ]);
+    expect(writer.batches - before).toBe(1);
+    const names = (await db.selectFrom('members').select('user_id').execute()).map((r) => r.user_id);
+    expect(names).toEqual(expect.arrayContaining(['direct-1', 'queued-2', 'direct-3']));
+    expect(names).not.toContain('direct-bad');
+  });
+});
+
+describe.each(STORE_KINDS)('the store\'s writer (%s)', (kind) => {
+  let database: TestDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  const slugsOf = async () =>
+    (await store.db.selectFrom('workspaces').select('slug').orderBy('slug').execute()).map((r) => r.slug);
+
+  function insertWorkspace(slug: string) {
+    return async (trx: Transaction<Database>) => {
+      await trx.insertInto('workspaces').values(workspaceRow(slug, slug, 0)).execute();
+      return slug;
+    };
+  }
+
+  it('commits a job that succeeds and keeps nothing of one that throws', async () => {
+    await expect(store.write(insertWorkspace('kept'))).resolves.toBe('kept');
+    await expect(
+      store.write(async (trx) => {
+        await insertWorkspace('dropped')(trx);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await slugsOf()).toEqual(['kept']);
+  });
+
+  it('runs synchronous jobs on SQLite only', () => {
+    expect(store.writeSync === undefined).toBe(kind === 'postgres');
+  });
+});

@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The project's own lint configuration, run on source held in memory under a chosen file name: the layering
+// rules must reject each deliberate violation and accept the same file importing what it may.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+async function layeringErrors(filePath: string, specifier: string): Promise<string[]> {
+  const code = `import { used } from '${specifier}';\n\nexport const value = used;\n`;
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: string]> = [
+  ['a service never imports Fastify', 'src/features/shifts/service.ts', 'fastify'],
+  ['a service never imports a Fastify plugin', 'src/features/reports/service.ts', '@fastify/swagger'],
+  ['a service never imports src/http', 'src/features/applications/service.ts', '../../http/route-auth.js'],
+  ['the store never imports a feature', 'src/db/example.ts', '../features/shifts/service.js'],
+  ['a migration never imports a feature', 'src/db/migrations/example.ts', '../../features/staff/profiles.js'],
+  ['the store never imports Fastify', 'src/db/example.ts', 'fastify'],
+  ['the store never imports src/http', 'src/db/example.ts', '../http/errors.js'],
+  ['idempotency never imports a feature', 'src/idempotency/example.ts', '../features/shifts/repository.js'],
+  ['idempotency never imports Fastify', 'src/idempotency/example.ts', 'fastify'],
+  ['idempotency never imports src/http', 'src/idempotency/example.ts', '../http/errors.js'],
+  ['keys never import a feature', 'src/keys/example.ts', '../features/workspaces/workspace.js'],
+  ['keys never import Fastify', 'src/keys/example.ts', 'fastify'],
+  ['keys never import src/http', 'src/keys/example.ts', '../http/authentication.js'],
+  ["a feature's service never imports another feature's repository", 'src/features/shifts/service.ts', '../staff/repository.js'],
+  ["a feature's module never imports another feature's repository", 'src/features/reports/totals.ts', '../shifts/repository.js'],
+  ["a feature's repository never imports another's", 'src/features/shifts/repository.ts', '../../features/workspaces/repository.js'],
+  ['provisioning never imports src/http', 'src/provisioning/example.ts', '../http/authentication.js'],
+  ['provisioning never imports Fastify', 'src/provisioning/example.ts', 'fastify'],
+];
+
+const accepted: ReadonlyArray<readonly [rule: string, file: string, specifier: string]> = [
+  ['a feature imports its own repository', 'src/features/shifts/service.ts', './repository.js'],
+  ["a feature imports another's shared read module", 'src/features/shifts/service.ts', '../staff/profiles.js'],
+  ['a service imports the store', 'src/features/shifts/service.ts', '../../db/types.js'],
+  ['routes import Fastify', 'src/features/shifts/routes.ts', 'fastify'],
+  ['routes import src/http', 'src/features/shifts/routes.ts', '../../http/route-auth.js'],
+  ['the store imports its own modules', 'src/db/example.ts', './types.js'],
+  ['idempotency imports the store', 'src/idempotency/example.ts', '../db/types.js'],
+  ['keys import the shared id helpers', 'src/keys/example.ts', '../ids.js'],
+  ['provisioning imports keys', 'src/provisioning/example.ts', '../keys/api-key.js'],
+  ['HTTP glue imports Fastify', 'src/http/example.ts', 'fastify'],
+];
+
+describe('lint: layering', () => {
+  it.each(rejected)('%s (%s imports %s)', async (_rule, file, specifier) => {
+    expect(await layeringErrors(file, specifier)).toHaveLength(1);
+  });
+
+  it.each(accepted)('%s (%s imports %s)', async (_rule, file, specifier) => {
+    expect(await layeringErrors(file, specifier)).toEqual([]);
+  });
+
+  it('names the rule broken and the way around it', async () => {
+    const [message] = await layeringErrors('src/features/shifts/service.ts', '../staff/repository.js');
+    expect(message).toContain('shared read module');
+  });
+});
