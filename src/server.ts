@@ -3,8 +3,10 @@ import { buildApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
+import { logFormatFor, loggerOptions } from './http/logging.js';
+import { startWebhookDispatcher } from './features/webhooks/runtime.js';
 import { startBackgroundJobs } from './jobs.js';
+import { upgradeStore } from './upgrade.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -17,18 +19,20 @@ export interface RunningServer {
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<RunningServer> {
   const store = openStore(config.databaseUrl, { backgroundCheckpoints: true });
   try {
-    await migrateToLatest(store);
+    await upgradeStore(store);
   } catch (error) {
     await store.close();
     throw error;
   }
-  const app = await buildApp({ config, store, clock });
+  const app = await buildApp({ config, store, clock, logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)) });
   const jobs = startBackgroundJobs({ store, clock, config, log: app.log });
+  const webhooks = startWebhookDispatcher({ store, clock, config, log: app.log });
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     jobs.stop();
+    await webhooks.stop(0);
     await app.close();
     await store.close();
     throw error;
@@ -39,10 +43,23 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     store,
     address,
     stop() {
-      // Stop accepting, let in-flight requests finish, then close the database.
+      // Stop accepting, let in-flight requests and webhook deliveries finish (or give those back), then close the database. Closing waits for every open
+      // connection, and once closing Node no longer times requests out: a client stalled mid-request would hold
+      // the shutdown forever. So after SHUTDOWN_TIMEOUT_SECONDS the connections still open are closed.
       stopping ??= (async () => {
         jobs.stop();
-        await app.close();
+        const deadline = setTimeout(() => {
+          app.log.warn(
+            { shutdownTimeoutSeconds: config.shutdownTimeoutSeconds },
+            'shutdown deadline reached: closing the remaining connections',
+          );
+          app.server.closeAllConnections();
+        }, config.shutdownTimeoutSeconds * 1000);
+        try {
+          await Promise.all([app.close(), webhooks.stop()]);
+        } finally {
+          clearTimeout(deadline);
+        }
         await store.close();
       })();
       return stopping;

@@ -17,6 +17,7 @@ describe('configuration', () => {
       rateLimitMax: 6000,
       rateLimitWindowSeconds: 60,
       redisUrl: undefined,
+      publicBaseUrl: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -34,8 +35,10 @@ describe('configuration', () => {
       SHIFT_TIMEOUT_SECONDS: '120',
       LOG_LEVEL: 'warn',
       BUILD_ID: 'x',
+      PUBLIC_BASE_URL: 'https://gateway.example.com/api/',
     });
     expect(config).toMatchObject({
+      publicBaseUrl: 'https://gateway.example.com/api',
       port: 8080,
       host: '0.0.0.0',
       databaseUrl: 'postgres://u@h:5432/db',
@@ -46,6 +49,20 @@ describe('configuration', () => {
       jwtAudience: 'gateway',
       shiftTimeoutSeconds: 120,
       logLevel: 'warn',
+    });
+  });
+
+  it('webhook destinations on private networks are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is true', () => {
+    expect(loadConfig({ BUILD_ID: 'b' }).webhookAllowPrivateNetworks).toBe(false);
+    expect(loadConfig({ BUILD_ID: 'b', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }).webhookAllowPrivateNetworks).toBe(true);
+    expect(loadConfig({ BUILD_ID: 'b', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }).webhookAllowPrivateNetworks).toBe(false);
+    expect(() => loadConfig({ BUILD_ID: 'b', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false/,
+    );
+    expect(loadConfig({ BUILD_ID: 'b' }).webhookTuning).toEqual({
+      retryFirstDelayMs: 30_000,
+      leaseMs: 60_000,
+      pollIntervalMs: 200,
     });
   });
 
@@ -69,6 +86,9 @@ describe('configuration', () => {
     [{ RATE_LIMIT_MAX: '-1' }, /RATE_LIMIT_MAX/],
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /RATE_LIMIT_WINDOW_SECONDS/],
     [{ REDIS_URL: 'http://localhost' }, /REDIS_URL/],
+    [{ PUBLIC_BASE_URL: 'gateway.example.com' }, /PUBLIC_BASE_URL/],
+    [{ PUBLIC_BASE_URL: 'ftp://gateway.example.com' }, /PUBLIC_BASE_URL/],
+    [{ PUBLIC_BASE_URL: 'https://gateway.example.com/?x=1' }, /PUBLIC_BASE_URL/],
   ])('an invalid value stops start-up naming the variable: %o', (env, pattern) => {
     expect(() => loadConfig({ BUILD_ID: 'b', ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ BUILD_ID: 'b', ...env })).toThrow(pattern);
@@ -76,6 +96,38 @@ describe('configuration', () => {
 
   it('an invalid flag value names the flag', () => {
     expect(() => loadConfig({ BUILD_ID: 'b' }, { port: 'x' })).toThrow(/--port/);
+  });
+
+  it('bounds every phase of a connection and the shutdown, with defaults for game servers on the internet', () => {
+    expect(loadConfig({ BUILD_ID: 'b' })).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+      shutdownTimeoutSeconds: 20,
+    });
+    const config = loadConfig({
+      BUILD_ID: 'b',
+      HEADERS_TIMEOUT_MS: '500',
+      REQUEST_TIMEOUT_MS: '1000',
+      KEEP_ALIVE_TIMEOUT_MS: '2000',
+      SHUTDOWN_TIMEOUT_SECONDS: '3',
+    });
+    expect(config).toMatchObject({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1000,
+      keepAliveTimeoutMs: 2000,
+      shutdownTimeoutSeconds: 3,
+    });
+  });
+
+  it('rejects unbounded or inconsistent connection timeouts, naming the setting', () => {
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS must be between 100/);
+    expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: 'soon' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS must be an integer/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_SECONDS must be between 1/);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' })).toThrow(
+      /HEADERS_TIMEOUT_MS \(5000\) must not exceed REQUEST_TIMEOUT_MS \(1000\)/,
+    );
   });
 
   it('the default build id is the package version, with the commit when known', () => {
@@ -89,7 +141,29 @@ describe('command line arguments', () => {
       command: 'provision',
       positionals: ['doc.json'],
       overrides: { databaseUrl: 'sqlite:x.db', port: '9' },
+      options: {},
     });
+  });
+
+  it('collects command options, repeatable ones in order', () => {
+    expect(
+      parseArgs(['keys', 'create', '--application', 'app', '--scope', 'activity:read', '--scope=staff:read', '--port', '1']),
+    ).toEqual({
+      command: 'keys',
+      positionals: ['create'],
+      overrides: { port: '1' },
+      options: { application: ['app'], scope: ['activity:read', 'staff:read'] },
+    });
+  });
+
+  it('parses command options apart from configuration', () => {
+    expect(parseArgs(['rebuild-totals', '--workspace', 'w-1', '--database-url=sqlite:x.db'])).toEqual({
+      command: 'rebuild-totals',
+      positionals: [],
+      overrides: { databaseUrl: 'sqlite:x.db' },
+      options: { workspace: ['w-1'] },
+    });
+    expect(() => parseArgs(['rebuild-totals', '--workspace'])).toThrow(UsageError);
   });
 
   it('rejects unknown flags and flags without a value', () => {

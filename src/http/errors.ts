@@ -29,9 +29,44 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  bad_request: 400,
+  request_timeout: 408,
+  expectation_failed: 417,
+  headers_too_large: 431,
+  not_ready: 503,
 };
 
 export const ERROR_SCHEMA_ID = 'ErrorResponse';
+
+const ValidationIssueSchema = Type.Object(
+  {
+    path: Type.String({
+      description: 'Where: the request part (`body`, `querystring`, `params`, `headers`) and the property, dot-separated.',
+      examples: ['body.serverId'],
+    }),
+    message: Type.String({ description: 'What is wrong with it.', examples: ['must NOT have more than 128 characters'] }),
+  },
+  { additionalProperties: false },
+);
+
+const ErrorDetailsSchema = Type.Object(
+  {
+    issues: Type.Optional(
+      Type.Array(ValidationIssueSchema, { description: '`validation_failed`: one entry per problem found.' }),
+    ),
+    requiredScope: Type.Optional(Type.String({ description: '`insufficient_scope`: the scope the route needs.' })),
+    requiredPermission: Type.Optional(
+      Type.String({ description: '`permission_denied`: the workspace permission the operation needs.' }),
+    ),
+    status: Type.Optional(
+      Type.String({ description: '`submission_finalized`, `invalid_state_transition`: the submission\'s status.' }),
+    ),
+    limit: Type.Optional(Type.Integer({ description: '`rate_limited`: requests allowed per window.' })),
+    windowSeconds: Type.Optional(Type.Integer({ description: '`rate_limited`: window length in seconds.' })),
+    retryAfterSeconds: Type.Optional(Type.Integer({ description: '`rate_limited`: seconds until the window resets.' })),
+  },
+  { additionalProperties: true, description: 'Extra context; which fields appear depends on `code`.' },
+);
 
 export const ErrorResponseSchema = Type.Object(
   {
@@ -39,9 +74,7 @@ export const ErrorResponseSchema = Type.Object(
       code: Type.String({ enum: [...ERROR_CODES], description: 'Stable machine-readable error code.' }),
       message: Type.String({ description: 'Human-readable explanation; wording may change.' }),
       requestId: Type.String({ pattern: '^req_[0-9A-Za-z]{16,}$', description: 'Equals the X-Request-Id header.' }),
-      details: Type.Optional(
-        Type.Object({}, { additionalProperties: true, description: 'Extra context, e.g. `issues` for validation_failed.' }),
-      ),
+      details: Type.Optional(ErrorDetailsSchema),
     }),
   },
   { $id: ERROR_SCHEMA_ID, title: 'ErrorResponse', description: 'Body of every 4xx and 5xx response.' },
@@ -60,8 +93,21 @@ export function errorBody(
   return { error: { code, message, requestId, ...(details ? { details } : {}) } };
 }
 
+export const AUTH_REALM = 'workspace-gateway';
+const BEARER_CREDENTIAL = /^Bearer\s+\S/i;
+
+/**
+ * The RFC 6750 challenge of a 401: the realm, plus `error="invalid_token"` when a bearer credential was sent and
+ * rejected (none, or another scheme, gets the bare challenge).
+ */
+export function bearerChallenge(authorization: string | string[] | undefined): string {
+  const sent = typeof authorization === 'string' && BEARER_CREDENTIAL.test(authorization);
+  return `Bearer realm="${AUTH_REALM}"${sent ? ', error="invalid_token"' : ''}`;
+}
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const status = STATUS_BY_CODE[error.code];
+  if (status === 401) reply.header('www-authenticate', bearerChallenge(reply.request.headers.authorization));
   return reply.code(status).send(errorBody(reply.request.id, error.code, error.message, error.details));
 }
 
@@ -135,7 +181,11 @@ interface RouteShape {
 function routePattern(url: string): RegExp {
   const escaped = url
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => {
+      if (part.startsWith(':')) return '[^/]+';
+      if (part === '*') return '.*';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
     .join('/');
   return new RegExp(`^${escaped}/?$`);
 }
@@ -172,7 +222,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   const unmatched = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const methods = allowedMethods(request.url, routes);
-    if (methods.length > 0) {
+    // A route of this method that found nothing (e.g. a missing file under a wildcard) is a 404, not a 405.
+    if (methods.length > 0 && !methods.includes(request.method)) {
       reply.header('allow', [...new Set(methods)].join(', '));
       return sendError(reply, new AppError('method_not_allowed', `${request.method} is not allowed on this path.`));
     }

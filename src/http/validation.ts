@@ -2,6 +2,8 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validationError } from '../errors.js';
+import { uuidTextKeyword } from './uuid-text.js';
+import { IDEMPOTENCY_KEY_HEADER } from './headers.js';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -15,6 +17,7 @@ function build(options: Options): Ajv {
     ...options,
   });
   addFormats(ajv);
+  ajv.addKeyword(uuidTextKeyword);
   return ajv;
 }
 
@@ -37,6 +40,24 @@ function numericProperties(schema: unknown): Array<[string, RegExp]> {
 
 type ValidationResult = boolean | { error: Error & { validation?: unknown[] } };
 
+interface PartSchema {
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+}
+
+/**
+ * The header schema as the framework validates it. `Idempotency-Key` is declared (required, with its length and
+ * characters) for the document and the types, but checked by the idempotency module, after the body, with its own
+ * codes (400 `idempotency_key_required` / `invalid_idempotency_key`): the order and the codes CONTRACT 9 fixes.
+ */
+function headersAsValidated(schema: unknown): unknown {
+  const part = schema as PartSchema | undefined;
+  if (!part?.properties?.[IDEMPOTENCY_KEY_HEADER]) return schema;
+  const { [IDEMPOTENCY_KEY_HEADER]: _left, ...properties } = part.properties;
+  const required = (part.required ?? []).filter((name) => name !== IDEMPOTENCY_KEY_HEADER);
+  return { ...part, properties, required };
+}
+
 /**
  * Bodies are validated exactly as sent (a string is never taken for a number); query strings, path parameters
  * and headers arrive as text, so their declared scalar types are coerced — but only from plain decimal text
@@ -45,9 +66,12 @@ type ValidationResult = boolean | { error: Error & { validation?: unknown[] } };
 export function registerValidators(app: FastifyInstance): void {
   const bodyAjv = build({ coerceTypes: false });
   const textAjv = build({ coerceTypes: 'array' });
+  // A date-time in a query string is read by the service's own ISO 8601 parser (with messages that say what to
+  // fix, e.g. an unencoded '+'); for text parts, `format: date-time` is the annotation JSON Schema makes it.
+  textAjv.addFormat('date-time', true);
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart === 'body') return bodyAjv.compile(schema);
-    const validate = textAjv.compile(schema);
+    const validate = textAjv.compile(httpPart === 'headers' ? (headersAsValidated(schema) as object) : schema);
     const numeric = numericProperties(schema);
     if (numeric.length === 0) return validate;
     const strict = (data: Record<string, unknown>): ValidationResult => {
@@ -66,7 +90,7 @@ export function registerValidators(app: FastifyInstance): void {
     strict.errors = validate.errors;
     return strict;
   });
-  app.addHook('preHandler', rejectNulCharacters);
+  app.addHook('preHandler', rejectInvalidText);
 }
 
 type RequestPart = 'params' | 'querystring' | 'headers' | 'body';
@@ -75,25 +99,52 @@ function declaredNames(schema: unknown): string[] {
   return Object.keys((schema as ObjectSchema | undefined)?.properties ?? {});
 }
 
-/** The path of the first string in `value` that contains U+0000, if any (iterative: bodies may nest deeply). */
-function nulPath(value: unknown, root: string): string | null {
+/** U+0000, or a UTF-16 surrogate without its pair (text that is not Unicode: `"\ud800"` in JSON). */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
+const INVALID_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+interface InvalidText {
+  readonly path: string;
+  readonly message: string;
+}
+
+function invalidText(text: string, path: string): InvalidText | null {
+  const match = INVALID_TEXT.exec(text);
+  if (!match) return null;
+  return match[0] === '\u0000'
+    ? { path, message: 'must not contain the NUL character (U+0000)' }
+    : { path, message: 'must be valid Unicode text (it contains an unpaired UTF-16 surrogate)' };
+}
+
+/**
+ * The first string in `value`, property names included, that the stores cannot hold as sent (iterative: bodies may
+ * nest deeply).
+ */
+function invalidTextIn(value: unknown, root: string): InvalidText | null {
   const pending: Array<[unknown, string]> = [[value, root]];
   while (pending.length > 0) {
     const [current, path] = pending.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return path;
+      const found = invalidText(current, path);
+      if (found) return found;
     } else if (current !== null && typeof current === 'object') {
-      for (const [key, child] of Object.entries(current)) pending.push([child, `${path}.${key}`]);
+      for (const [key, child] of Object.entries(current)) {
+        const found = invalidText(key, `${path}.${key}`);
+        if (found) return found;
+        pending.push([child, `${path}.${key}`]);
+      }
     }
   }
   return null;
 }
 
 /**
- * PostgreSQL text cannot hold U+0000 (a lookup or an insert with it fails), so no value a route reads may contain
- * it, on either store: 400 validation_failed. Runs after schema validation, on the parts the route declares.
+ * Text no store holds as sent is rejected, on either store, with 400 validation_failed: PostgreSQL text cannot hold
+ * U+0000 (a lookup or an insert with it fails), and an unpaired surrogate is not Unicode (each store would replace
+ * it differently: SQLite with three U+FFFD, PostgreSQL with one). Runs after schema validation, on the parts the
+ * route declares.
  */
-async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+async function rejectInvalidText(request: FastifyRequest): Promise<void> {
   const schema = request.routeOptions.schema;
   if (!schema) return;
   const parts: Array<[RequestPart, unknown, unknown]> = [
@@ -107,13 +158,8 @@ async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
     const record = values as Record<string, unknown>;
     const names = part === 'body' ? Object.keys(record) : declaredNames(partSchema);
     for (const name of names) {
-      const path = nulPath(record[name], `${part}.${name}`);
-      if (path) throw nulError(path);
+      const found = invalidTextIn(record[name], `${part}.${name}`) ?? invalidText(name, `${part}.${name}`);
+      if (found) throw validationError([found]);
     }
   }
 }
-
-function nulError(path: string) {
-  return validationError([{ path, message: 'must not contain the NUL character (U+0000)' }]);
-}
-

@@ -298,6 +298,70 @@ function shiftWriteCases(target: (w: World) => string, body: unknown): RouteCase
   };
 }
 
+type BatchResults = { results: { shiftId: string; shift?: unknown; error?: { code: string } }[] };
+
+/** A batch heartbeat answers 200 with a result per shift: a shift the caller may not see is `not_found` there. */
+function itemNotFound(name: string, over: Case['with']): Case {
+  return {
+    name,
+    with: over,
+    status: 200,
+    check: (body) => {
+      const { results } = dataOf(body) as unknown as BatchResults;
+      expect(results.map((r) => r.error?.code)).toEqual(results.map(() => 'not_found'));
+    },
+  };
+}
+
+/** The batch heartbeat on A's test shift: another tenant's key, or A's key on another's shift, finds nothing. */
+function batchHeartbeatCases(): RouteCases {
+  return {
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), body: { serverId: 'srv-1', shiftIds: [w.shifts.aTest] } }),
+    cases: [
+      itemNotFound("a key of workspace B on A's shift", (w) => ({ auth: key(w.b.keys.test.secret) })),
+      itemNotFound('a key of another application of the same workspace', (w) => ({ auth: key(w.app2.secret) })),
+      itemNotFound('the live key of the same application on a test shift', (w) => ({ auth: key(w.a.keys.live.secret) })),
+      itemNotFound("A's key on B's shift", (w) => ({ body: { serverId: 'srv-1', shiftIds: [w.shifts.bTest] } })),
+      scopeCase((w) => w.a.keys.readOnly.secret, 'activity:write'),
+      FEATURE_OFF,
+      {
+        ...CONTROL,
+        check: (body, w) => {
+          const { results } = dataOf(body) as unknown as BatchResults;
+          expect(results).toMatchObject([{ shiftId: w.shifts.aTest, shift: { id: w.shifts.aTest } }]);
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The server stop, on a server none of the world's shifts run on for the control (the other routes' controls
+ * need A's shifts active). Workspace B's key on A's server stops only B's own shift there, never one of A's.
+ */
+function serverStopCases(): RouteCases {
+  return {
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), path: { serverId: 'srv-idle' }, body: {} }),
+    cases: [
+      {
+        name: "a key of workspace B on the server A's shifts run on stops none of A's",
+        with: (w) => ({ auth: key(w.b.keys.test.secret), path: { serverId: 'srv-1' } }),
+        status: 200,
+        check: (body, w) => {
+          const ids = (dataOf(body) as unknown as { shifts: { id: string }[] }).shifts.map((s) => s.id);
+          for (const own of [w.shifts.aTest, w.shifts.aBob, w.shifts.aLive, w.shifts.aApp2]) expect(ids).not.toContain(own);
+        },
+      },
+      scopeCase((w) => w.a.keys.readOnly.secret, 'activity:write'),
+      FEATURE_OFF,
+      {
+        ...CONTROL,
+        check: (body) => expect((dataOf(body) as unknown as { shifts: unknown[] }).shifts).toEqual([]),
+      },
+    ],
+  };
+}
+
 /** Review operations; `target` picks the submission of A the control acts on. */
 function reviewCases(target: (w: World) => string, body: unknown): RouteCases {
   return {
@@ -357,6 +421,8 @@ const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'GET /health': PUBLIC,
   'GET /version': PUBLIC,
   'GET /openapi.json': PUBLIC,
+  'GET /ready': PUBLIC,
+  'GET /metrics': PUBLIC,
 
   'GET /v1/integration': {
     valid: (w) => ({ auth: key(w.a.keys.test.secret) }),
@@ -548,6 +614,9 @@ const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'POST /v1/activity/shifts/{shiftId}/heartbeat': shiftWriteCases((w) => w.shifts.aTest, { serverId: 'srv-1' }),
   'POST /v1/activity/shifts/{shiftId}/stop': shiftWriteCases((w) => w.shifts.aBob, { reason: 'manual' }),
 
+  'POST /v1/activity/shifts/heartbeats': batchHeartbeatCases(),
+  'POST /v1/activity/servers/{serverId}/stop': serverStopCases(),
+
   'POST /v1/applications/submissions/{submissionId}/accept': reviewCases((w) => w.submissions.a.submitted[1]!, {}),
   'POST /v1/applications/submissions/{submissionId}/mark-under-review': reviewCases((w) => w.submissions.a.submitted[0]!, {}),
   'POST /v1/applications/submissions/{submissionId}/reject': reviewCases((w) => w.submissions.a.submitted[2]!, {}),
@@ -612,7 +681,9 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
     stats.byStatus[expected.status] = (stats.byStatus[expected.status] ?? 0) + 1;
     const before = await businessSnapshot(ctx.store.db);
     const res = await inject(request);
-    const body = res.json() as { error?: { code?: string; requestId?: string } };
+    // Every answer is JSON except the metrics exposition (text/plain).
+    const json = String(res.headers['content-type'] ?? '').startsWith('application/json');
+    const body = (json ? res.json() : {}) as { error?: { code?: string; requestId?: string } };
     expect(res.statusCode, res.body.slice(0, 300)).toBe(expected.status);
     if (expected.status >= 400) {
       expect(body.error?.code).toBe(expected.code);

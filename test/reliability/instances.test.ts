@@ -38,6 +38,7 @@ const TRIALS = 3;
 const RACE_SUBMISSIONS = 5;
 const SWEEP_SHIFTS = 20;
 const SWEEP_BATCHES = 4;
+const BATCH_RACE_SHIFTS = 10;
 /** Small, for the sweep; large enough that parts 1-3 finish well within it. */
 const SHIFT_TIMEOUT_SECONDS = 3;
 /** sweepIntervalMs(3): max(1 s, min(timeout / 5, 30 s)). */
@@ -117,7 +118,7 @@ describe.runIf(postgresAvailable)('several instances on one PostgreSQL database'
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    world = await seedLoadWorld(database, { extraStaff: 60, submissions: 20 });
+    world = await seedLoadWorld(database, { extraStaff: 80, submissions: 20 });
     schema = /search_path=(\w+)/.exec(new URL(database.url).searchParams.get('options') ?? '')?.[1] ?? '';
     expect(schema).toMatch(/^t_/);
     await query(`
@@ -288,6 +289,45 @@ describe.runIf(postgresAvailable)('several instances on one PostgreSQL database'
       acceptWins: trials.filter((t) => t.winner === 'accepted').length,
       rejectWins: trials.filter((t) => t.winner === 'rejected').length,
     };
+  });
+
+  it('batch heartbeats, a server stop and single stops across instances: every shift stopped exactly once', async () => {
+    const serverId = 'srv-batch-race';
+    const starts = Array.from({ length: BATCH_RACE_SHIFTS }, () =>
+      jsonRequest('POST', '/v1/activity/shifts/start', world.apiKey, startBody(nextStaff().gameUserId, serverId), newKey('bstart')),
+    );
+    const started = await fanOut(starts);
+    expect(started.map((a) => a.status)).toEqual(starts.map(() => 200));
+    const shiftIds = started.map((a) => (a.body as ShiftBody).data.shift.id);
+    const batch = () => jsonRequest('POST', '/v1/activity/shifts/heartbeats', world.apiKey, { serverId, shiftIds }, newKey('batch'));
+    const race = [
+      batch(),
+      jsonRequest('POST', `/v1/activity/servers/${serverId}/stop`, world.apiKey, {}, newKey('srvstop')),
+      batch(),
+      ...shiftIds.slice(0, 3).map((id) => jsonRequest('POST', `/v1/activity/shifts/${id}/stop`, world.apiKey, {}, newKey('stop'))),
+      batch(),
+    ];
+    const answers = await fanOut(race);
+    // A single stop that loses to the server stop is refused: the shift is no longer active.
+    const settled = answers.map((a, i) => (a.status === 409 && i >= 3 && i < 6 ? errorCode(a) : a.status));
+    expect(settled.every((s) => s === 200 || s === 'shift_not_active'), JSON.stringify(settled)).toBe(true);
+    for (const answer of [answers[0], answers[2], answers[answers.length - 1]]) {
+      const results = (answer?.body as { data: { results: { shift?: unknown; error?: { code: string } }[] } }).data.results;
+      expect(results.map((r) => (r.shift ? 'applied' : r.error?.code)).every((c) => c === 'applied' || c === 'shift_not_active')).toBe(true);
+    }
+    const byServer = (answers[1]?.body as { data: { shifts: { id: string }[] } }).data.shifts.map((s) => s.id);
+    const bySingle = answers.slice(3, 6).filter((a) => a.status === 200).length;
+    // Every shift ended exactly once, and as its answer says: by the server stop, a single stop, or (on a machine
+    // slow enough for SHIFT_TIMEOUT_SECONDS to pass meanwhile) the timeout, which the server stop does not list.
+    const log = await query<{ shift_id: string; end_reason: string }>(
+      `select shift_id, end_reason from ${schema}.shift_completions where shift_id = any($1)`,
+      [shiftIds],
+    );
+    expect(Object.values(tally(log.map((l) => l.shift_id)))).toEqual(shiftIds.map(() => 1));
+    const reasons = tally(log.map((l) => l.end_reason));
+    expect(reasons.server_shutdown ?? 0).toBe(byServer.length);
+    expect(reasons.manual ?? 0).toBe(bySingle);
+    expect(byServer.length + bySingle + (reasons.heartbeat_timeout ?? 0)).toBe(BATCH_RACE_SHIFTS);
   });
 
   it(

@@ -6,8 +6,8 @@
  * process started is tracked; `killAll()` (call it from afterAll) SIGKILLs whatever is still running.
  * Every HTTP answer `send()` receives is checked against the process's own GET /openapi.json (fetched at start-up).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../../src/clock.js';
@@ -64,11 +64,19 @@ export interface GatewayOptions {
   readonly name: string;
   readonly databaseUrl: string;
   readonly env?: Record<string, string>;
+  /**
+   * Once the process is ready, lowers its open-file limit to the descriptors it has open plus this many (Linux
+   * `prlimit`), so that a few connections run it out of descriptors.
+   */
+  readonly spareFileDescriptors?: number;
 }
 
 const READY_TIMEOUT_MS = 30_000;
 
-async function spawnOnce({ name, databaseUrl, env = {} }: GatewayOptions, port: number): Promise<Gateway> {
+async function spawnOnce(
+  { name, databaseUrl, env = {}, spareFileDescriptors }: GatewayOptions,
+  port: number,
+): Promise<Gateway> {
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -133,6 +141,7 @@ async function spawnOnce({ name, databaseUrl, env = {} }: GatewayOptions, port: 
       if (res.status === 200 && body.service === 'workspace-gateway') {
         // This process's document, for send(); fetched now, while it is surely up (a crash test kills it later).
         await checkerFor(baseUrl, { refresh: true });
+        if (spareFileDescriptors !== undefined) limitFileDescriptors(child, spareFileDescriptors);
         return gateway;
       }
     } catch {
@@ -142,6 +151,12 @@ async function spawnOnce({ name, databaseUrl, env = {} }: GatewayOptions, port: 
   }
   await gateway.crash();
   throw new Error(`gateway ${name} did not answer /health within ${READY_TIMEOUT_MS} ms:\n${output}`);
+}
+
+function limitFileDescriptors(child: ChildProcess, spare: number): void {
+  const open = readdirSync(`/proc/${String(child.pid)}/fd`).length;
+  const limit = open + spare;
+  execFileSync('prlimit', ['--pid', String(child.pid), `--nofile=${limit}:${limit}`]);
 }
 
 /** Starts `serve` on a free port and resolves once /health answers. */

@@ -194,6 +194,12 @@ const COMPARED: Record<keyof Database, boolean> = {
   events: true,
   shifts: true,
   idempotency_records: false,
+  webhook_endpoints: true,
+  webhook_events: true,
+  webhook_deliveries: true,
+  webhook_attempts: true,
+  activity_totals: true,
+  activity_totals_extent: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 
