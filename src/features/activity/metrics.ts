@@ -16,7 +16,7 @@ export interface Interval {
 export type RequirementScaling = 'calendar' | 'custom';
 
 /** Milliseconds of `[shiftStart, shiftEnd)` that fall inside the period; 0 when they do not overlap. */
-export function clipMs(shiftStart: number, shiftEnd: number, period: Period): number {
+export function clipMs(shiftStart: number, shiftEnd: number, period: Interval): number {
   return Math.max(0, Math.min(shiftEnd, period.end) - Math.max(shiftStart, period.start));
 }
 
@@ -24,7 +24,7 @@ export function clipMs(shiftStart: number, shiftEnd: number, period: Period): nu
  * Whether a completed shift counts toward the period: `startedAt < end` and `endedAt > start`; a zero-length
  * shift counts when `start <= startedAt < end`. A shift ending before it starts never counts.
  */
-export function overlaps(shiftStart: number, shiftEnd: number, period: Period): boolean {
+export function overlaps(shiftStart: number, shiftEnd: number, period: Interval): boolean {
   if (shiftEnd === shiftStart) return period.start <= shiftStart && shiftStart < period.end;
   return shiftEnd > shiftStart && shiftStart < period.end && shiftEnd > period.start;
 }

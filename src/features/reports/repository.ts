@@ -1,18 +1,12 @@
 /**
- * Report queries. Every query is scoped to one workspace (or one of its staff members) and one environment.
- *
- * A shift counts as worked time once it is completed, or once it has timed out (an active shift nothing was
- * received for in more than SHIFT_TIMEOUT_SECONDS): such a shift *is* over, ending at its `last_heartbeat_at`,
- * even before the sweep records it. Reading both kinds in one statement gives one consistent snapshot, so a
- * shift the sweep completes meanwhile is never counted twice nor missed.
+ * Report queries besides worked time (which the activity totals answer: src/features/totals): ranked staff,
+ * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
-import { sql, type RawBuilder } from 'kysely';
-import { prepared } from '../../db/prepared.js';
-import type { Dialect, Executor } from '../../db/types.js';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/types.js';
 import type { Interval } from '../activity/metrics.js';
 
 // Literals (not bound parameters) let both stores match the predicates of the partial shift indexes.
-const COMPLETED = sql.lit('completed');
 const ACTIVE = sql.lit('active');
 const APPROVED = sql.lit('approved');
 
@@ -38,57 +32,6 @@ export interface StaffShiftRow {
   readonly server_id: string;
 }
 
-const STAFF_SHIFT_COLUMNS = [
-  'id',
-  'status',
-  'started_at',
-  'ended_at',
-  'last_heartbeat_at',
-  'last_seen_at',
-  'universe_id',
-  'place_id',
-  'server_id',
-] as const;
-
-/**
- * The staff member's completed shifts that may overlap `window` (`ended_at >= start`, so a zero-length shift at
- * the start is included, and `started_at < end`; index shifts_staff_ended), plus all their active shifts, in one
- * statement. Callers apply the exact overlap rule per period.
- */
-export async function findStaffShifts(
-  db: Executor,
-  audience: ReportAudience,
-  staffId: string,
-  window: Interval,
-): Promise<StaffShiftRow[]> {
-  return selectStaffShifts.rows(db, {
-    staffId,
-    environment: audience.environment,
-    workspaceId: audience.workspaceId,
-    start: window.start,
-    end: window.end,
-  });
-}
-
-// Every summary and per-staff report runs it: built once (src/db/prepared.ts).
-const selectStaffShifts = prepared<
-  { staffId: string; environment: string; workspaceId: string; start: number; end: number },
-  StaffShiftRow
->((db, p) => {
-  const base = () =>
-    db
-      .selectFrom('shifts')
-      .select(STAFF_SHIFT_COLUMNS)
-      .where('staff_id', '=', p('staffId'))
-      .where('environment', '=', p('environment'))
-      .where('workspace_id', '=', p('workspaceId'));
-  const completed = base()
-    .where('ended_at', '>=', p('start'))
-    .where('started_at', '<', p('end'))
-    .where('status', '=', COMPLETED);
-  const active = base().where('ended_at', 'is', null).where('status', '=', ACTIVE);
-  return completed.unionAll(active);
-});
 
 export interface NoticeRow {
   readonly id: string;
@@ -101,75 +44,6 @@ export interface NoticeRow {
 // ---------------------------------------------------------------------------------------------------------
 // Leaderboard
 // ---------------------------------------------------------------------------------------------------------
-
-export interface StaffTotalsRow {
-  readonly staff_id: string;
-  /** Summed milliseconds of the shifts clipped to the period. */
-  readonly total_ms: number;
-  readonly shift_count: number;
-}
-
-/** `least`/`greatest` of two values: scalar `min`/`max` on SQLite, `LEAST`/`GREATEST` on PostgreSQL. */
-function bounds(dialect: Dialect): { least: RawBuilder<unknown>; greatest: RawBuilder<unknown> } {
-  return dialect === 'postgres'
-    ? { least: sql.raw('least'), greatest: sql.raw('greatest') }
-    : { least: sql.raw('min'), greatest: sql.raw('max') };
-}
-
-/**
- * Per staff member of the workspace: milliseconds worked inside `[start, end)` and how many shifts overlap it.
- * One GROUP BY over completed shifts (index shifts_completed_workspace: range on `ended_at`, covering
- * `started_at` and `staff_id`) and timed-out active ones (index shifts_active_by_start). A shift overlaps when
- * `started_at < end` and `ended_at > start`, a zero-length one when `start <= started_at < end`. Staff without
- * such shifts have no row.
- */
-export async function sumStaffTotals(
-  db: Executor,
-  dialect: Dialect,
-  audience: ReportAudience,
-  period: Interval,
-  timedOutBefore: number,
-): Promise<StaffTotalsRow[]> {
-  const { least, greatest } = bounds(dialect);
-  const { start, end } = period;
-  const completed = db
-    .selectFrom('shifts')
-    .select(['staff_id', sql<number>`${least}(ended_at, ${end}) - ${greatest}(started_at, ${start})`.as('clipped_ms')])
-    .where('workspace_id', '=', audience.workspaceId)
-    .where('environment', '=', audience.environment)
-    .where('status', '=', COMPLETED)
-    .where('ended_at', '>=', start)
-    .where('started_at', '<', end)
-    .where((eb) => eb.or([eb('ended_at', '>', start), eb('started_at', '=', start)]));
-  const timedOut = db
-    .selectFrom('shifts')
-    .select([
-      'staff_id',
-      sql<number>`${least}(last_heartbeat_at, ${end}) - ${greatest}(started_at, ${start})`.as('clipped_ms'),
-    ])
-    .where('workspace_id', '=', audience.workspaceId)
-    .where('environment', '=', audience.environment)
-    .where('status', '=', ACTIVE)
-    .where('started_at', '<', end)
-    .where('last_seen_at', '<', timedOutBefore)
-    .where('last_heartbeat_at', '>=', start)
-    .where((eb) => eb.or([eb('last_heartbeat_at', '>', start), eb('started_at', '=', start)]));
-  const rows = await db
-    .selectFrom(completed.unionAll(timedOut).as('worked'))
-    .select((eb) => [
-      'worked.staff_id',
-      eb.fn.sum<number | string>('worked.clipped_ms').as('total_ms'),
-      eb.fn.countAll<number | string>().as('shift_count'),
-    ])
-    .groupBy('worked.staff_id')
-    .execute();
-  // PostgreSQL answers SUM and COUNT as numeric/bigint; the store parses them, Number() keeps the type honest.
-  return rows.map((row) => ({
-    staff_id: row.staff_id,
-    total_ms: Number(row.total_ms),
-    shift_count: Number(row.shift_count),
-  }));
-}
 
 /**
  * The earliest `last_seen_at` of the workspace's live active shifts (index shifts_active_by_start), or null when

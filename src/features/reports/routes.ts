@@ -57,7 +57,10 @@ export function reportRoutes(service: ReportService) {
             `if several applications have one), else null. ${COMMON_NOTE}`,
           tags: ['activity'],
           headers: SummaryHeadersSchema,
-          response: { 200: ActivitySummaryResponseSchema, ...errorResponses(404) },
+          response: {
+            200: ActivitySummaryResponseSchema,
+            ...errorResponses({ 403: ['guild_mismatch', 'chat_not_connected'], 404: ['not_found'] }),
+          },
         },
       },
       async (request) => {
@@ -85,7 +88,7 @@ export function reportRoutes(service: ReportService) {
           headers: ReportHeadersSchema,
           params: StaffActivityParamsSchema,
           querystring: PeriodQuerySchema,
-          response: { 200: StaffActivityResponseSchema, ...errorResponses(404) },
+          response: { 200: StaffActivityResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
         },
       },
       async (request) => {

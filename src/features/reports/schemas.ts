@@ -1,7 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { dataSchema, envelopeSchema } from '../../http/envelope.js';
+import { UuidText } from '../../http/uuid-text.js';
 import { UUID_PATTERN } from '../../ids.js';
+import { CorrelationHeadersSchema, CorrelationIdHeader } from '../../http/headers.js';
 import { ChatHeadersSchema } from '../staff/schemas.js';
+import * as examples from './examples.js';
 
 export const DEFAULT_LEADERBOARD_LIMIT = 25;
 export const MAX_LEADERBOARD_LIMIT = 100;
@@ -9,9 +12,6 @@ export const MAX_LEADERBOARD_LIMIT = 100;
 const Instant = (description: string) => Type.String({ format: 'date-time', description });
 const Minutes = (description: string) => Type.Integer({ minimum: 0, description });
 
-const CorrelationIdHeader = Type.Optional(
-  Type.String({ description: 'Optional, 1 to 128 visible ASCII characters; echoed as `meta.correlationId`.' }),
-);
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
@@ -23,28 +23,41 @@ export const SummaryHeadersSchema = Type.Object({
 });
 export type SummaryHeaders = Static<typeof SummaryHeadersSchema>;
 
-export const ReportHeadersSchema = Type.Object({ 'x-correlation-id': CorrelationIdHeader });
+export const ReportHeadersSchema = CorrelationHeadersSchema;
+
+/** The known periods; the service reads any other value as `week` (CONTRACT), so the schema admits any text. */
+export const PERIODS = ['week', 'month'] as const;
 
 const periodProperties = {
   period: Type.Optional(
-    Type.String({
+    Type.Unsafe<(typeof PERIODS)[number] | (string & Record<never, never>)>({
+      anyOf: [
+        { type: 'string', enum: [...PERIODS] },
+        { type: 'string', description: 'Any other value is not rejected: it means `week`.' },
+      ],
       description:
         '`week` (default: Monday 00:00 to the next Monday 00:00 in the workspace time zone) or `month` (the 1st ' +
-        '00:00 to the next 1st). Any other value means `week`. Ignored when `start` and `end` are sent.',
+        '00:00 to the next 1st). Any other value is accepted and means `week`. Ignored when `start` and `end` are ' +
+        'sent.',
+      examples: ['month'],
     }),
   ),
   start: Type.Optional(
     Type.String({
+      format: 'date-time',
       description:
-        'Custom range start, an ISO 8601 date-time with offset (encode `+` as `%2B`). Requires `end`; together they ' +
-        'override `period`.',
+        'Custom range start, an ISO 8601 date-time with offset (encode `+` as `%2B`; seconds may be left out). ' +
+        'Requires `end`; together they override `period`. Malformed: 400.',
+      examples: ['2026-03-01T00:00:00Z'],
     }),
   ),
   end: Type.Optional(
     Type.String({
+      format: 'date-time',
       description:
         'Custom range end (exclusive), an ISO 8601 date-time with offset. Requires `start`; must be later than it ' +
         'and at most 366 × 24 hours after it (400).',
+      examples: ['2026-03-08T00:00:00Z'],
     }),
   ),
 };
@@ -56,6 +69,7 @@ export const StaffActivityParamsSchema = Type.Object({
   gameUserId: Type.String({
     minLength: 1,
     description: 'Game user id of a staff member of the key\'s workspace (404 when there is none).',
+    examples: ['1001'],
   }),
 });
 
@@ -67,6 +81,7 @@ export const LeaderboardQuerySchema = Type.Object({
       maximum: MAX_LEADERBOARD_LIMIT,
       default: DEFAULT_LEADERBOARD_LIMIT,
       description: 'Entries per page, an integer from 1 to 100 (anything else is 400). Default 25.',
+      examples: [25],
     }),
   ),
   cursorTotalSeconds: Type.Optional(
@@ -74,24 +89,37 @@ export const LeaderboardQuerySchema = Type.Object({
       minimum: 0,
       maximum: Number.MAX_SAFE_INTEGER,
       description: 'From `nextCursor` of the previous page; requires `cursorStaffId` (400 alone).',
+      examples: [5400],
     }),
   ),
   cursorStaffId: Type.Optional(
-    Type.String({
+    UuidText({
       pattern: UUID_PATTERN,
       description: 'From `nextCursor` of the previous page (a uuid, else 400); requires `cursorTotalSeconds`.',
+      examples: [examples.STAFF_ID],
     }),
   ),
   departmentId: Type.Optional(
-    Type.String({
+    UuidText({
       pattern: UUID_PATTERN,
       description:
         'Only staff of this department (a uuid, else 400); positions count within the filtered list. A department ' +
         'that does not exist in the workspace yields an empty page.',
+      examples: [examples.DEPARTMENT_ID],
     }),
   ),
   includeInactive: Type.Optional(
-    Type.String({ description: '`true` or `1` also lists inactive staff; any other value (or none) does not.' }),
+    Type.Unsafe<boolean | '1' | '0' | (string & Record<never, never>)>({
+      anyOf: [
+        { type: 'boolean' },
+        { type: 'string', enum: ['1', '0'] },
+        { type: 'string', description: 'Any other value is not rejected: it means false.' },
+      ],
+      description:
+        '`true` or `1` also lists inactive staff; `false`, `0`, no value, or any other value does not (other values ' +
+        'are accepted, not rejected).',
+      examples: [true],
+    }),
   ),
 });
 export type LeaderboardQuery = Static<typeof LeaderboardQuerySchema>;
@@ -166,7 +194,11 @@ export const ActivitySummarySchema = Type.Object({
   currentMonthEnd: Instant('End (exclusive) of the current month: the next 1st 00:00.'),
 });
 export type ActivitySummary = Static<typeof ActivitySummarySchema>;
-export const ActivitySummaryResponseSchema = envelopeSchema(ActivitySummarySchema);
+export const ActivitySummaryResponseSchema = {
+  ...envelopeSchema(ActivitySummarySchema),
+  description: 'The activity summary of the invoking staff member.',
+  examples: [examples.summaryResponseExample],
+};
 
 const PeriodSchema = Type.Object({
   start: Instant('Start of the period (inclusive).'),
@@ -190,7 +222,11 @@ export const StaffActivitySchema = Type.Object({
   activeShift: NullableActiveShift,
 });
 export type StaffActivity = Static<typeof StaffActivitySchema>;
-export const StaffActivityResponseSchema = dataSchema(StaffActivitySchema);
+export const StaffActivityResponseSchema = {
+  ...dataSchema(StaffActivitySchema),
+  description: 'Totals of the staff member over the period.',
+  examples: [examples.staffActivityResponseExample],
+};
 
 export const LeaderboardEntrySchema = Type.Object({
   staffId: Type.String({ format: 'uuid' }),
@@ -230,4 +266,8 @@ export const LeaderboardSchema = Type.Object({
   period: PeriodSchema,
 });
 export type Leaderboard = Static<typeof LeaderboardSchema>;
-export const LeaderboardResponseSchema = envelopeSchema(LeaderboardSchema);
+export const LeaderboardResponseSchema = {
+  ...envelopeSchema(LeaderboardSchema),
+  description: 'One page of the ranking.',
+  examples: [examples.leaderboardResponseExample],
+};

@@ -5,34 +5,35 @@
 import type { ApiKeyActor } from '../../actor.js';
 import { toIso, type Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import type { Dialect, Executor } from '../../db/types.js';
-import { notFound, validationError } from '../../errors.js';
+import type { Executor } from '../../db/types.js';
+import { notFound } from '../../errors.js';
+import { cursorPair } from '../../paging.js';
 import { progressPercent, requirementForPeriod, waivedForNotices } from '../activity/metrics.js';
 import {
   dayPeriod,
-  isValidTimeZone,
   monthPeriod,
   previousWeekPeriod,
+  reportingTimeZone,
   resolvePeriod,
   weekPeriod,
   type Period,
   type ResolvedPeriod,
 } from '../activity/periods.js';
 import { staleBefore } from '../shifts/rules.js';
-import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../staff/repository.js';
+import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../staff/profiles.js';
 import { weeklyRequirement } from '../staff/requirement.js';
 import { resolveActingStaff, type ChatContext } from '../staff/service.js';
-import { findWorkspace, type Workspace } from '../workspaces/repository.js';
+import { findWorkspace, type Workspace } from '../workspaces/workspace.js';
 import { pageAfter, compareRanked, type RankCursor } from './ranking.js';
 import { RankingCache } from './ranking-cache.js';
+import { planPeriod, staffWorked, workspaceWorked, type Worked, type WorkedRow } from '../totals/service.js';
 import {
   earliestLiveSeen,
   findApprovedNotices,
-  findStaffShifts,
   listRankedStaffIds,
-  sumStaffTotals,
   type NoticeRow,
   type ReportAudience,
+  type StaffShiftRow,
 } from './repository.js';
 import {
   DEFAULT_LEADERBOARD_LIMIT,
@@ -43,19 +44,36 @@ import {
   type PeriodQueryParams,
   type StaffActivity,
 } from './schemas.js';
-import { activeShiftView, noticeInterval, noticeWaiver, periodTotals, splitShifts, totalsFromMs } from './totals.js';
+import { activeShiftView, noticeInterval, noticeWaiver, splitShifts, totalsFromMs, type PeriodTotals } from './totals.js';
 
 export interface ReportServiceDeps {
   readonly db: Executor;
-  /** The leaderboard aggregate picks its SQL fragments by dialect. */
-  readonly dialect: Dialect;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
 }
 
 /** The zone periods are computed in: the workspace's, or UTC when it has none this runtime knows. */
 function reportingZone(workspace: Workspace): string {
-  return workspace.timezone && isValidTimeZone(workspace.timezone) ? workspace.timezone : 'UTC';
+  return reportingTimeZone(workspace.timezone);
+}
+
+function periodTotalsOf(worked: Worked | undefined): PeriodTotals {
+  return totalsFromMs(worked?.totalMs ?? 0, worked?.completedShifts ?? 0);
+}
+
+/** The active shift rows of a totals read as the shift rows the live view is built from. */
+function activeRows(rows: readonly WorkedRow[]): StaffShiftRow[] {
+  return rows.map((row) => ({
+    id: String(row.id),
+    status: String(row.status),
+    started_at: Number(row.started_at),
+    ended_at: null,
+    last_heartbeat_at: Number(row.last_heartbeat_at),
+    last_seen_at: Number(row.last_seen_at),
+    universe_id: String(row.universe_id),
+    place_id: String(row.place_id),
+    server_id: String(row.server_id),
+  }));
 }
 
 function audienceOf(actor: ApiKeyActor): ReportAudience {
@@ -67,21 +85,14 @@ function periodView(period: Period) {
 }
 
 /** `true` or `1` include inactive staff; anything else does not. */
-function includesInactive(value: string | undefined): boolean {
-  return value === 'true' || value === '1';
+/** `true` (read as a boolean by the query validator) or `1`; any other value means false. */
+function includesInactive(value: boolean | string | undefined): boolean {
+  return value === true || value === 'true' || value === '1';
 }
 
 function leaderboardCursor(query: LeaderboardQuery): RankCursor | null {
-  const { cursorTotalSeconds, cursorStaffId } = query;
-  if (cursorTotalSeconds === undefined && cursorStaffId === undefined) return null;
-  if (cursorTotalSeconds === undefined || cursorStaffId === undefined) {
-    const missing = cursorTotalSeconds === undefined ? 'cursorTotalSeconds' : 'cursorStaffId';
-    throw validationError(
-      [{ path: `query.${missing}`, message: 'is required with the other cursor parameter' }],
-      '`cursorTotalSeconds` and `cursorStaffId` must be sent together.',
-    );
-  }
-  return { totalSeconds: cursorTotalSeconds, staffId: cursorStaffId.toLowerCase() };
+  const pair = cursorPair(query, ['cursorTotalSeconds', 'cursorStaffId'], 'query');
+  return pair && { totalSeconds: pair[0], staffId: pair[1].toLowerCase() };
 }
 
 function groupByStaff(notices: readonly NoticeRow[]): Map<string, NoticeRow[]> {
@@ -101,7 +112,7 @@ interface RankedStaff {
   readonly completedShifts: number;
 }
 
-export function createReportService({ db, dialect, clock, config }: ReportServiceDeps) {
+export function createReportService({ db, clock, config }: ReportServiceDeps) {
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
   const rankings = new RankingCache<RankedStaff>();
 
@@ -122,25 +133,28 @@ export function createReportService({ db, dialect, clock, config }: ReportServic
       const week = weekPeriod(now, zone);
       const previousWeek = previousWeekPeriod(now, zone);
       const month = monthPeriod(now, zone);
-      // One read covering every period: from the earliest start to the latest end.
-      const window = {
-        start: Math.min(previousWeek.start, month.start, today.start),
-        end: Math.max(week.end, month.end, today.end),
-      };
-      const [rows, notices] = await Promise.all([
-        findStaffShifts(db, audienceOf(actor), staff.id, window),
+      // One read for every period: a few bucket rows, plus the staff member's active shifts.
+      const cutoff = timedOutBefore(now);
+      const [worked, notices] = await Promise.all([
+        staffWorked(
+          db,
+          { ...audienceOf(actor), staffId: staff.id },
+          [today, week, previousWeek, month].map((period) => planPeriod(period, zone)),
+          cutoff,
+        ),
         findApprovedNotices(db, [staff.id], week),
       ]);
-      const { worked, live } = splitShifts(rows, timedOutBefore(now));
-      const currentWeekMinutes = periodTotals(worked, week).totalMinutes;
+      const [todayWorked, weekWorked, previousWeekWorked, monthWorked] = worked.periods.map(periodTotalsOf);
+      const { live } = splitShifts(activeRows(worked.active), cutoff);
+      const currentWeekMinutes = weekWorked?.totalMinutes ?? 0;
       const weekly = requirementForPeriod(weeklyRequirement(staff, workspace.settings), week, 'calendar');
       const { waivedMinutes, effect } = noticeWaiver(notices, weekly, week);
       const required = Math.max(0, weekly - waivedMinutes);
       return {
-        todayMinutes: periodTotals(worked, today).totalMinutes,
+        todayMinutes: todayWorked?.totalMinutes ?? 0,
         currentWeekMinutes,
-        previousWeekMinutes: periodTotals(worked, previousWeek).totalMinutes,
-        currentMonthMinutes: periodTotals(worked, month).totalMinutes,
+        previousWeekMinutes: previousWeekWorked?.totalMinutes ?? 0,
+        currentMonthMinutes: monthWorked?.totalMinutes ?? 0,
         weeklyRequiredMinutes: required,
         progressPercent: progressPercent(currentWeekMinutes, required),
         activeShift: activeShiftView(live, now),
@@ -164,12 +178,18 @@ export function createReportService({ db, dialect, clock, config }: ReportServic
       const now = clock.now();
       const period = resolvePeriod(query, now, reportingZone(workspace));
       if (!staff) throw notFound('A staff member with this gameUserId');
-      const rows = await findStaffShifts(db, audienceOf(actor), staff.id, period);
-      const { worked, live } = splitShifts(rows, timedOutBefore(now));
+      const cutoff = timedOutBefore(now);
+      const worked = await staffWorked(
+        db,
+        { ...audienceOf(actor), staffId: staff.id },
+        [planPeriod(period, period.timeZone)],
+        cutoff,
+      );
+      const { live } = splitShifts(activeRows(worked.active), cutoff);
       return {
         staff: { id: staff.id, displayName: staff.displayName, gameUserId: staff.gameUserId },
         period: periodView(period),
-        ...periodTotals(worked, period),
+        ...periodTotalsOf(worked.periods[0]),
         activeShift: activeShiftView(live, now),
       };
     },
@@ -190,14 +210,10 @@ export function createReportService({ db, dialect, clock, config }: ReportServic
       const ranked = await rankings.get(rankingKey, workspace.activityVersion, now, async () => {
         const [staffIds, totals, liveSince] = await Promise.all([
           listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
-          sumStaffTotals(db, dialect, audience, period, timedOutBefore(now)),
+          workspaceWorked(db, audience, planPeriod(period, period.timeZone), timedOutBefore(now)),
           earliestLiveSeen(db, audience, timedOutBefore(now)),
         ]);
-        const totalsByStaff = new Map(totals.map((row) => [row.staff_id, row]));
-        const list: RankedStaff[] = staffIds.map((staffId) => {
-          const row = totalsByStaff.get(staffId);
-          return { staffId, ...totalsFromMs(row?.total_ms ?? 0, row?.shift_count ?? 0) };
-        });
+        const list: RankedStaff[] = staffIds.map((staffId) => ({ staffId, ...periodTotalsOf(totals.get(staffId)) }));
         list.sort(compareRanked);
         // Exact until the earliest live shift (or one started from now on) could time out and start counting.
         return { ranked: list, validFrom: now, validUntil: Math.min(liveSince ?? now, now) + config.shiftTimeoutSeconds * 1000 };

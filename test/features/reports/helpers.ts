@@ -1,6 +1,6 @@
 import type { Environment } from '../../../src/actor.js';
 import type { NoticeDocument, ShiftDocument, StaffDocument } from '../../../src/provisioning/schema.js';
-import { bumpActivityVersion } from '../../../src/features/workspaces/repository.js';
+import { bumpActivityVersion } from '../../../src/features/workspaces/workspace.js';
 import { newId } from '../../../src/ids.js';
 import type { TestContext } from '../../helpers/app.js';
 import { bearer, GUILD_ID, UNIVERSE_ID, type FixtureKey, type WorkspaceFixture } from '../../helpers/fixtures.js';

@@ -1,0 +1,234 @@
+/**
+ * Queries of the running totals (migration 0004). Writers take `db | trx`; every write of the totals runs in
+ * the transaction of the change it records.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../db/types.js';
+import type { Interval } from '../activity/metrics.js';
+import type { BucketRun, CompletedSpan, TotalsDelta } from './buckets.js';
+import type { WorkedRow } from './reading.js';
+
+/** Rows per multi-row statement: 8 columns each, well under SQLite's parameter limit. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Locks the workspaces' rows for a change of their totals and returns their time zones. The lock (an UPDATE
+ * that also moves `activity_version`, which report caches are keyed on) orders every totals writer of a
+ * workspace after a concurrent time-zone change and its rebuild, so buckets are always those of the zone in
+ * force when the change commits.
+ */
+export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(workspaceIds)].sort();
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .updateTable('workspaces')
+    .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+    .where('id', 'in', ids)
+    .returning(['id', 'timezone'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.timezone]));
+}
+
+/** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */
+export async function addToTotals(db: Executor, deltas: readonly TotalsDelta[]): Promise<void> {
+  for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
+    const chunk = deltas.slice(i, i + ROWS_PER_STATEMENT);
+    await db
+      .insertInto('activity_totals')
+      .values(chunk.map((d) => ({ ...d })))
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'environment', 'grain', 'bucket_start', 'staff_id']).doUpdateSet((eb) => ({
+          worked_ms: eb('activity_totals.worked_ms', '+', eb.ref('excluded.worked_ms')),
+          started_shifts: eb('activity_totals.started_shifts', '+', eb.ref('excluded.started_shifts')),
+          carried_shifts: eb('activity_totals.carried_shifts', '+', eb.ref('excluded.carried_shifts')),
+        })),
+      )
+      .execute();
+  }
+  if (deltas.some((d) => d.worked_ms < 0 || d.started_shifts < 0 || d.carried_shifts < 0)) {
+    const workspaces = [...new Set(deltas.map((d) => d.workspace_id))];
+    await db
+      .deleteFrom('activity_totals')
+      .where('workspace_id', 'in', workspaces)
+      .where('worked_ms', '=', 0)
+      .where('started_shifts', '=', 0)
+      .where('carried_shifts', '=', 0)
+      .execute();
+  }
+}
+
+/** Raises the longest-shift bound of each workspace and environment to at least the given length. */
+export async function raiseLongestShift(
+  db: Executor,
+  longest: Iterable<{ readonly workspaceId: string; readonly environment: string; readonly ms: number }>,
+): Promise<void> {
+  const rows = [...longest]
+    .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
+    .sort((a, b) => (a.workspace_id + a.environment < b.workspace_id + b.environment ? -1 : 1));
+  if (rows.length === 0) return;
+  await db
+    .insertInto('activity_totals_extent')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['workspace_id', 'environment'])
+        .doUpdateSet((eb) => ({ longest_shift_ms: eb.ref('excluded.longest_shift_ms') }))
+        .where('activity_totals_extent.longest_shift_ms', '<', (eb) => eb.ref('excluded.longest_shift_ms')),
+    )
+    .execute();
+}
+
+/** Removes every total of the workspace (before a rebuild). */
+export async function clearTotals(db: Executor, workspaceId: string, staffIds?: readonly string[]): Promise<void> {
+  let totals = db.deleteFrom('activity_totals').where('workspace_id', '=', workspaceId);
+  if (staffIds !== undefined) {
+    if (staffIds.length === 0) return;
+    totals = totals.where('staff_id', 'in', [...staffIds]);
+  } else {
+    await db.deleteFrom('activity_totals_extent').where('workspace_id', '=', workspaceId).execute();
+  }
+  await totals.execute();
+}
+
+export async function findWorkspaceId(db: Executor, workspaceId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();
+  return row?.id;
+}
+
+export async function listWorkspaceIds(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('workspaces').select('id').orderBy('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** Staff ids of the workspace after `after`, in id order: the rebuild's chunks. */
+export async function staffIdsAfter(db: Executor, workspaceId: string, after: string | null, limit: number): Promise<string[]> {
+  let query = db.selectFrom('staff').select('id').where('workspace_id', '=', workspaceId);
+  if (after !== null) query = query.where('id', '>', after);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  return rows.map((row) => row.id);
+}
+
+/** Completed shifts of the workspace's given staff members (index shifts_staff_ended). */
+export async function completedShiftsOf(db: Executor, workspaceId: string, staffIds: readonly string[]): Promise<CompletedSpan[]> {
+  if (staffIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('shifts')
+    .select(['workspace_id', 'environment', 'staff_id', 'started_at', 'ended_at'])
+    .where('staff_id', 'in', [...staffIds])
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', sql.lit('completed'))
+    .where('ended_at', 'is not', null)
+    .execute();
+  return rows.map((row) => ({ ...row, ended_at: Number(row.ended_at) }));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reads: one statement each, so a shift the sweep or a stop completes meanwhile is never counted twice nor missed.
+// ---------------------------------------------------------------------------------------------------------
+
+const NULL_TEXT = sql.raw('cast(null as text)');
+const SHIFT_NULLS = sql.raw(
+  'cast(null as text) as status, cast(null as bigint) as started_at, cast(null as bigint) as ended_at, ' +
+    'cast(null as bigint) as last_heartbeat_at, cast(null as bigint) as last_seen_at, ' +
+    'cast(null as text) as universe_id, cast(null as text) as place_id, cast(null as text) as server_id',
+);
+/** The bucket columns of a shift row. */
+const BUCKET_NULLS = sql.raw(
+  'cast(null as text) as grain, cast(null as bigint) as bucket_start, cast(null as bigint) as worked_ms, ' +
+    'cast(null as bigint) as started_shifts, cast(null as bigint) as carried_shifts',
+);
+const SHIFT_COLUMNS = sql.raw('status, started_at, ended_at, last_heartbeat_at, last_seen_at, universe_id, place_id, server_id');
+const COLUMN_NAMES = sql.raw(
+  'src, staff_id, id, grain, bucket_start, worked_ms, started_shifts, carried_shifts, ' +
+    'status, started_at, ended_at, last_heartbeat_at, last_seen_at, universe_id, place_id, server_id',
+);
+
+/** Which rows a read sees: one workspace and environment, optionally one staff member. */
+export interface TotalsScope {
+  readonly workspaceId: string;
+  readonly environment: string;
+  readonly staffId?: string;
+}
+
+function scopeWhere(scope: TotalsScope): RawBuilder<unknown> {
+  const staff = scope.staffId === undefined ? sql`` : sql`staff_id = ${scope.staffId} and `;
+  return sql`${staff}environment = ${scope.environment} and workspace_id = ${scope.workspaceId}`;
+}
+
+/** Completed shifts that may overlap an edge: the longest-shift bound limits the scan of `ended_at`. */
+function edgeShifts(scope: TotalsScope, edge: Interval): RawBuilder<unknown> {
+  const longest = sql`(select coalesce(max(longest_shift_ms), 0) from activity_totals_extent where environment = ${scope.environment} and workspace_id = ${scope.workspaceId})`;
+  return sql`select 2 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
+    from shifts where ${scopeWhere(scope)} and status = 'completed'
+      and ended_at >= ${edge.start} and ended_at <= ${edge.end} + ${longest} and started_at < ${edge.end}`;
+}
+
+function unionAll(parts: readonly RawBuilder<unknown>[]): RawBuilder<WorkedRow> {
+  return sql<WorkedRow>`select ${COLUMN_NAMES} from (${sql.join(parts, sql` union all `)}) as worked`;
+}
+
+async function run(db: Executor, query: RawBuilder<WorkedRow>): Promise<WorkedRow[]> {
+  const { rows } = await query.execute(db);
+  // PostgreSQL answers bigint and numeric as numbers (the store's parsers); SQLite answers numbers.
+  return rows;
+}
+
+/**
+ * One staff member: their bucket rows of every run, all their active shifts (live and timed out), and their
+ * completed shifts at every edge.
+ */
+export async function readStaffWorked(
+  db: Executor,
+  scope: TotalsScope & { readonly staffId: string },
+  runs: readonly BucketRun[],
+  edges: readonly Interval[],
+): Promise<WorkedRow[]> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (runs.length > 0) {
+    const runsWhere = sql.join(
+      runs.map((r) => sql`(grain = ${r.grain} and bucket_start >= ${r.from} and bucket_start < ${r.to})`),
+      sql` or `,
+    );
+    parts.push(sql`select 0 as src, staff_id, ${NULL_TEXT} as id, grain, bucket_start, worked_ms, started_shifts, carried_shifts, ${SHIFT_NULLS}
+      from activity_totals where ${scopeWhere(scope)} and (${runsWhere})`);
+  }
+  parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
+    from shifts where ${scopeWhere(scope)} and ended_at is null and status = 'active'`);
+  for (const edge of edges) parts.push(edgeShifts(scope, edge));
+  return run(db, unionAll(parts));
+}
+
+/**
+ * Every staff member of the workspace with worked time in the period: the run's buckets summed per staff member
+ * (carried shifts of its first bucket folded into `started_shifts`), timed-out active shifts overlapping the
+ * period, and completed shifts at its edges. Staff without any have no row.
+ */
+export async function readWorkspaceWorked(
+  db: Executor,
+  scope: TotalsScope,
+  plan: { readonly period: Interval; readonly run: BucketRun | null; readonly edges: readonly Interval[] },
+  timedOutBefore: number,
+): Promise<WorkedRow[]> {
+  const parts: RawBuilder<unknown>[] = [];
+  const { run: bucketRun, period } = plan;
+  if (bucketRun !== null) {
+    const head = sql`select 0 as src, staff_id, ${NULL_TEXT} as id, grain, cast(${bucketRun.from} as bigint) as bucket_start`;
+    const single = bucketRun.grain !== 'day' || bucketRun.to - bucketRun.from <= 26 * 60 * 60 * 1000;
+    parts.push(
+      single
+        ? sql`${head}, worked_ms, started_shifts + carried_shifts as started_shifts, 0 as carried_shifts, ${SHIFT_NULLS}
+            from activity_totals where ${scopeWhere(scope)} and grain = ${bucketRun.grain} and bucket_start = ${bucketRun.from}`
+        : sql`${head}, sum(worked_ms) as worked_ms,
+              sum(started_shifts) + sum(case when bucket_start = ${bucketRun.from} then carried_shifts else 0 end) as started_shifts,
+              0 as carried_shifts, ${SHIFT_NULLS}
+            from activity_totals where ${scopeWhere(scope)} and grain = ${bucketRun.grain}
+              and bucket_start >= ${bucketRun.from} and bucket_start < ${bucketRun.to}
+            group by staff_id, grain`,
+    );
+  }
+  parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
+    from shifts where ${scopeWhere(scope)} and status = 'active' and started_at < ${period.end}
+      and last_seen_at < ${timedOutBefore} and last_heartbeat_at >= ${period.start}`);
+  for (const edge of plan.edges) parts.push(edgeShifts(scope, edge));
+  return run(db, unionAll(parts));
+}

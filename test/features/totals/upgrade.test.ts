@@ -1,0 +1,75 @@
+/**
+ * A store that held shifts before the activity totals existed: the upgrade that creates them also fills them
+ * from the shifts, so the reports of the new version read what the old one computed from the shifts.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/db/connect.js';
+import { ACTIVITY_TOTALS_MIGRATION } from '../../../src/db/migrate.js';
+import * as webhooks from '../../../src/db/migrations/20261124_0005_webhooks.js';
+import * as activityTotals from '../../../src/db/migrations/20261124_0004_activity_totals.js';
+import { applyProvisioning } from '../../../src/provisioning/apply.js';
+import { upgradeStore } from '../../../src/upgrade.js';
+import { DEFAULT_NOW } from '../../helpers/app.js';
+import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
+
+const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
+
+const HOUR = 60 * 60 * 1000;
+
+describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals (%s)', (kind) => {
+  let database: TestDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  const totals = () =>
+    store.db
+      .selectFrom('activity_totals')
+      .select(['workspace_id', 'environment', 'grain', 'bucket_start', 'staff_id', 'worked_ms', 'started_shifts', 'carried_shifts'])
+      .orderBy('workspace_id')
+      .orderBy('environment')
+      .orderBy('grain')
+      .orderBy('bucket_start')
+      .orderBy('staff_id')
+      .execute();
+
+  it('builds the totals of the existing shifts when it creates them', async () => {
+    const fixture = buildFixture({ timezone: 'Europe/Berlin' });
+    const workspace = fixture.document.workspaces[0];
+    if (!workspace) throw new Error('fixture without a workspace');
+    const shift = (n: number, hours: number) => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      staffId: fixture.ids.staff.alice,
+      applicationId: fixture.ids.applicationId,
+      environment: 'test' as const,
+      startedAt: new Date(DEFAULT_NOW - 10 * 24 * HOUR + n * 7 * HOUR).toISOString(),
+      endedAt: new Date(DEFAULT_NOW - 10 * 24 * HOUR + n * 7 * HOUR + hours * HOUR).toISOString(),
+      endReason: 'manual' as const,
+      universeId: UNIVERSE_ID,
+      placeId: '7',
+      serverId: 'srv-1',
+    });
+    await applyProvisioning(store.db, { workspaces: [{ ...workspace, shifts: [shift(1, 2), shift(2, 30), shift(8, 0)] }] }, { now: () => DEFAULT_NOW });
+    const expected = await totals();
+    expect(expected.length).toBeGreaterThan(0);
+
+    // The store as the previous version left it: migrations 0004 (totals) and 0005 (webhooks), which came with
+    // it, not applied.
+    await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);
+    await activityTotals.down(store.db as unknown as Parameters<typeof activityTotals.down>[0]);
+    await sql`delete from kysely_migration where name in (${ACTIVITY_TOTALS_MIGRATION}, ${WEBHOOKS_MIGRATION})`.execute(store.db);
+
+    const { applied } = await upgradeStore(store);
+    expect(applied).toEqual([ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION]);
+    expect(await totals()).toEqual(expected);
+    expect((await upgradeStore(store)).applied).toEqual([]);
+  });
+});
