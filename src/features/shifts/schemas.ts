@@ -1,5 +1,8 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { dataSchema } from '../../http/envelope.js';
+import { UuidText } from '../../http/uuid-text.js';
+import { CorrelationHeadersSchema, CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.js';
+import * as examples from './examples.js';
 
 /** Largest numeric game id accepted: larger ones lose digits in JSON numbers and must be sent as strings. */
 export const MAX_NUMERIC_GAME_ID = Number.MAX_SAFE_INTEGER;
@@ -9,7 +12,7 @@ export const END_REASONS = [...CLIENT_END_REASONS, 'heartbeat_timeout'] as const
 export type ClientEndReason = (typeof CLIENT_END_REASONS)[number];
 export type EndReason = (typeof END_REASONS)[number];
 
-function StringEnum<const T extends readonly string[]>(values: T, description: string) {
+export function StringEnum<const T extends readonly string[]>(values: T, description: string) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 }
 
@@ -26,40 +29,29 @@ function GameId(description: string) {
 }
 
 /** A body that may be left out entirely: the framework validates an absent body as `null`. */
-function OptionalBody<T extends TObject>(schema: T) {
+export function OptionalBody<T extends TObject>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: ['object', 'null'] });
 }
 
-const ServerId = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
+export const ServerId = (description: string) => Type.String({ minLength: 1, maxLength: 128, description });
 /** A response schema whose description becomes the OpenAPI response description. */
-function Described<T extends TSchema>(schema: T, description: string): T {
-  return { ...schema, description };
+export function Described<T extends TSchema>(schema: T, description: string, example?: unknown): T {
+  return example === undefined ? { ...schema, description } : { ...schema, description, examples: [example] };
 }
 
-const Instant = (description: string) => Type.String({ format: 'date-time', description });
+export const Instant = (description: string) => Type.String({ format: 'date-time', description });
 
 export const ShiftWriteHeadersSchema = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      description:
-        'Required (400 `idempotency_key_required` when missing or empty): 1 to 255 printable ASCII characters ' +
-        '(else 400 `invalid_idempotency_key`), scoped to the API key\'s application and environment.',
-    }),
-  ),
-  'x-correlation-id': Type.Optional(
-    Type.String({ description: 'Optional, 1 to 128 visible ASCII characters; echoed in logs.' }),
-  ),
+  'idempotency-key': idempotencyKeyHeader('the API key\'s application and environment'),
+  'x-correlation-id': CorrelationIdHeader,
 });
 
-export const ShiftReadHeadersSchema = Type.Object({
-  'x-correlation-id': Type.Optional(
-    Type.String({ description: 'Optional, 1 to 128 visible ASCII characters; echoed in logs.' }),
-  ),
-});
+export const ShiftReadHeadersSchema = CorrelationHeadersSchema;
 
 export const ShiftParamsSchema = Type.Object({
-  shiftId: Type.String({
-    description: 'Shift id (uuid) returned by start. Any other value names no shift (404).',
+  shiftId: UuidText({
+    description: 'Shift id (uuid, in any case) returned by start. Any other value names no shift (404).',
+    examples: [examples.EXAMPLE_SHIFT_ID],
   }),
 });
 
@@ -76,7 +68,7 @@ export const StartShiftBodySchema = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [examples.startBodyExample] },
 );
 export type StartShiftBody = Static<typeof StartShiftBodySchema>;
 
@@ -91,7 +83,11 @@ export const HeartbeatBodySchema = OptionalBody(
       ),
       serverId: Type.Optional(ServerId('When sent, must equal the shift\'s server (409 `server_mismatch`).')),
     },
-    { additionalProperties: false, description: 'Optional body; send it as application/json.' },
+    {
+      additionalProperties: false,
+      description: 'Optional body; send it as application/json.',
+      examples: [examples.heartbeatBodyExample],
+    },
   ),
 );
 export type HeartbeatBody = Static<typeof HeartbeatBodySchema>;
@@ -109,25 +105,36 @@ export const StopShiftBodySchema = OptionalBody(
         StringEnum(CLIENT_END_REASONS, 'Why the shift ended; default `manual`. `heartbeat_timeout` is server-set only.'),
       ),
     },
-    { additionalProperties: false, description: 'Optional body; send it as application/json.' },
+    {
+      additionalProperties: false,
+      description: 'Optional body; send it as application/json.',
+      examples: [examples.stopBodyExample],
+    },
   ),
 );
 export type StopShiftBody = Static<typeof StopShiftBodySchema>;
 
 export const ActiveShiftsQuerySchema = Type.Object({
   limit: Type.Optional(
-    Type.String({
-      pattern: '^[+-]?[0-9]+$',
-      description: 'Page size, an integer; default 50. Values outside 1..100 are clamped; a non-integer is 400.',
+    Type.Integer({
+      description:
+        'Page size, an integer (plain decimal digits, optionally signed); default 50. Values outside 1..100 are ' +
+        'clamped to it; anything that is not an integer is 400.',
+      examples: [50],
     }),
   ),
   cursorStartedAt: Type.Optional(
-    Instant('Keyset cursor from `nextCursor`: `startedAt` of the last shift seen. Sent together with `cursorId`.'),
+    Type.String({
+      format: 'date-time',
+      description: 'Keyset cursor from `nextCursor`: `startedAt` of the last shift seen. Sent together with `cursorId`.',
+      examples: ['2026-03-11T12:00:00.000Z'],
+    }),
   ),
   cursorId: Type.Optional(
-    Type.String({
+    UuidText({
       format: 'uuid',
       description: 'Keyset cursor from `nextCursor`: `id` of the last shift seen. Sent together with `cursorStartedAt`.',
+      examples: [examples.EXAMPLE_SHIFT_ID],
     }),
   ),
 });
@@ -164,10 +171,11 @@ export const StartShiftResponseSchema = Described(
     }),
   ),
   'The new shift (`existing: false`) or the staff member\'s active one (`existing: true`).',
+  examples.startResponseExample,
 );
 export type StartShiftResult = Static<typeof StartShiftResponseSchema>['data'];
 
-const HeartbeatShiftSchema = Type.Object({
+export const HeartbeatShiftSchema = Type.Object({
   id: ShiftId,
   status: Type.Literal('active'),
   lastHeartbeatAt: Instant('Latest game-server heartbeat time; it never moves backwards.'),
@@ -176,9 +184,10 @@ export type HeartbeatShift = Static<typeof HeartbeatShiftSchema>;
 export const HeartbeatResponseSchema = Described(
   dataSchema(Type.Object({ shift: HeartbeatShiftSchema })),
   'The heartbeat was recorded.',
+  examples.heartbeatResponseExample,
 );
 
-const StoppedShiftSchema = Type.Object({
+export const StoppedShiftSchema = Type.Object({
   id: ShiftId,
   status: Type.Literal('completed'),
   startedAt: Instant('Game-server start time.'),
@@ -191,6 +200,7 @@ export type StoppedShift = Static<typeof StoppedShiftSchema>;
 export const StopShiftResponseSchema = Described(
   dataSchema(Type.Object({ shift: StoppedShiftSchema })),
   'The completed shift with its duration.',
+  examples.stopResponseExample,
 );
 
 const ActiveShiftSchema = Type.Object({
@@ -222,6 +232,7 @@ export const ActiveShiftsResponseSchema = Described(
     }),
   ),
   'One page of active shifts.',
+  examples.activeListResponseExample,
 );
 export type ActiveShiftPage = Static<typeof ActiveShiftsResponseSchema>['data'];
 
@@ -246,4 +257,5 @@ export type ShiftDetail = Static<typeof ShiftDetailSchema>;
 export const ShiftDetailResponseSchema = Described(
   dataSchema(Type.Object({ shift: ShiftDetailSchema })),
   'The shift, with the fields that apply to its status.',
+  examples.shiftDetailResponseExample,
 );

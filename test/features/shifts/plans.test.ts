@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { prepared } from '../../../src/db/prepared.js';
-import { heartbeatPrediction, type PredictedHeartbeatParams } from '../../../src/features/shifts/repository.js';
+import { predictedHeartbeat, type PredictedHeartbeatParams } from '../../../src/features/shifts/repository.js';
 import { newId } from '../../../src/ids.js';
 import { DEFAULT_NOW } from '../../helpers/app.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
@@ -11,14 +11,9 @@ const ACTIVE_SHIFTS = 300;
 
 /** The predicted heartbeat's plan (PostgreSQL's EXPLAIN, as JSON text). */
 const explainPredictedHeartbeat = (serverId: string | undefined) =>
-  prepared<PredictedHeartbeatParams, { 'QUERY PLAN': unknown }>((db, p) => {
-    const { effect } = heartbeatPrediction('', { recordedAt: 0, seenAt: 0, staleBefore: 0 }, {
-      owner: { applicationId: '', environment: '' },
-      notBefore: 0,
-      ...(serverId !== undefined ? { serverId } : {}),
-    });
-    return sql`explain (format json) ${effect(db, p, sql`true`)}`;
-  });
+  prepared<PredictedHeartbeatParams, { 'QUERY PLAN': unknown }>(
+    (db, p) => sql`explain (format json) ${predictedHeartbeat(serverId !== undefined)(db, p, sql`true`)}`,
+  );
 
 /**
  * PostgreSQL only (SQLite's planner always takes the primary key here). A heartbeat must read its shift by

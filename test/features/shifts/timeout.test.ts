@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startBackgroundJobs } from '../../../src/jobs.js';
+import { timeOutShifts } from '../../../src/features/shifts/lifecycle.js';
 import { sweepIntervalMs, sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
 import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
 import { type Fixture } from '../../helpers/fixtures.js';
@@ -36,7 +37,7 @@ describe.each(STORE_KINDS)('shift heartbeat timeout (%s)', (kind) => {
   }
 
   function sweep(store = ctx.store) {
-    return sweepTimedOutShifts({ db: store.db, clock: ctx.clock, config: ctx.config });
+    return sweepTimedOutShifts({ write: (job) => store.write(job), clock: ctx.clock, config: ctx.config });
   }
 
   it('the sweep completes a stale shift as of its lastHeartbeatAt with endReason heartbeat_timeout', async () => {
@@ -102,11 +103,48 @@ describe.each(STORE_KINDS)('shift heartbeat timeout (%s)', (kind) => {
     ctx.clock.advance(TIMEOUT_MS + 1);
     const other = ctx.database.open();
     try {
-      const counts = await Promise.all([sweep(), sweep(other), sweep(), sweep(other)]);
+      // Instances share a database on PostgreSQL. On SQLite, two connections to one file inside one process would
+      // wait on each other synchronously (a sweep step's transaction holds the write lock across awaits while the
+      // other connection's busy wait blocks the thread), so there the second connection sweeps after the first.
+      const counts =
+        kind === 'postgres'
+          ? await Promise.all([sweep(), sweep(other), sweep(), sweep(other)])
+          : [...(await Promise.all([sweep(), sweep()])), await sweep(other), await sweep(other)];
       expect(counts.reduce((a, b) => a + b, 0)).toBe(ids.length);
     } finally {
       await other.close();
     }
+    for (const id of ids) expect((await row(id)).status).toBe('completed');
+  });
+
+  it('the sweep completes timed-out shifts in bounded chunks, each chunk\'s rows returned in its transaction', async () => {
+    const ids = [shiftId];
+    for (const name of ['bob'] as const) {
+      ids.push(
+        dataOf<{ shift: { id: string } }>(await client.start(startBody(fixture, { gameUserId: fixture.staff[name].gameUserId })))
+          .shift.id,
+      );
+    }
+    ctx.clock.advance(TIMEOUT_MS + 1);
+    const cutoff = ctx.clock.now() - TIMEOUT_MS;
+    const first = await ctx.store.write((trx) => timeOutShifts(trx, cutoff, 1, ctx.clock.now()));
+    const second = await ctx.store.write((trx) => timeOutShifts(trx, cutoff, 1, ctx.clock.now()));
+    const third = await ctx.store.write((trx) => timeOutShifts(trx, cutoff, 1, ctx.clock.now()));
+    expect([first.length, second.length, third.length]).toEqual([1, 1, 0]);
+    const completed = [...first, ...second];
+    expect(completed.map((r) => r.id).sort()).toEqual([...ids].sort());
+    for (const r of completed) expect(r).toMatchObject({ status: 'completed', end_reason: 'heartbeat_timeout' });
+  });
+
+  it('a sweep goes on chunk after chunk until a chunk comes back short', async () => {
+    const ids = [shiftId];
+    ids.push(
+      dataOf<{ shift: { id: string } }>(await client.start(startBody(fixture, { gameUserId: fixture.staff.bob.gameUserId })))
+        .shift.id,
+    );
+    ctx.clock.advance(TIMEOUT_MS + 1);
+    const swept = await sweepTimedOutShifts({ write: (job) => ctx.store.write(job), clock: ctx.clock, config: ctx.config, chunk: 1 });
+    expect(swept).toBe(2);
     for (const id of ids) expect((await row(id)).status).toBe('completed');
   });
 

@@ -1,0 +1,58 @@
+// A chat-bot command, `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
+// Wire `activityCommand` to your chat library's command handler; it returns the message to post.
+//
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js <guildId> <chatUserId>
+import process from 'node:process';
+import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.js';
+
+/** Who ran the command, as the chat platform reports it. */
+export interface CommandContext {
+  readonly guildId: string;
+  readonly chatUserId: string;
+  /** The chat platform's id of this command, to find it in the gateway's logs. */
+  readonly commandId?: string;
+}
+
+const minutes = (total: number): string => `${Math.floor(total / 60)} h ${String(total % 60).padStart(2, '0')} min`;
+
+export async function activityCommand(gateway: GatewayClient, ctx: CommandContext): Promise<string> {
+  const chat = { chatGuildId: ctx.guildId, actingChatUserId: ctx.chatUserId };
+  const options = ctx.commandId ? { correlationId: ctx.commandId } : {};
+  try {
+    const [summary, board] = await Promise.all([
+      gateway.getActivitySummary(chat, options),
+      gateway.getActivityLeaderboard({ period: 'week', limit: 5 }, options),
+    ]);
+    const week = summary.body.data;
+    const lines = [
+      `**Your week**: ${minutes(week.currentWeekMinutes)} of ${minutes(week.weeklyRequiredMinutes)} ` +
+        `(${week.progressPercent.toFixed(0)} %)`,
+      week.activeShift ? `On shift now on server ${week.activeShift.serverId}.` : 'Not on shift.',
+    ];
+    if (week.inactivityEffect) lines.push(`Inactivity notice: ${week.inactivityEffect.waivedMinutes} min waived.`);
+    lines.push('', '**Leaderboard (this week)**');
+    for (const e of board.body.data.entries) lines.push(`${e.position}. ${e.displayName}: ${minutes(e.totalMinutes)}`);
+    return lines.join('\n');
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    // Expected refusals get a friendly answer; anything else names the request id for the operators.
+    if (error.code === 'not_found') return 'You are not on the staff of this community.';
+    if (error.code === 'chat_not_connected' || error.code === 'guild_mismatch') return 'This server is not linked to a workspace.';
+    if (error.code === 'rate_limited') return `Too many requests right now; try again in ${error.retryAfterSeconds ?? 60} s.`;
+    return `Something went wrong (${error.code}, request ${error.requestId ?? 'unknown'}).`;
+  }
+}
+
+// Run directly: print the answer for one member.
+if (process.argv[1]?.endsWith('chat-bot.js')) {
+  const [guildId, chatUserId] = process.argv.slice(2);
+  const baseUrl = process.env.GATEWAY_URL;
+  const apiKey = process.env.GATEWAY_API_KEY;
+  if (!guildId || !chatUserId || !baseUrl || !apiKey) {
+    process.stderr.write('usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js <guildId> <chatUserId>\n');
+    process.exitCode = 2;
+  } else {
+    const gateway = createGatewayClient({ baseUrl, apiKey, retry: { retries: 2 } });
+    process.stdout.write(`${await activityCommand(gateway, { guildId, chatUserId })}\n`);
+  }
+}

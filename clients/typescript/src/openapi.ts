@@ -1,0 +1,4783 @@
+// Generated from the OpenAPI document the gateway serves (GET /openapi.json) by openapi-typescript.
+// Do not edit: run `npm run client:generate`. A test fails when this file differs from the served document.
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness of the service
+         * @description Answers 200 while the process runs; it touches no database, so it is a liveness check, not a readiness check. No authentication.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service, API version, build and deployment
+         * @description The API version label, the build (package version and commit) and the deployment name. No authentication.
+         */
+        get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI 3.1 description
+         * @description The OpenAPI 3.1 document of this API, generated from the route schemas the service validates with. No authentication. `GET /docs` shows it as an interactive reference page.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database answers and no migration is pending
+         * @description For load balancers and orchestrators: 200 while this instance can serve, 503 `not_ready` while the database does not answer (within 2 s) or a migration this build needs is not applied. Unlike `/health` (liveness), it touches the database.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Process and runtime metrics, `http_requests_total` and `http_request_duration_seconds` by method, route pattern and status, and the gauges `workspace_gateway_active_shifts` (by environment) and `workspace_gateway_pending_webhook_deliveries`. When the gateway is configured with a metrics token (`METRICS_TOKEN`), it requires `Authorization: Bearer <that token>` (401 otherwise); it never accepts an API key or a dashboard token.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Integration context of the calling API key
+         * @description Application, workspace, environment, scopes, feature flags and chat binding of the calling key. Any valid key may call it; the activity feature must be enabled. The workspace comes from the key; an `X-Chat-Guild-Id` header, when sent, must match the connected guild (403 `guild_mismatch`, or `chat_not_connected` when no guild is connected).
+         */
+        get: operations["getIntegration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Staff profile of the invoking chat user
+         * @description Resolves `X-Acting-Chat-User-Id` to a staff profile of the API key's workspace. Scope `staff:read`. Both chat headers are required (400); the guild must be the connected one (403 `guild_mismatch` / `chat_not_connected`); a chat user with no staff profile is 404. Inactive staff still get their profile.
+         */
+        get: operations["getStaffMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/me/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activity summary of the invoking chat user
+         * @description Completed minutes today, this week, last week and this month for the staff member behind `X-Acting-Chat-User-Id`, with this week's requirement and progress. Both chat headers are required (400); the guild must be the workspace's connected one (403 `guild_mismatch`, or `chat_not_connected`); a chat user with no staff profile is 404. Inactive staff get their summary too. `weeklyRequiredMinutes` is the weekly requirement (staff override, else department, else workspace setting, else 0) less what approved inactivity notices overlapping the week waive: requirement × overlap / week length, floored, with overlapping notices counted once. `inactivityEffect` names the approved notice overlapping the week most (then the earliest) and carries the waiver of all of them; pending and denied notices are ignored. `progressPercent` = `currentWeekMinutes` / `weeklyRequiredMinutes` × 100 (two decimals, half up, not capped; 100 when the requirement is 0). `activeShift` is the staff member's live active shift in this environment (the most recently started if several applications have one), else null. Scope `activity:read`, feature `activity`. Only the calling key's workspace and environment are seen (test keys see test shifts only). Periods are half-open `[start, end)` in the workspace time zone (UTC by default). A completed shift counts when it overlaps the period (a zero-length one when it starts inside it) and its time is clipped to the period; an active shift that timed out (nothing received for more than SHIFT_TIMEOUT_SECONDS) counts as the completed shift it is, ending at its `lastHeartbeatAt`. Live active shifts are reported, never added to the totals. Seconds are the floor of the summed clipped milliseconds; minutes the floor of those seconds / 60.
+         */
+        get: operations["getActivitySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/staff/{gameUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activity aggregates of one staff member
+         * @description Totals of the staff member of the key's workspace with this `gameUserId` (any status) over the period; a game user id with no staff member there is 404. `period` is `week` (default; also for any unrecognized value) or `month`; `start` and `end` together give a custom range and override `period`. One without the other, a malformed date-time, `end` not after `start`, or a range over 366 × 24 hours is 400. The period is validated before the staff member is looked up. `activeShift` is the live active shift in this environment, else null. Answers with `data` only (no `meta`). Scope `activity:read`, feature `activity`. Only the calling key's workspace and environment are seen (test keys see test shifts only). Periods are half-open `[start, end)` in the workspace time zone (UTC by default). A completed shift counts when it overlaps the period (a zero-length one when it starts inside it) and its time is clipped to the period; an active shift that timed out (nothing received for more than SHIFT_TIMEOUT_SECONDS) counts as the completed shift it is, ending at its `lastHeartbeatAt`. Live active shifts are reported, never added to the totals. Seconds are the floor of the summed clipped milliseconds; minutes the floor of those seconds / 60.
+         */
+        get: operations["getStaffActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Staff ranked by activity
+         * @description Every staff member of the key's workspace with status `active` (plus `inactive` with `includeInactive=true` or `1`), zero totals included, ordered by `totalSeconds` descending then `staffId` ascending. `position` is absolute (1-based) and continues on later pages; with `departmentId` only that department is listed and positions count within it (a well-formed id of no department of this workspace gives an empty page). Pages: pass `nextCursor` back as `cursorTotalSeconds` and `cursorStaffId` (both or neither, else 400); `nextCursor` is null on the last page. A cursor is a place in the order, so entries are neither repeated nor skipped while totals stay unchanged. `limit` is an integer from 1 to 100 (default 25), else 400. `progressPercent` compares the period minutes with the staff member's requirement for the period (weekly × calendar days / 7 for a week or month, weekly × range / 7 days for a custom range) less what approved notices waive (pro rata to their overlap with the period, floored). Rankings are computed once and reused until a stop, a new staff profile, provisioning (on any gateway instance) or a shift timing out changes them, so every page is exactly what a fresh computation would give. `period` is `week` (default; also for any unrecognized value) or `month`; `start` and `end` together give a custom range and override `period`. One without the other, a malformed date-time, `end` not after `start`, or a range over 366 × 24 hours is 400. Scope `activity:read`, feature `activity`. Only the calling key's workspace and environment are seen (test keys see test shifts only). Periods are half-open `[start, end)` in the workspace time zone (UTC by default). A completed shift counts when it overlaps the period (a zero-length one when it starts inside it) and its time is clipped to the period; an active shift that timed out (nothing received for more than SHIFT_TIMEOUT_SECONDS) counts as the completed shift it is, ending at its `lastHeartbeatAt`. Live active shifts are reported, never added to the totals. Seconds are the floor of the summed clipped milliseconds; minutes the floor of those seconds / 60.
+         */
+        get: operations["getActivityLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/shifts/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a shift (or get the active one)
+         * @description Starts a shift for the staff member of the key's workspace with this `gameUserId`. Scope `activity:write`, feature `activity`. `Content-Type: application/json` is required (415). Numeric ids are stored as decimal strings. The universe must be in the application's allowed list (an empty list denies all: 403 `universe_not_allowed`); unknown staff is 404, inactive staff 403 `staff_inactive`. When the application already has an active shift for the staff member in this environment, it is returned unchanged with `existing: true` (not a heartbeat); one that has timed out is completed (`heartbeat_timeout`, ending at its `lastHeartbeatAt`) and a new one starts. Concurrent starts yield one active shift. Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the stored result with `Idempotent-Replayed: true`.
+         */
+        post: operations["startShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/shifts/{shiftId}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a heartbeat of an active shift
+         * @description Keeps the shift alive and moves `lastHeartbeatAt` to `recordedAt` (it never moves backwards). Scope `activity:write`, feature `activity`. The body is optional; when sent it must be application/json (415). A `serverId` differing from the shift's is 409 `server_mismatch`. The shift must belong to the calling key's application and environment (else 404, as for an unknown id). A completed shift, or an active one nothing was received for in more than SHIFT_TIMEOUT_SECONDS (which is then completed with `endReason` `heartbeat_timeout`), is 409 `shift_not_active`. Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the stored result with `Idempotent-Replayed: true`.
+         */
+        post: operations["recordShiftHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/shifts/{shiftId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an active shift
+         * @description Completes the shift at `endedAt` and reports its duration in whole seconds and whole minutes (both rounded down). Scope `activity:write`, feature `activity`. The body is optional; when sent it must be application/json (415). The shift must belong to the calling key's application and environment (else 404, as for an unknown id). A completed shift, or an active one nothing was received for in more than SHIFT_TIMEOUT_SECONDS (which is then completed with `endReason` `heartbeat_timeout`), is 409 `shift_not_active`. Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the stored result with `Idempotent-Replayed: true`.
+         */
+        post: operations["stopShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/shifts/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List active shifts
+         * @description Active shifts of the key's workspace (every application) in the key's environment, ordered by `startedAt` then `id`, both ascending; shifts that have timed out are left out. Scope `activity:read`, feature `activity`. Keyset pagination: pass `nextCursor` back as `cursorStartedAt` and `cursorId` (both or neither, else 400).
+         */
+        get: operations["listActiveShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/shifts/{shiftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one shift
+         * @description A shift of the key's workspace in the key's environment (else 404), e.g. for a game server recovering after a restart. Scope `activity:read`, feature `activity`. The timeout rule is applied first. While active it carries `elapsedSeconds`; once completed `endedAt`, `durationSeconds`, `minutes` and `endReason` instead.
+         */
+        get: operations["getShift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/shifts/heartbeats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record one heartbeat for many shifts of a game server
+         * @description Applies to each listed shift (1 to 200) exactly what the single heartbeat applies, in one transaction, and answers with a result per shift in request order: the shift, or an error (`not_found`, `shift_not_active` — a shift that has timed out is completed then, `server_mismatch`, `validation_failed` for a `recordedAt` before that shift's `startedAt`). One failing shift changes nothing for the others. The whole request is refused (nothing written) for a malformed body, an empty, oversized or duplicated `shiftIds` (two spellings of one uuid count as one), or a `recordedAt` over 60 s ahead (400); `Content-Type: application/json` is required (415). Scope `activity:write`, feature `activity`. Acts only on shifts of the calling key's application and environment (any other id is `not_found`). Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the stored result with `Idempotent-Replayed: true`. One request and one commit for the whole server, so a game server spends one request per interval, not one per player.
+         */
+        post: operations["recordShiftHeartbeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/servers/{serverId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop every active shift of a game server
+         * @description For a game server shutting down: stops every active shift of that server as the single stop would (`reason` defaults to `server_shutdown`), at `endedAt` (default: the server clock); a shift started after `endedAt` ends at its own `startedAt`. A shift that had already timed out is completed as `heartbeat_timeout` and not listed. Answers with the stopped shifts by `startedAt` then `id`, an empty list when none was active. The body is optional; when sent it must be application/json (415). `endedAt` over 60 s ahead is 400. Scope `activity:write`, feature `activity`. Acts only on shifts of the calling key's application and environment (any other id is `not_found`). Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the stored result with `Idempotent-Replayed: true`. One request and one commit for the whole server, so a game server spends one request per interval, not one per player.
+         */
+        post: operations["stopServerShifts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/submissions/{submissionId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an application submission
+         * @description Moves a `submitted` or `under_review` submission to `accepted`. Requires `applications.decide`. A staff profile for the applicant is created (or, when the workspace already has one for the applicant's game user, linked: `staffProfileCreated: false` with its id) when `createStaffProfile` says so and the caller has `staff.create`; without `staff.create` (or without the field) the workspace setting `createStaffProfileOnAccept` decides. Without a profile, `staffProfileId` is null. Dashboard user token only. The submission must be in a workspace the caller is a member of (and in the workspace named by `X-Service-Workspace-Id`, when sent); otherwise, or when `submissionId` is not a uuid, 404 `not_found`. Accepted and rejected submissions are final: any operation on them is 422 `submission_finalized` (an idempotent replay of the original result is not an operation). The change, one command and one event are recorded in one transaction; concurrent operations on one submission, on any instance, have exactly one winner, and the others get the 409/422 the final state implies. `reviewNote` is recorded in the command and event payloads; it does not change the submission's `reviewerNotes`.
+         */
+        post: operations["acceptSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/submissions/{submissionId}/mark-under-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an application submission as under review
+         * @description Moves a `submitted` submission to `under_review` and sets `reviewedAt`. Requires `applications.review`. From `under_review`: 409 `invalid_state_transition`. Dashboard user token only. The submission must be in a workspace the caller is a member of (and in the workspace named by `X-Service-Workspace-Id`, when sent); otherwise, or when `submissionId` is not a uuid, 404 `not_found`. Accepted and rejected submissions are final: any operation on them is 422 `submission_finalized` (an idempotent replay of the original result is not an operation). The change, one command and one event are recorded in one transaction; concurrent operations on one submission, on any instance, have exactly one winner, and the others get the 409/422 the final state implies. `reviewNote` is recorded in the command and event payloads; it does not change the submission's `reviewerNotes`.
+         */
+        post: operations["markSubmissionUnderReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/submissions/{submissionId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an application submission
+         * @description Moves a `submitted` or `under_review` submission to `rejected`. Requires `applications.decide`. Dashboard user token only. The submission must be in a workspace the caller is a member of (and in the workspace named by `X-Service-Workspace-Id`, when sent); otherwise, or when `submissionId` is not a uuid, 404 `not_found`. Accepted and rejected submissions are final: any operation on them is 422 `submission_finalized` (an idempotent replay of the original result is not an operation). The change, one command and one event are recorded in one transaction; concurrent operations on one submission, on any instance, have exactly one winner, and the others get the 409/422 the final state implies. `reviewNote` is recorded in the command and event payloads; it does not change the submission's `reviewerNotes`.
+         */
+        post: operations["rejectSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/submissions/{submissionId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the reviewer score and notes of a submission
+         * @description Updates `score` and/or `reviewerNotes` of a `submitted` or `under_review` submission without changing its status, and sets `reviewedAt` to now. Requires `applications.review`. Omitted fields are left unchanged; null clears a field, and so does an empty `reviewerNotes`. `scoreUpdated` / `reviewerNotesUpdated` are true when the patch carried that field. 400 for malformed JSON, an empty body or `{}`, unknown properties, a score that is not a number or null or is outside 0..100, and notes over 5000 characters. Dashboard user token only. The submission must be in a workspace the caller is a member of (and in the workspace named by `X-Service-Workspace-Id`, when sent); otherwise, or when `submissionId` is not a uuid, 404 `not_found`. Accepted and rejected submissions are final: any operation on them is 422 `submission_finalized` (an idempotent replay of the original result is not an operation). The change, one command and one event are recorded in one transaction; concurrent operations on one submission, on any instance, have exactly one winner, and the others get the 409/422 the final state implies.
+         */
+        patch: operations["updateSubmissionReview"];
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * ErrorResponse
+         * @description Body of every 4xx and 5xx response.
+         */
+        ErrorResponse: {
+            error: {
+                /**
+                 * @description Stable machine-readable error code.
+                 * @enum {string}
+                 */
+                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready";
+                /** @description Human-readable explanation; wording may change. */
+                message: string;
+                /** @description Equals the X-Request-Id header. */
+                requestId: string;
+                /** @description Extra context; which fields appear depends on `code`. */
+                details?: {
+                    /** @description `validation_failed`: one entry per problem found. */
+                    issues?: {
+                        /**
+                         * @description Where: the request part (`body`, `querystring`, `params`, `headers`) and the property, dot-separated.
+                         * @example body.serverId
+                         */
+                        path: string;
+                        /**
+                         * @description What is wrong with it.
+                         * @example must NOT have more than 128 characters
+                         */
+                        message: string;
+                    }[];
+                    /** @description `insufficient_scope`: the scope the route needs. */
+                    requiredScope?: string;
+                    /** @description `permission_denied`: the workspace permission the operation needs. */
+                    requiredPermission?: string;
+                    /** @description `submission_finalized`, `invalid_state_transition`: the submission's status. */
+                    status?: string;
+                    /** @description `rate_limited`: requests allowed per window. */
+                    limit?: number;
+                    /** @description `rate_limited`: window length in seconds. */
+                    windowSeconds?: number;
+                    /** @description `rate_limited`: seconds until the window resets. */
+                    retryAfterSeconds?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+    };
+    responses: {
+        /** @description No route has this path (`not_found`), or the resource does not exist or is not visible. */
+        NotFound: {
+            headers: {
+                /** @description Gateway request id of this response; equals `error.requestId`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_found",
+                 *         "message": "The shift was not found.",
+                 *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The path exists but not with this method (`method_not_allowed`); `Allow` lists the methods it has. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description Gateway request id of this response; equals `error.requestId`. */
+                "X-Request-Id": string;
+                /**
+                 * @description The methods this path answers, comma-separated.
+                 * @example GET, HEAD
+                 */
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "method_not_allowed",
+                 *         "message": "DELETE is not allowed on this path.",
+                 *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "service": "workspace-gateway",
+                     *       "timestamp": "2026-03-11T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        service: string;
+                        /**
+                         * Format: date-time
+                         * @description Server clock.
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is running here. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "service": "workspace-gateway",
+                     *       "apiVersion": "v1",
+                     *       "build": "1.0.0+ac0bd29",
+                     *       "environment": "production"
+                     *     }
+                     */
+                    "application/json": {
+                        service: string;
+                        /** @description Major version label of the business API. */
+                        apiVersion: string;
+                        /** @description Package version, plus the commit when known. */
+                        build: string;
+                        /** @description Deployment name (GATEWAY_ENV). */
+                        environment: string;
+                    };
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1.0 document. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "workspace-gateway",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: the database answers and no migration is pending. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready";
+                    };
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready (not_ready): the database does not answer or migrations are pending. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in the Prometheus text format. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP workspace_gateway_active_shifts Active shifts not yet timed out.
+                     *     # TYPE workspace_gateway_active_shifts gauge
+                     *     workspace_gateway_active_shifts{environment="live"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional; when sent, must equal the connected guild (403).
+                 * @example 1234
+                 */
+                "x-chat-guild-id"?: string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The context of the calling API key. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "application": {
+                     *           "id": "2d4f6a8c-1b3d-4e5f-8a7b-9c0d1e2f3a4b",
+                     *           "name": "Main game"
+                     *         },
+                     *         "workspace": {
+                     *           "id": "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918",
+                     *           "name": "Acme",
+                     *           "slug": "acme"
+                     *         },
+                     *         "environment": "test",
+                     *         "scopes": [
+                     *           "activity:write",
+                     *           "activity:read",
+                     *           "staff:read"
+                     *         ],
+                     *         "features": {
+                     *           "activity": true,
+                     *           "applications": true
+                     *         },
+                     *         "chat": {
+                     *           "connected": true,
+                     *           "guildId": "1234",
+                     *           "status": "connected",
+                     *           "connectedAt": "2026-01-01T00:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            application: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            workspace: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                            };
+                            environment: "test" | "live";
+                            /** @description Scopes of the calling key. */
+                            scopes: ("activity:write" | "activity:read" | "staff:read")[];
+                            /** @description Feature flags of the application (known features: `activity`, `applications`). */
+                            features: {
+                                [key: string]: boolean;
+                            };
+                            chat: {
+                                connected: boolean;
+                                guildId: string | null;
+                                status: string | null;
+                                connectedAt: string | null;
+                            };
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getStaffMe: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required (400). Must equal the workspace's connected guild; a consistency check only.
+                 * @example 1234
+                 */
+                "x-chat-guild-id": string;
+                /**
+                 * @description Required (400). Chat user id of the invoking staff member.
+                 * @example 5551
+                 */
+                "x-acting-chat-user-id": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff profile of the invoking chat user. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *         "displayName": "Alice",
+                     *         "gameUserId": "1001",
+                     *         "gameUsername": "alice",
+                     *         "chatUserId": "5551",
+                     *         "department": {
+                     *           "id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "name": "Moderation"
+                     *         },
+                     *         "rank": "Moderator",
+                     *         "status": "active",
+                     *         "weeklyRequiredMinutes": 120
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            gameUserId: string;
+                            gameUsername: string;
+                            chatUserId: string | null;
+                            department: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                            rank: string | null;
+                            /** @description `active` or `inactive` (inactive staff cannot start shifts). */
+                            status: "active" | "inactive";
+                            /** @description Effective weekly requirement: staff override, else department, else workspace setting, else 0. */
+                            weeklyRequiredMinutes: number;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `insufficient_scope`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getActivitySummary: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required (400). Must equal the workspace's connected guild; a consistency check only.
+                 * @example 1234
+                 */
+                "x-chat-guild-id": string;
+                /**
+                 * @description Required (400). Chat user id of the invoking staff member.
+                 * @example 5551
+                 */
+                "x-acting-chat-user-id": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity summary of the invoking staff member. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "todayMinutes": 45,
+                     *         "currentWeekMinutes": 150,
+                     *         "previousWeekMinutes": 210,
+                     *         "currentMonthMinutes": 480,
+                     *         "weeklyRequiredMinutes": 90,
+                     *         "progressPercent": 166.67,
+                     *         "activeShift": {
+                     *           "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *           "startedAt": "2026-03-11T12:00:00.000Z",
+                     *           "lastHeartbeatAt": "2026-03-11T12:05:00.000Z",
+                     *           "elapsedSeconds": 420,
+                     *           "universeId": "42",
+                     *           "placeId": "7",
+                     *           "serverId": "srv-eu-1"
+                     *         },
+                     *         "inactivityEffect": {
+                     *           "noticeId": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "startsAt": "2026-03-09T00:00:00.000Z",
+                     *           "endsAt": "2026-03-12T00:00:00.000Z",
+                     *           "reason": "exams",
+                     *           "waivedMinutes": 30
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "currentWeekStart": "2026-03-08T23:00:00.000Z",
+                     *         "currentWeekEnd": "2026-03-15T23:00:00.000Z",
+                     *         "currentMonthStart": "2026-02-28T23:00:00.000Z",
+                     *         "currentMonthEnd": "2026-03-31T22:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "discord-interaction-1187"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Completed minutes of the local calendar day. */
+                            todayMinutes: number;
+                            /** @description Completed minutes of the current week (Monday 00:00 local). */
+                            currentWeekMinutes: number;
+                            /** @description Completed minutes of the previous week. */
+                            previousWeekMinutes: number;
+                            /** @description Completed minutes of the current month. */
+                            currentMonthMinutes: number;
+                            /** @description This week's requirement (staff override, else department, else workspace, else 0) less the minutes waived by approved inactivity notices. */
+                            weeklyRequiredMinutes: number;
+                            /** @description `currentWeekMinutes` / `weeklyRequiredMinutes` × 100, rounded half up to two decimals, not capped; 100 when the requirement is 0. */
+                            progressPercent: number;
+                            activeShift: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Latest game-server heartbeat time.
+                                 */
+                                lastHeartbeatAt: string;
+                                /** @description Whole seconds from `startedAt` to the server clock now. Never part of the completed totals. */
+                                elapsedSeconds: number;
+                                universeId: string;
+                                placeId: string;
+                                serverId: string;
+                            } | null;
+                            inactivityEffect: {
+                                /** Format: uuid */
+                                noticeId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the notice (not clipped to the week).
+                                 */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the notice (not clipped to the week).
+                                 */
+                                endsAt: string;
+                                reason: string;
+                                /** @description Whole minutes waived from this week's requirement by every approved notice overlapping the week together (their union, counted once): requirement × overlap / week length, rounded down. */
+                                waivedMinutes: number;
+                            } | null;
+                            /** @description Workspace time zone the periods are computed in (default UTC). */
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description Start of the current week.
+                             */
+                            currentWeekStart: string;
+                            /**
+                             * Format: date-time
+                             * @description End (exclusive) of the current week: the next Monday 00:00.
+                             */
+                            currentWeekEnd: string;
+                            /**
+                             * Format: date-time
+                             * @description Start of the current month.
+                             */
+                            currentMonthStart: string;
+                            /**
+                             * Format: date-time
+                             * @description End (exclusive) of the current month: the next 1st 00:00.
+                             */
+                            currentMonthEnd: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getStaffActivity: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `week` (default: Monday 00:00 to the next Monday 00:00 in the workspace time zone) or `month` (the 1st 00:00 to the next 1st). Any other value is accepted and means `week`. Ignored when `start` and `end` are sent.
+                 * @example month
+                 */
+                period?: ("week" | "month") | string;
+                /**
+                 * @description Custom range start, an ISO 8601 date-time with offset (encode `+` as `%2B`; seconds may be left out). Requires `end`; together they override `period`. Malformed: 400.
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: string;
+                /**
+                 * @description Custom range end (exclusive), an ISO 8601 date-time with offset. Requires `start`; must be later than it and at most 366 × 24 hours after it (400).
+                 * @example 2026-03-08T00:00:00Z
+                 */
+                end?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Game user id of a staff member of the key's workspace (404 when there is none).
+                 * @example 1001
+                 */
+                gameUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Totals of the staff member over the period. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "staff": {
+                     *           "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "displayName": "Alice",
+                     *           "gameUserId": "1001"
+                     *         },
+                     *         "period": {
+                     *           "start": "2026-03-09T00:00:00.000Z",
+                     *           "end": "2026-03-16T00:00:00.000Z",
+                     *           "timezone": "UTC"
+                     *         },
+                     *         "totalSeconds": 9015,
+                     *         "totalMinutes": 150,
+                     *         "completedShifts": 3,
+                     *         "activeShift": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            staff: {
+                                /** Format: uuid */
+                                id: string;
+                                displayName: string;
+                                gameUserId: string;
+                            };
+                            period: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the period (inclusive).
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the period (exclusive).
+                                 */
+                                end: string;
+                                /** @description Workspace time zone. */
+                                timezone: string;
+                            };
+                            /** @description Completed shifts clipped to the period: floor of the summed clipped milliseconds / 1000. */
+                            totalSeconds: number;
+                            /** @description `totalSeconds` in whole minutes, rounded down. */
+                            totalMinutes: number;
+                            /** @description Completed shifts overlapping the period. */
+                            completedShifts: number;
+                            activeShift: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Latest game-server heartbeat time.
+                                 */
+                                lastHeartbeatAt: string;
+                                /** @description Whole seconds from `startedAt` to the server clock now. Never part of the completed totals. */
+                                elapsedSeconds: number;
+                                universeId: string;
+                                placeId: string;
+                                serverId: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getActivityLeaderboard: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `week` (default: Monday 00:00 to the next Monday 00:00 in the workspace time zone) or `month` (the 1st 00:00 to the next 1st). Any other value is accepted and means `week`. Ignored when `start` and `end` are sent.
+                 * @example month
+                 */
+                period?: ("week" | "month") | string;
+                /**
+                 * @description Custom range start, an ISO 8601 date-time with offset (encode `+` as `%2B`; seconds may be left out). Requires `end`; together they override `period`. Malformed: 400.
+                 * @example 2026-03-01T00:00:00Z
+                 */
+                start?: string;
+                /**
+                 * @description Custom range end (exclusive), an ISO 8601 date-time with offset. Requires `start`; must be later than it and at most 366 × 24 hours after it (400).
+                 * @example 2026-03-08T00:00:00Z
+                 */
+                end?: string;
+                /**
+                 * @description Entries per page, an integer from 1 to 100 (anything else is 400). Default 25.
+                 * @example 25
+                 */
+                limit?: number;
+                /**
+                 * @description From `nextCursor` of the previous page; requires `cursorStaffId` (400 alone).
+                 * @example 5400
+                 */
+                cursorTotalSeconds?: number;
+                /**
+                 * @description From `nextCursor` of the previous page (a uuid, else 400); requires `cursorTotalSeconds`.
+                 * @example 6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                cursorStaffId?: string;
+                /**
+                 * @description Only staff of this department (a uuid, else 400); positions count within the filtered list. A department that does not exist in the workspace yields an empty page.
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
+                departmentId?: string;
+                /**
+                 * @description `true` or `1` also lists inactive staff; `false`, `0`, no value, or any other value does not (other values are accepted, not rejected).
+                 * @example true
+                 */
+                includeInactive?: boolean | ("1" | "0") | string;
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the ranking. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "entries": [
+                     *           {
+                     *             "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "displayName": "Alice",
+                     *             "gameUserId": "1001",
+                     *             "gameUsername": "alice",
+                     *             "totalSeconds": 9015,
+                     *             "totalMinutes": 150,
+                     *             "completedShifts": 3,
+                     *             "department": "Moderation",
+                     *             "rank": "Moderator",
+                     *             "progressPercent": 125,
+                     *             "position": 1
+                     *           }
+                     *         ],
+                     *         "nextCursor": {
+                     *           "cursorTotalSeconds": 9015,
+                     *           "cursorStaffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b"
+                     *         },
+                     *         "period": {
+                     *           "start": "2026-03-09T00:00:00.000Z",
+                     *           "end": "2026-03-16T00:00:00.000Z",
+                     *           "timezone": "UTC"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "discord-interaction-1187"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            entries: {
+                                /** Format: uuid */
+                                staffId: string;
+                                displayName: string;
+                                gameUserId: string;
+                                gameUsername: string;
+                                /** @description Completed shifts clipped to the period: floor of the summed clipped milliseconds / 1000. */
+                                totalSeconds: number;
+                                /** @description `totalSeconds` in whole minutes, rounded down. */
+                                totalMinutes: number;
+                                /** @description Completed shifts overlapping the period. */
+                                completedShifts: number;
+                                /** @description Department name; "" when unset. */
+                                department: string;
+                                /** @description "" when unset. */
+                                rank: string;
+                                /** @description Period minutes / the period's requirement × 100, two decimals (half up), not capped; 100 when the requirement is 0. The requirement is the weekly one × calendar days / 7 (week, month) or × range / 7 days (custom), less what approved inactivity notices waive. */
+                                progressPercent: number;
+                                /** @description Absolute 1-based position in the whole (filtered) ranking, also on later pages. */
+                                position: number;
+                            }[];
+                            /** @description Cursor of the next page; null on the last page. */
+                            nextCursor: {
+                                /** @description Pass as `cursorTotalSeconds`. */
+                                cursorTotalSeconds: number;
+                                /**
+                                 * Format: uuid
+                                 * @description Pass as `cursorStaffId`.
+                                 */
+                                cursorStaffId: string;
+                            } | null;
+                            period: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the period (inclusive).
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the period (exclusive).
+                                 */
+                                end: string;
+                                /** @description Workspace time zone. */
+                                timezone: string;
+                            };
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    startShift: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the API key's application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gameUserId": "1001",
+                 *       "universeId": "42",
+                 *       "placeId": "7",
+                 *       "serverId": "srv-eu-1",
+                 *       "startedAt": "2026-03-11T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Game user id of a staff member of the key's workspace. A string of 1 to 64 characters, or a non-negative integer up to 2^53-1 (stored as its decimal string). */
+                    gameUserId: string | number;
+                    /** @description Game universe; must be in the application's allowed list (403 `universe_not_allowed`). A string of 1 to 64 characters, or a non-negative integer up to 2^53-1 (stored as its decimal string). */
+                    universeId: string | number;
+                    /** @description Game place. A string of 1 to 64 characters, or a non-negative integer up to 2^53-1 (stored as its decimal string). */
+                    placeId: string | number;
+                    /** @description Game server instance running the shift; heartbeats may name it (409 `server_mismatch`). */
+                    serverId: string;
+                    /**
+                     * Format: date-time
+                     * @description Game-server time the shift started; defaults to the server clock. Must lie within the last 24 hours and at most 60 seconds ahead of the server clock (400).
+                     */
+                    startedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new shift (`existing: false`) or the staff member's active one (`existing: true`). */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "shift": {
+                     *           "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *           "status": "active",
+                     *           "startedAt": "2026-03-11T12:00:00.000Z",
+                     *           "lastHeartbeatAt": "2026-03-11T12:00:00.000Z"
+                     *         },
+                     *         "existing": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            shift: {
+                                /**
+                                 * Format: uuid
+                                 * @description Shift id.
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                status: "active";
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Latest game-server heartbeat time (equals `startedAt` until one arrives).
+                                 */
+                                lastHeartbeatAt: string;
+                            };
+                            /** @description True when an active shift of this application already existed and is returned unchanged. */
+                            existing: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`, `universe_not_allowed`, `staff_inactive`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    recordShiftHeartbeat: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the API key's application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Shift id (uuid, in any case) returned by start. Any other value names no shift (404).
+                 * @example 0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b
+                 */
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional body; send it as application/json. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "recordedAt": "2026-03-11T12:05:00.000Z",
+                 *       "serverId": "srv-eu-1"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Game-server time of the heartbeat; defaults to the server clock. Not before `startedAt` and at most 60 seconds ahead of the server clock (400).
+                     */
+                    recordedAt?: string;
+                    /** @description When sent, must equal the shift's server (409 `server_mismatch`). */
+                    serverId?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The heartbeat was recorded. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "shift": {
+                     *           "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *           "status": "active",
+                     *           "lastHeartbeatAt": "2026-03-11T12:05:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            shift: {
+                                /**
+                                 * Format: uuid
+                                 * @description Shift id.
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                status: "active";
+                                /**
+                                 * Format: date-time
+                                 * @description Latest game-server heartbeat time; it never moves backwards.
+                                 */
+                                lastHeartbeatAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `shift_not_active`, `server_mismatch`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    stopShift: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the API key's application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Shift id (uuid, in any case) returned by start. Any other value names no shift (404).
+                 * @example 0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b
+                 */
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional body; send it as application/json. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "endedAt": "2026-03-11T13:30:15.000Z",
+                 *       "reason": "player_left"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Game-server time the shift ended; defaults to the server clock. Not before `startedAt` and at most 60 seconds ahead of the server clock (400).
+                     */
+                    endedAt?: string;
+                    /**
+                     * @description Why the shift ended; default `manual`. `heartbeat_timeout` is server-set only.
+                     * @enum {string}
+                     */
+                    reason?: "manual" | "player_left" | "server_shutdown";
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The completed shift with its duration. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "shift": {
+                     *           "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *           "status": "completed",
+                     *           "startedAt": "2026-03-11T12:00:00.000Z",
+                     *           "endedAt": "2026-03-11T13:30:15.000Z",
+                     *           "durationSeconds": 5415,
+                     *           "minutes": 90,
+                     *           "endReason": "player_left"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            shift: {
+                                /**
+                                 * Format: uuid
+                                 * @description Shift id.
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                status: "completed";
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server end time.
+                                 */
+                                endedAt: string;
+                                /** @description Whole seconds from `startedAt` to `endedAt`, rounded down. */
+                                durationSeconds: number;
+                                /** @description `durationSeconds` in whole minutes, rounded down. */
+                                minutes: number;
+                                /**
+                                 * @description `manual`, `player_left` or `server_shutdown` as sent to stop; `heartbeat_timeout` is set by the server when no start or heartbeat was received for SHIFT_TIMEOUT_SECONDS (the shift then ends at its `lastHeartbeatAt`).
+                                 * @enum {string}
+                                 */
+                                endReason: "manual" | "player_left" | "server_shutdown" | "heartbeat_timeout";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `shift_not_active`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listActiveShifts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, an integer (plain decimal digits, optionally signed); default 50. Values outside 1..100 are clamped to it; anything that is not an integer is 400.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Keyset cursor from `nextCursor`: `startedAt` of the last shift seen. Sent together with `cursorId`.
+                 * @example 2026-03-11T12:00:00.000Z
+                 */
+                cursorStartedAt?: string;
+                /**
+                 * @description Keyset cursor from `nextCursor`: `id` of the last shift seen. Sent together with `cursorStartedAt`.
+                 * @example 0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b
+                 */
+                cursorId?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of active shifts. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "shifts": [
+                     *           {
+                     *             "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *             "status": "active",
+                     *             "startedAt": "2026-03-11T12:00:00.000Z",
+                     *             "lastHeartbeatAt": "2026-03-11T12:05:00.000Z",
+                     *             "elapsedSeconds": 420,
+                     *             "universeId": "42",
+                     *             "placeId": "7",
+                     *             "serverId": "srv-eu-1",
+                     *             "staff": {
+                     *               "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *               "displayName": "Alice",
+                     *               "gameUserId": "1001"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "nextCursor": {
+                     *           "cursorStartedAt": "2026-03-11T12:00:00.000Z",
+                     *           "cursorId": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            shifts: {
+                                /**
+                                 * Format: uuid
+                                 * @description Shift id.
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                status: "active";
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Latest game-server heartbeat time.
+                                 */
+                                lastHeartbeatAt: string;
+                                /** @description Whole seconds from `startedAt` to the server clock now (0 for a start time slightly ahead). */
+                                elapsedSeconds: number;
+                                universeId: string;
+                                placeId: string;
+                                serverId: string;
+                                staff: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    displayName: string;
+                                    gameUserId: string;
+                                };
+                            }[];
+                            /** @description Cursor of the next page; null on the last. */
+                            nextCursor: {
+                                /**
+                                 * Format: date-time
+                                 * @description Pass as `cursorStartedAt`.
+                                 */
+                                cursorStartedAt: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Pass as `cursorId`.
+                                 */
+                                cursorId: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Shift id (uuid, in any case) returned by start. Any other value names no shift (404).
+                 * @example 0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b
+                 */
+                shiftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shift, with the fields that apply to its status. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "shift": {
+                     *           "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *           "status": "completed",
+                     *           "startedAt": "2026-03-11T12:00:00.000Z",
+                     *           "lastHeartbeatAt": "2026-03-11T12:10:00.000Z",
+                     *           "universeId": "42",
+                     *           "placeId": "7",
+                     *           "serverId": "srv-eu-1",
+                     *           "staff": {
+                     *             "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "displayName": "Alice",
+                     *             "gameUserId": "1001"
+                     *           },
+                     *           "endedAt": "2026-03-11T12:10:00.000Z",
+                     *           "durationSeconds": 600,
+                     *           "minutes": 10,
+                     *           "endReason": "heartbeat_timeout"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            shift: {
+                                /**
+                                 * Format: uuid
+                                 * @description Shift id.
+                                 */
+                                id: string;
+                                /**
+                                 * @description `active` or `completed`.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "completed";
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Latest game-server heartbeat time.
+                                 */
+                                lastHeartbeatAt: string;
+                                /** @description While active: whole seconds from `startedAt` to the server clock now. */
+                                elapsedSeconds?: number;
+                                universeId: string;
+                                placeId: string;
+                                serverId: string;
+                                staff: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    displayName: string;
+                                    gameUserId: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Once completed: game-server end time.
+                                 */
+                                endedAt?: string;
+                                /** @description Once completed: whole seconds. */
+                                durationSeconds?: number;
+                                /** @description Once completed: whole minutes. */
+                                minutes?: number;
+                                /**
+                                 * @description `manual`, `player_left` or `server_shutdown` as sent to stop; `heartbeat_timeout` is set by the server when no start or heartbeat was received for SHIFT_TIMEOUT_SECONDS (the shift then ends at its `lastHeartbeatAt`).
+                                 * @enum {string}
+                                 */
+                                endReason?: "manual" | "player_left" | "server_shutdown" | "heartbeat_timeout";
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    recordShiftHeartbeats: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the API key's application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Send it as application/json. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "serverId": "srv-eu-1",
+                 *       "shiftIds": [
+                 *         "0b5e7c1e-8f0a-4c7e-9a43-2f1d6c3b9e10",
+                 *         "4d2c9a77-5b1e-4f3a-8c6d-0e9f8a7b6c5d"
+                 *       ],
+                 *       "recordedAt": "2026-11-24T18:30:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The game server sending the batch; compared with each shift's server (`server_mismatch`). */
+                    serverId: string;
+                    /** @description 1 to 200 distinct shift ids. Ids are compared as uuids, ignoring case: two spellings of one uuid are a duplicate (400). */
+                    shiftIds: string[];
+                    /**
+                     * Format: date-time
+                     * @description Game-server time of the heartbeats; defaults to the server clock. At most 60 seconds ahead of the server clock (400 for the whole batch); before a shift's `startedAt` it fails that shift alone (`validation_failed`).
+                     */
+                    recordedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A result for every listed shift, in request order. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "shiftId": "0b5e7c1e-8f0a-4c7e-9a43-2f1d6c3b9e10",
+                     *             "shift": {
+                     *               "id": "0b5e7c1e-8f0a-4c7e-9a43-2f1d6c3b9e10",
+                     *               "status": "active",
+                     *               "lastHeartbeatAt": "2026-11-24T18:30:00.000Z"
+                     *             }
+                     *           },
+                     *           {
+                     *             "shiftId": "4d2c9a77-5b1e-4f3a-8c6d-0e9f8a7b6c5d",
+                     *             "error": {
+                     *               "code": "shift_not_active",
+                     *               "message": "The shift is not active (it was stopped or timed out)."
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description One entry per listed shift, in request order. */
+                            results: ({
+                                /** @description The id as sent. */
+                                shiftId: string;
+                                shift: {
+                                    /**
+                                     * Format: uuid
+                                     * @description Shift id.
+                                     */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "active";
+                                    /**
+                                     * Format: date-time
+                                     * @description Latest game-server heartbeat time; it never moves backwards.
+                                     */
+                                    lastHeartbeatAt: string;
+                                };
+                            } | {
+                                /** @description The id as sent. */
+                                shiftId: string;
+                                error: {
+                                    /**
+                                     * @description Why the heartbeat did not apply to this shift.
+                                     * @enum {string}
+                                     */
+                                    code: "not_found" | "shift_not_active" | "server_mismatch" | "validation_failed";
+                                    message: string;
+                                };
+                            })[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    stopServerShifts: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the API key's application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description The game server whose active shifts are stopped (1 to 128 characters).
+                 * @example srv-eu-1
+                 */
+                serverId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional body; when sent, send it as application/json. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "endedAt": "2026-11-24T18:31:00Z",
+                 *       "reason": "server_shutdown"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Game-server time the server stopped; defaults to the server clock; at most 60 seconds ahead of it (400). A shift started after it ends at its own `startedAt`.
+                     */
+                    endedAt?: string;
+                    /**
+                     * @description Why the shifts ended; default `server_shutdown`.
+                     * @enum {string}
+                     */
+                    reason?: "manual" | "player_left" | "server_shutdown";
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The shifts that were active on the server, now completed (an empty list when none was). */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "shifts": [
+                     *           {
+                     *             "id": "0b5e7c1e-8f0a-4c7e-9a43-2f1d6c3b9e10",
+                     *             "status": "completed",
+                     *             "startedAt": "2026-11-24T17:00:00.000Z",
+                     *             "endedAt": "2026-11-24T18:31:00.000Z",
+                     *             "durationSeconds": 5460,
+                     *             "minutes": 91,
+                     *             "endReason": "server_shutdown"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Every shift this call stopped, as the single stop returns it, by `startedAt` then `id`. */
+                            shifts: {
+                                /**
+                                 * Format: uuid
+                                 * @description Shift id.
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                status: "completed";
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server end time.
+                                 */
+                                endedAt: string;
+                                /** @description Whole seconds from `startedAt` to `endedAt`, rounded down. */
+                                durationSeconds: number;
+                                /** @description `durationSeconds` in whole minutes, rounded down. */
+                                minutes: number;
+                                /**
+                                 * @description `manual`, `player_left` or `server_shutdown` as sent to stop; `heartbeat_timeout` is set by the server when no start or heartbeat was received for SHIFT_TIMEOUT_SECONDS (the shift then ends at its `lastHeartbeatAt`).
+                                 * @enum {string}
+                                 */
+                                endReason: "manual" | "player_left" | "server_shutdown" | "heartbeat_timeout";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    acceptSubmission: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only submissions of that workspace are then visible. Without it, submissions of every workspace the caller is a member of are visible.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 `not_found`, like any submission the caller cannot see.
+                 * @example 4b3a2918-0f7e-4d6c-8b5a-493827160f5e
+                 */
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reviewNote": "Strong answers; welcome aboard.",
+                 *       "createStaffProfile": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Free-text note for this decision, at most 5000 characters. It is recorded in the command and in the emitted event; it does not change the submission's `reviewerNotes` (use PATCH …/review for those). */
+                    reviewNote?: string;
+                    /** @description Create (or link) a staff profile for the applicant. Applies only when the caller has `staff.create`; otherwise it is ignored and the workspace setting `createStaffProfileOnAccept` decides. */
+                    createStaffProfile?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The submission was accepted. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submissionId": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *         "status": "accepted",
+                     *         "acceptedAt": "2026-03-11T12:00:00.000Z",
+                     *         "staffProfileCreated": true,
+                     *         "staffProfileId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            submissionId: string;
+                            /** @enum {string} */
+                            status: "accepted";
+                            /** Format: date-time */
+                            acceptedAt: string;
+                            /** @description True when this accept created a new staff profile. */
+                            staffProfileCreated: boolean;
+                            /** @description The created or linked staff profile; null when no profile was requested. */
+                            staffProfileId: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `submission_finalized`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    markSubmissionUnderReview: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only submissions of that workspace are then visible. Without it, submissions of every workspace the caller is a member of are visible.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 `not_found`, like any submission the caller cannot see.
+                 * @example 4b3a2918-0f7e-4d6c-8b5a-493827160f5e
+                 */
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reviewNote": "Checking references first."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Free-text note for this decision, at most 5000 characters. It is recorded in the command and in the emitted event; it does not change the submission's `reviewerNotes` (use PATCH …/review for those). */
+                    reviewNote?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The submission is under review. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submissionId": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *         "status": "under_review",
+                     *         "reviewedAt": "2026-03-11T12:00:00.000Z",
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            submissionId: string;
+                            /** @enum {string} */
+                            status: "under_review";
+                            /** Format: date-time */
+                            reviewedAt: string;
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `submission_finalized`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rejectSubmission: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only submissions of that workspace are then visible. Without it, submissions of every workspace the caller is a member of are visible.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 `not_found`, like any submission the caller cannot see.
+                 * @example 4b3a2918-0f7e-4d6c-8b5a-493827160f5e
+                 */
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reviewNote": "Checking references first."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Free-text note for this decision, at most 5000 characters. It is recorded in the command and in the emitted event; it does not change the submission's `reviewerNotes` (use PATCH …/review for those). */
+                    reviewNote?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The submission was rejected. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submissionId": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *         "status": "rejected",
+                     *         "rejectedAt": "2026-03-11T12:00:00.000Z",
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            submissionId: string;
+                            /** @enum {string} */
+                            status: "rejected";
+                            /** Format: date-time */
+                            rejectedAt: string;
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `submission_finalized`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateSubmissionReview: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only submissions of that workspace are then visible. Without it, submissions of every workspace the caller is a member of are visible.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 `not_found`, like any submission the caller cannot see.
+                 * @example 4b3a2918-0f7e-4d6c-8b5a-493827160f5e
+                 */
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one of `score` and `reviewerNotes`. Omitted fields are left unchanged. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "score": 87.5,
+                 *       "reviewerNotes": "Clear, friendly answers."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Reviewer score, 0 to 100; null clears it. */
+                    score?: number | null;
+                    /** @description Internal notes, at most 5000 characters; null or an empty string clears them. */
+                    reviewerNotes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The review fields were updated. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submissionId": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *         "status": "under_review",
+                     *         "score": 87.5,
+                     *         "scoreUpdated": true,
+                     *         "reviewerNotesUpdated": true,
+                     *         "reviewedAt": "2026-03-11T12:00:00.000Z",
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            submissionId: string;
+                            /** @description Unchanged. */
+                            status: "submitted" | "under_review";
+                            /** @description The score after this update. */
+                            score: number | null;
+                            /** @description True when the patch carried `score`. */
+                            scoreUpdated: boolean;
+                            /** @description True when the patch carried `reviewerNotes`. */
+                            reviewerNotesUpdated: boolean;
+                            /** @description Always the time of this update. */
+                            reviewedAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `submission_finalized`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+}

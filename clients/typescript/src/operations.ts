@@ -1,0 +1,206 @@
+import type { Client } from 'openapi-fetch';
+import type { paths } from './openapi.js';
+import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.js';
+
+export interface CallOptions {
+  /** X-Correlation-Id (1..128 visible ASCII) to find this call in the gateway's logs. */
+  readonly correlationId?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface WriteOptions extends CallOptions {
+  /**
+   * Idempotency-Key of this logical write. Default: a new random UUID per call, reused on every retry of it.
+   * Pass your own to make a write safe to repeat across restarts (e.g. derived from the chat command's id).
+   */
+  readonly idempotencyKey?: string;
+}
+
+export interface ReviewOptions extends WriteOptions {
+  /** X-Service-Workspace-Id: the workspace to act in, for a member of several. */
+  readonly workspaceId?: string;
+}
+
+/** The chat context the member-facing reads need (the guild and the member who asked). */
+export interface ChatContext {
+  readonly chatGuildId: string;
+  readonly actingChatUserId: string;
+}
+
+type Api = Client<paths>;
+
+const keyOf = (options: WriteOptions): string => options.idempotencyKey ?? globalThis.crypto.randomUUID();
+
+/** The typed operations of the gateway, one method per operationId of the document. */
+export function gatewayOperations(api: Api) {
+  const write = (options: WriteOptions) => {
+    const key = keyOf(options);
+    const header = { 'idempotency-key': key, 'x-correlation-id': options.correlationId };
+    return { key, header, signal: options.signal };
+  };
+  return {
+    // Metadata (no credential needed).
+    getHealth: (o: CallOptions = {}): Promise<Reply<SuccessBody<'getHealth'>>> =>
+      settle(api.GET('/health', { signal: o.signal })),
+    getVersion: (o: CallOptions = {}): Promise<Reply<SuccessBody<'getVersion'>>> =>
+      settle(api.GET('/version', { signal: o.signal })),
+    getOpenApiDocument: (o: CallOptions = {}): Promise<Reply<SuccessBody<'getOpenApiDocument'>>> =>
+      settle(api.GET('/openapi.json', { signal: o.signal })),
+    getReadiness: (o: CallOptions = {}): Promise<Reply<SuccessBody<'getReadiness'>>> =>
+      settle(api.GET('/ready', { signal: o.signal })),
+    /** The Prometheus exposition text (pass the client a `token` when the gateway sets METRICS_TOKEN). */
+    getMetrics: (o: CallOptions = {}): Promise<Reply<string>> =>
+      settle<string>(api.GET('/metrics', { parseAs: 'text', signal: o.signal })),
+
+    // Integration and chat-facing reads (API key).
+    getIntegration: (chatGuildId?: string, o: CallOptions = {}): Promise<Reply<SuccessBody<'getIntegration'>>> =>
+      settle(api.GET('/v1/integration', { params: { header: { 'x-chat-guild-id': chatGuildId } }, signal: o.signal })),
+    getStaffMe: (chat: ChatContext, o: CallOptions = {}): Promise<Reply<SuccessBody<'getStaffMe'>>> =>
+      settle(
+        api.GET('/v1/staff/me', {
+          params: { header: { 'x-chat-guild-id': chat.chatGuildId, 'x-acting-chat-user-id': chat.actingChatUserId } },
+          signal: o.signal,
+        }),
+      ),
+    getActivitySummary: (chat: ChatContext, o: CallOptions = {}): Promise<Reply<SuccessBody<'getActivitySummary'>>> =>
+      settle(
+        api.GET('/v1/activity/me/summary', {
+          params: {
+            header: {
+              'x-chat-guild-id': chat.chatGuildId,
+              'x-acting-chat-user-id': chat.actingChatUserId,
+              'x-correlation-id': o.correlationId,
+            },
+          },
+          signal: o.signal,
+        }),
+      ),
+
+    // Activity reads (API key, activity:read).
+    getStaffActivity: (
+      gameUserId: string,
+      query: QueryOf<'getStaffActivity'> = {},
+      o: CallOptions = {},
+    ): Promise<Reply<SuccessBody<'getStaffActivity'>>> =>
+      settle(
+        api.GET('/v1/activity/staff/{gameUserId}', {
+          params: { path: { gameUserId }, query, header: { 'x-correlation-id': o.correlationId } },
+          signal: o.signal,
+        }),
+      ),
+    getActivityLeaderboard: (
+      query: QueryOf<'getActivityLeaderboard'> = {},
+      o: CallOptions = {},
+    ): Promise<Reply<SuccessBody<'getActivityLeaderboard'>>> =>
+      settle(
+        api.GET('/v1/activity/leaderboard', {
+          params: { query, header: { 'x-correlation-id': o.correlationId } },
+          signal: o.signal,
+        }),
+      ),
+    listActiveShifts: (
+      query: QueryOf<'listActiveShifts'> = {},
+      o: CallOptions = {},
+    ): Promise<Reply<SuccessBody<'listActiveShifts'>>> =>
+      settle(
+        api.GET('/v1/activity/shifts/active', {
+          params: { query, header: { 'x-correlation-id': o.correlationId } },
+          signal: o.signal,
+        }),
+      ),
+    getShift: (shiftId: string, o: CallOptions = {}): Promise<Reply<SuccessBody<'getShift'>>> =>
+      settle(
+        api.GET('/v1/activity/shifts/{shiftId}', {
+          params: { path: { shiftId }, header: { 'x-correlation-id': o.correlationId } },
+          signal: o.signal,
+        }),
+      ),
+
+    // Shift writes (API key, activity:write); each call is one logical write with its own Idempotency-Key.
+    startShift: (body: RequestBody<'startShift'>, o: WriteOptions = {}): Promise<Reply<SuccessBody<'startShift'>>> => {
+      const { key, header, signal } = write(o);
+      return settle(api.POST('/v1/activity/shifts/start', { params: { header }, body, signal }), key);
+    },
+    recordShiftHeartbeat: (
+      shiftId: string,
+      body?: RequestBody<'recordShiftHeartbeat'>,
+      o: WriteOptions = {},
+    ): Promise<Reply<SuccessBody<'recordShiftHeartbeat'>>> => {
+      const { key, header, signal } = write(o);
+      return settle(
+        api.POST('/v1/activity/shifts/{shiftId}/heartbeat', { params: { path: { shiftId }, header }, body, signal }),
+        key,
+      );
+    },
+    stopShift: (
+      shiftId: string,
+      body?: RequestBody<'stopShift'>,
+      o: WriteOptions = {},
+    ): Promise<Reply<SuccessBody<'stopShift'>>> => {
+      const { key, header, signal } = write(o);
+      return settle(api.POST('/v1/activity/shifts/{shiftId}/stop', { params: { path: { shiftId }, header }, body, signal }), key);
+    },
+    recordShiftHeartbeats: (
+      body: RequestBody<'recordShiftHeartbeats'>,
+      o: WriteOptions = {},
+    ): Promise<Reply<SuccessBody<'recordShiftHeartbeats'>>> => {
+      const { key, header, signal } = write(o);
+      return settle(api.POST('/v1/activity/shifts/heartbeats', { params: { header }, body, signal }), key);
+    },
+    stopServerShifts: (
+      serverId: string,
+      body?: RequestBody<'stopServerShifts'>,
+      o: WriteOptions = {},
+    ): Promise<Reply<SuccessBody<'stopServerShifts'>>> => {
+      const { key, header, signal } = write(o);
+      return settle(
+        api.POST('/v1/activity/servers/{serverId}/stop', { params: { path: { serverId }, header }, body, signal }),
+        key,
+      );
+    },
+
+    // Application review (dashboard token).
+    acceptSubmission: (
+      submissionId: string,
+      body?: RequestBody<'acceptSubmission'>,
+      o: ReviewOptions = {},
+    ): Promise<Reply<SuccessBody<'acceptSubmission'>>> => {
+      const { key, header, signal } = write(o);
+      const headers = { ...header, 'x-service-workspace-id': o.workspaceId };
+      const path = '/v1/applications/submissions/{submissionId}/accept' as const;
+      return settle(api.POST(path, { params: { path: { submissionId }, header: headers }, body, signal }), key);
+    },
+    markSubmissionUnderReview: (
+      submissionId: string,
+      body?: RequestBody<'markSubmissionUnderReview'>,
+      o: ReviewOptions = {},
+    ): Promise<Reply<SuccessBody<'markSubmissionUnderReview'>>> => {
+      const { key, header, signal } = write(o);
+      const headers = { ...header, 'x-service-workspace-id': o.workspaceId };
+      const path = '/v1/applications/submissions/{submissionId}/mark-under-review' as const;
+      return settle(api.POST(path, { params: { path: { submissionId }, header: headers }, body, signal }), key);
+    },
+    rejectSubmission: (
+      submissionId: string,
+      body?: RequestBody<'rejectSubmission'>,
+      o: ReviewOptions = {},
+    ): Promise<Reply<SuccessBody<'rejectSubmission'>>> => {
+      const { key, header, signal } = write(o);
+      const headers = { ...header, 'x-service-workspace-id': o.workspaceId };
+      const path = '/v1/applications/submissions/{submissionId}/reject' as const;
+      return settle(api.POST(path, { params: { path: { submissionId }, header: headers }, body, signal }), key);
+    },
+    updateSubmissionReview: (
+      submissionId: string,
+      body: RequestBody<'updateSubmissionReview'>,
+      o: ReviewOptions = {},
+    ): Promise<Reply<SuccessBody<'updateSubmissionReview'>>> => {
+      const { key, header, signal } = write(o);
+      const headers = { ...header, 'x-service-workspace-id': o.workspaceId };
+      const path = '/v1/applications/submissions/{submissionId}/review' as const;
+      return settle(api.PATCH(path, { params: { path: { submissionId }, header: headers }, body, signal }), key);
+    },
+  };
+}
+
+export type GatewayOperations = ReturnType<typeof gatewayOperations>;

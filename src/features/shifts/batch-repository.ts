@@ -1,0 +1,69 @@
+/** Set-based shift queries of the game-server batch calls: a constant number of statements per batch. */
+import type { Executor } from '../../db/types.js';
+import {
+  ACTIVE,
+  guardHolds,
+  guardValues,
+  liveSince,
+  type HeartbeatValues,
+  type LiveShiftGuard,
+  type ShiftOwner,
+  type ShiftRow,
+} from './repository.js';
+
+export type RecordedHeartbeat = Pick<ShiftRow, 'id' | 'last_heartbeat_at'>;
+
+/**
+ * Records one heartbeat on every listed live shift that `guard` allows, in one statement (as recordHeartbeat
+ * does for one: `last_heartbeat_at` only moves forward); the rows it changed. The others are left alone.
+ */
+export async function recordHeartbeats(
+  trx: Executor,
+  ids: readonly string[],
+  heartbeat: HeartbeatValues,
+  guard: LiveShiftGuard,
+): Promise<RecordedHeartbeat[]> {
+  if (ids.length === 0) return [];
+  const values = guardValues(guard);
+  return trx
+    .updateTable('shifts')
+    .set((eb) => ({
+      last_heartbeat_at: eb
+        .case()
+        .when('last_heartbeat_at', '<', heartbeat.recordedAt)
+        .then(heartbeat.recordedAt)
+        .else(eb.ref('last_heartbeat_at'))
+        .end(),
+      last_seen_at: heartbeat.seenAt,
+    }))
+    .where('id', 'in', ids)
+    .where((eb) => liveSince(eb, heartbeat.staleBefore))
+    .where((eb) => guardHolds(eb, values))
+    .returning(['id', 'last_heartbeat_at'])
+    .execute();
+}
+
+/** The listed shifts that belong to the owner (any status). */
+export async function findOwnedShifts(trx: Executor, owner: ShiftOwner, ids: readonly string[]): Promise<ShiftRow[]> {
+  if (ids.length === 0) return [];
+  return trx
+    .selectFrom('shifts')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .execute();
+}
+
+/** The owner's active shifts on one game server (timed-out ones included), by id. */
+export async function findActiveShiftsOfServer(trx: Executor, owner: ShiftOwner, serverId: string): Promise<ShiftRow[]> {
+  return trx
+    .selectFrom('shifts')
+    .selectAll()
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .where('status', '=', ACTIVE)
+    .where('server_id', '=', serverId)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FetchLike } from '../../../clients/typescript/src/index.js';
+import { ROOT, runCli, startCli, type ServingProcess } from '../../helpers/cli.js';
+import { checkerFor, headersOf } from '../../helpers/contract.js';
+import { TEST_JWT_SECRET } from '../../helpers/app.js';
+import { dashboardToken } from '../../helpers/fixtures.js';
+import { createTestDatabase, type StoreKind, type TestDatabase } from '../../helpers/stores.js';
+
+/** The provisioned world the client tests run against (the repository's example, plus submissions of their own). */
+export const WORLD = {
+  guildId: '1122334455667788',
+  universeId: '4242001',
+  /** Alice: active staff, chat user 5551, game user 1001. */
+  alice: { gameUserId: '1001', chatUserId: '5551' },
+  dmitri: { gameUserId: '1002', chatUserId: '5552' },
+  owner: 'auth0|owner-anna',
+  reviewer: 'auth0|reviewer-ben',
+} as const;
+
+export interface ProvisionedDatabase {
+  readonly database: TestDatabase;
+  /** The test-environment API key's secret. */
+  readonly apiKey: string;
+  /** Fresh `submitted` submissions, by name. */
+  readonly submissions: Readonly<Record<string, string>>;
+  /** Game user ids of fresh active staff members (no shift yet), by name. */
+  readonly staff: Readonly<Record<string, string>>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh database of `kind`, provisioned through the CLI with the example document, plus one `submitted`
+ * submission per submission name and one active staff member per staff name.
+ */
+export async function provisionedDatabase(
+  kind: StoreKind,
+  submissionNames: readonly string[],
+  staffNames: readonly string[] = [],
+): Promise<ProvisionedDatabase> {
+  const database = await createTestDatabase(kind);
+  const dir = mkdtempSync(join(tmpdir(), 'wsg-tsclient-'));
+  const document = JSON.parse(readFileSync(join(ROOT, 'examples/provision.example.json'), 'utf8')) as {
+    workspaces: Array<{ submissions: unknown[]; staff: unknown[] }>;
+  };
+  const submissions: Record<string, string> = {};
+  const workspace = document.workspaces[0];
+  if (!workspace) throw new Error('the example document has no workspace');
+  submissionNames.forEach((name, i) => {
+    const id = randomUUID();
+    submissions[name] = id;
+    workspace.submissions.push({
+      id,
+      status: 'submitted',
+      applicant: { gameUserId: `30${i}`, gameUsername: `applicant_${i}`, displayName: `Applicant ${i}` },
+      answers: { why: 'I want to help.' },
+      createdAt: '2026-03-05T10:00:00Z',
+    });
+  });
+  const staff: Record<string, string> = {};
+  staffNames.forEach((name, i) => {
+    const gameUserId = `40${i}`;
+    staff[name] = gameUserId;
+    workspace.staff.push({ id: randomUUID(), displayName: name, gameUserId, gameUsername: `staff_${i}`, status: 'active' });
+  });
+  const file = join(dir, 'provision.json');
+  writeFileSync(file, JSON.stringify(document));
+  const result = await runCli(['provision', file], { DATABASE_URL: database.url });
+  rmSync(dir, { recursive: true, force: true });
+  if (result.code !== 0) throw new Error(`provision failed: ${result.stderr}`);
+  const keys = (JSON.parse(result.stdout) as { keys: Array<{ environment: string; secret?: string }> }).keys;
+  const apiKey = keys.find((k) => k.environment === 'test')?.secret;
+  if (!apiKey) throw new Error('provision printed no test key');
+  return { database, apiKey, submissions, staff, drop: () => database.drop() };
+}
+
+/** A real gateway process (`workspace-gateway serve`) on a free port over `database`. */
+export function serveGateway(database: TestDatabase, env: Record<string, string> = {}): Promise<ServingProcess> {
+  return startCli(['serve', '--port', '0', '--database-url', database.url], { JWT_SECRET: TEST_JWT_SECRET, ...env });
+}
+
+/** A dashboard token the served gateway accepts, valid for an hour from now. */
+export function tokenFor(userId: string): Promise<string> {
+  return dashboardToken(userId, { expiresAt: Date.now() + 3_600_000 });
+}
+
+/** What the transport saw of one attempt. */
+export interface Attempt {
+  readonly method: string;
+  readonly path: string;
+  readonly idempotencyKey: string | null;
+  /** The status, or undefined when the attempt failed before an answer arrived. */
+  readonly status: number | undefined;
+}
+
+/**
+ * The global fetch, with every answer checked against the document the gateway at `baseUrl` serves (a
+ * ContractViolation fails the call), and every attempt recorded in `attempts`.
+ */
+export function checkedTransport(baseUrl: string, attempts: Attempt[] = []): FetchLike {
+  return async (request) => {
+    const checker = await checkerFor(baseUrl);
+    const path = new URL(request.url).pathname;
+    const attempt = { method: request.method, path, idempotencyKey: request.headers.get('idempotency-key') };
+    let response: Response;
+    try {
+      response = await fetch(request);
+    } catch (error) {
+      attempts.push({ ...attempt, status: undefined });
+      throw error;
+    }
+    attempts.push({ ...attempt, status: response.status });
+    const body = await response.clone().text();
+    checker.check(request.method, `${path}${new URL(request.url).search}`, {
+      statusCode: response.status,
+      headers: headersOf(response),
+      body,
+    });
+    return response;
+  };
+}
