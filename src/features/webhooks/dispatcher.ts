@@ -1,0 +1,271 @@
+import { Webhook } from 'standardwebhooks';
+import type { Clock } from '../../clock.js';
+import type { Store } from '../../db/store.js';
+import { randomBase62 } from '../../ids.js';
+import { createDestinationClient, type PostOutcome } from './destination.js';
+import {
+  claimDueDeliveries,
+  pendingBacklog,
+  recordAttempts,
+  releaseClaims,
+  type AttemptRecord,
+  type ClaimedDelivery,
+} from './repository.js';
+import { retryDelayMs, type RetryPolicy } from './retry.js';
+
+export interface DispatcherSettings {
+  readonly allowPrivateNetworks: boolean;
+  /** Deliveries in flight at once, over all endpoints. */
+  readonly concurrency: number;
+  /** Deliveries in flight at once to one endpoint: a slow or dead endpoint never takes every slot. */
+  readonly perEndpointConcurrency: number;
+  /** An answer must start (status line) within this; anything else is a failed attempt. */
+  readonly timeoutMs: number;
+  /** How long a claim is held; longer than an attempt plus its recording, so no other instance sends it meanwhile. */
+  readonly leaseMs: number;
+  /** How often the outbox is polled when it was found empty. */
+  readonly pollIntervalMs: number;
+  readonly retry: RetryPolicy;
+  /** Bytes of an answer kept with the attempt. */
+  readonly excerptBytes: number;
+  /** How often the backlog is logged while something is pending. */
+  readonly backlogLogIntervalMs: number;
+}
+
+export const DEFAULT_DISPATCHER_SETTINGS: Omit<
+  DispatcherSettings,
+  'allowPrivateNetworks' | 'retry' | 'leaseMs' | 'pollIntervalMs'
+> = {
+  concurrency: 64,
+  perEndpointConcurrency: 16,
+  timeoutMs: 10_000,
+  excerptBytes: 256,
+  backlogLogIntervalMs: 60_000,
+};
+
+/** The log methods the dispatcher uses (pino's shape). */
+export interface DispatcherLog {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface DispatcherDeps {
+  /** Claims and results are written through the store's writer; the claimed rows are read on `db`. */
+  readonly store: Pick<Store, 'db' | 'write' | 'dialect'>;
+  readonly clock: Clock;
+  readonly log: DispatcherLog;
+  readonly settings: DispatcherSettings;
+}
+
+export interface Dispatcher {
+  /** Stops claiming, lets in-flight deliveries finish (up to `graceMs`), releases the rest unattempted. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+// How long results may wait to be recorded together (one transaction for many deliveries).
+const RECORD_FLUSH_MS = 20;
+
+function is2xx(status: number | null): boolean {
+  return status !== null && status >= 200 && status < 300;
+}
+
+/**
+ * Sends the outbox's due deliveries from this instance. Every serving instance runs one: claims use a lease (and
+ * on PostgreSQL skip rows another instance holds), so each delivery is in one instance's hands at a time, and a
+ * lapsed lease (a crashed instance) makes it due again: at least once, never lost.
+ */
+export function startDispatcher({ store, clock, log, settings }: DispatcherDeps): Dispatcher {
+  const owner = `dispatcher_${randomBase62(12)}`;
+  const { leaseMs } = settings;
+  const client = createDestinationClient(settings);
+  const inFlight = new Map<string, ClaimedDelivery>();
+  const perEndpoint = new Map<string, number>();
+  const finished = new Set<string>();
+  let results: AttemptRecord[] = [];
+  let flushing: Promise<void> | null = null;
+  let running = true;
+  // Set once stopping gave the remaining claims back: answers arriving after that are not recorded.
+  let discard = false;
+  let wake: (() => void) | null = null;
+  let lastBacklogLog = 0;
+
+  const signal = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function flush(): Promise<void> {
+    while (results.length > 0) {
+      const batch = results;
+      results = [];
+      try {
+        await recordAttempts(store.write, batch);
+      } catch (err) {
+        // The leases lapse and the deliveries are sent again: at least once.
+        log.error({ err, deliveries: batch.length }, 'webhook attempts could not be recorded');
+      }
+      for (const record of batch) finished.delete(record.deliveryId);
+    }
+  }
+
+  function scheduleFlush(): void {
+    flushing ??= new Promise<void>((resolve) => setTimeout(resolve, RECORD_FLUSH_MS))
+      .then(flush)
+      .finally(() => {
+        flushing = null;
+        if (results.length > 0) scheduleFlush();
+        signal();
+      });
+  }
+
+  function outcomeOf(delivery: ClaimedDelivery, result: PostOutcome, startedAt: number): AttemptRecord {
+    const attempt = delivery.attempts + 1;
+    const finishedAt = clock.now();
+    const base = {
+      deliveryId: delivery.id,
+      owner,
+      attempt,
+      startedAt,
+      finishedAt,
+      durationMs: result.durationMs,
+      status: result.status,
+      error: result.error,
+      excerpt: result.excerpt,
+    };
+    if (is2xx(result.status)) return { ...base, outcome: 'delivered', nextAttemptAt: finishedAt };
+    const next = finishedAt + retryDelayMs(settings.retry, attempt);
+    const context = { eventId: delivery.eventId, endpointId: delivery.endpointId, attempt, status: result.status };
+    if (finishedAt >= delivery.expiresAt) {
+      log.error({ ...context, error: result.error }, 'webhook delivery failed: no more retries');
+      return { ...base, outcome: 'failed', nextAttemptAt: finishedAt };
+    }
+    log.warn({ ...context, error: result.error }, 'webhook delivery attempt failed; will retry');
+    // The last retry is made when the delivery window closes.
+    return { ...base, outcome: 'pending', nextAttemptAt: Math.min(next, delivery.expiresAt) };
+  }
+
+  async function send(delivery: ClaimedDelivery): Promise<void> {
+    const startedAt = clock.now();
+    let result: PostOutcome;
+    try {
+      // Receivers compare the signed timestamp with their own wall clock, so it is the wall clock's.
+      const timestamp = new Date();
+      const signature = new Webhook(delivery.secret).sign(delivery.eventId, timestamp, delivery.body);
+      result = await client.post(
+        delivery.url,
+        {
+          'webhook-id': delivery.eventId,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        delivery.body,
+      );
+    } catch (err) {
+      result = { status: null, durationMs: 0, excerpt: null, error: err instanceof Error ? err.message : 'failed' };
+    }
+    if (discard) return;
+    results.push(outcomeOf(delivery, result, startedAt));
+    finished.add(delivery.id);
+    scheduleFlush();
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    inFlight.set(delivery.id, delivery);
+    perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+    void send(delivery).finally(() => {
+      inFlight.delete(delivery.id);
+      const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
+      if (left > 0) perEndpoint.set(delivery.endpointId, left);
+      else perEndpoint.delete(delivery.endpointId);
+      signal();
+    });
+  }
+
+  async function logBacklog(now: number): Promise<void> {
+    if (now - lastBacklogLog < settings.backlogLogIntervalMs) return;
+    lastBacklogLog = now;
+    const { pending, oldestCreatedAt } = await pendingBacklog(store.db);
+    if (pending > 0) {
+      const oldestAgeSeconds = oldestCreatedAt === null ? 0 : Math.round((now - oldestCreatedAt) / 1000);
+      log.info({ pending, oldestAgeSeconds }, 'webhook deliveries pending');
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (running) {
+      // Sending goes on while results are recorded (their leases keep them from being claimed again), as long as
+      // the results waiting to be recorded stay few.
+      const free = finished.size > settings.concurrency * 4 ? 0 : settings.concurrency - inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const now = clock.now();
+          await logBacklog(now);
+          const busy = new Map(perEndpoint);
+          const deliveries = await claimDueDeliveries(store, {
+            now,
+            limit: free,
+            leaseMs,
+            owner,
+            perEndpoint: settings.perEndpointConcurrency,
+            busy,
+          });
+          claimed = deliveries.length;
+          if (!running) {
+            await releaseClaims(store.write, deliveries.map((d) => d.id), owner);
+            break;
+          }
+          // A lease shorter than an attempt can lapse while this instance still holds the delivery: not twice.
+          for (const delivery of deliveries) {
+            if (!inFlight.has(delivery.id) && !finished.has(delivery.id)) launch(delivery);
+          }
+        } catch (err) {
+          log.error({ err }, 'webhook dispatcher could not claim deliveries');
+        }
+      }
+      if (!running) break;
+      // A full claim means more may be due: go on as soon as a slot frees; otherwise poll again later.
+      if (claimed > 0 && claimed >= free) await sleep(settings.pollIntervalMs);
+      else if (claimed > 0) continue;
+      else await sleep(settings.pollIntervalMs);
+    }
+  }
+
+  const loopDone = loop();
+
+  return {
+    async stop(graceMs = settings.timeoutMs) {
+      running = false;
+      signal();
+      await loopDone;
+      const deadline = Date.now() + graceMs;
+      while (inFlight.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Whatever is still on the wire is given back unattempted; its answer, if any, is ignored.
+      const unfinished = [...inFlight.keys()];
+      discard = true;
+      client.close();
+      await flushing;
+      await flush();
+      try {
+        await releaseClaims(store.write, unfinished, owner);
+      } catch (err) {
+        log.error({ err }, 'webhook claims could not be released; they are due again when their lease lapses');
+      }
+    },
+  };
+}

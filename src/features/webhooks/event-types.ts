@@ -1,0 +1,18 @@
+/** Every event type a webhook endpoint can subscribe to (CONTRACT section 11); `*` subscribes to all of them. */
+export const WEBHOOK_EVENT_TYPES = [
+  'application.submission.under_review',
+  'application.submission.review_updated',
+  'application.submission.accepted',
+  'application.submission.rejected',
+  'activity.shift.started',
+  'activity.shift.ended',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const ALL_EVENTS = '*';
+
+/** Whether an endpoint's subscription list (as stored: a JSON array) includes `type`. */
+export function subscribes(events: readonly string[], type: string): boolean {
+  return events.includes(ALL_EVENTS) || events.includes(type);
+}

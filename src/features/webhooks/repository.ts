@@ -1,0 +1,210 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Store } from '../../db/store.js';
+import type { Executor } from '../../db/types.js';
+import { newId } from '../../ids.js';
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly eventId: string;
+  readonly endpointId: string;
+  readonly attempts: number;
+  readonly expiresAt: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly body: string;
+}
+
+export interface ClaimOptions {
+  readonly now: number;
+  readonly limit: number;
+  readonly leaseMs: number;
+  readonly owner: string;
+  /** How many more deliveries each endpoint may take now (endpoints absent here are not limited below `perEndpoint`). */
+  readonly perEndpoint: number;
+  readonly busy: ReadonlyMap<string, number>;
+}
+
+/**
+ * Claims due pending deliveries for one instance: a lease (`claimed_until`) marks them taken, so another instance
+ * skips them until the lease lapses (a crash), and on PostgreSQL `FOR UPDATE SKIP LOCKED` keeps two instances
+ * claiming at the same moment from meeting at all. No endpoint gets more than `perEndpoint` in flight, so a slow
+ * one cannot take every slot.
+ */
+export async function claimDueDeliveries(
+  { db, write, dialect }: Pick<Store, 'db' | 'write' | 'dialect'>,
+  options: ClaimOptions,
+): Promise<ClaimedDelivery[]> {
+  const saturated = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
+  // An idle outbox costs one indexed read per poll, never a write transaction.
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', options.now)]))
+    .limit(1);
+  if (saturated.length > 0) due = due.where('endpoint_id', 'not in', saturated);
+  if (!(await due.executeTakeFirst())) return [];
+  const ids = await write(async (trx) => {
+    let query = trx
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'endpoint_id'])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', options.now)
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', options.now)]))
+      .orderBy('next_attempt_at')
+      .limit(options.limit * 2);
+    if (saturated.length > 0) query = query.where('endpoint_id', 'not in', saturated);
+    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+    const candidates = await query.execute();
+    const taken = new Map(options.busy);
+    const chosen: string[] = [];
+    for (const row of candidates) {
+      if (chosen.length >= options.limit) break;
+      const inFlight = taken.get(row.endpoint_id) ?? 0;
+      if (inFlight >= options.perEndpoint) continue;
+      taken.set(row.endpoint_id, inFlight + 1);
+      chosen.push(row.id);
+    }
+    if (chosen.length === 0) return [];
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: options.now + options.leaseMs, claimed_by: options.owner })
+      .where('id', 'in', chosen)
+      .execute();
+    return chosen;
+  });
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.endpoint_id',
+      'd.attempts',
+      'd.expires_at',
+      'p.url',
+      'p.secret',
+      'e.body',
+    ])
+    .where('d.id', 'in', ids)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.event_id,
+    endpointId: row.endpoint_id,
+    attempts: row.attempts,
+    expiresAt: row.expires_at,
+    url: row.url,
+    secret: row.secret,
+    body: row.body,
+  }));
+}
+
+/** The outcome of one attempt, and what becomes of the delivery. */
+export interface AttemptRecord {
+  readonly deliveryId: string;
+  readonly owner: string;
+  readonly attempt: number;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly durationMs: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly excerpt: string | null;
+  /** delivered, failed (given up), or pending again at `nextAttemptAt`. */
+  readonly outcome: 'delivered' | 'failed' | 'pending';
+  readonly nextAttemptAt: number;
+}
+
+// Results recorded per statement: well under both stores' bound-parameter limits.
+const RECORD_CHUNK = 100;
+
+type SqlType = 'text' | 'integer' | 'bigint';
+
+/** `case when id = … then … end`: one value per delivery, so a whole chunk is updated in one statement. */
+function perDelivery(records: readonly AttemptRecord[], type: SqlType, pick: (record: AttemptRecord) => unknown) {
+  const branches = records.map((r) => {
+    const value = pick(r);
+    return sql`when id = ${r.deliveryId} then ${
+      value instanceof Object ? (value as RawBuilder<unknown>) : sql`cast(${value} as ${sql.raw(type)})`
+    }`;
+  });
+  return sql<never>`case ${sql.join(branches, sql` `)} end`;
+}
+
+/**
+ * Records finished attempts in one transaction (one insert and one update per chunk); a delivery whose lease
+ * another instance took meanwhile is left alone.
+ */
+export async function recordAttempts(write: Store['write'], records: readonly AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await write(async (trx) => {
+    for (let i = 0; i < records.length; i += RECORD_CHUNK) {
+      const chunk = records.slice(i, i + RECORD_CHUNK);
+      await trx
+        .insertInto('webhook_attempts')
+        .values(
+          chunk.map((r) => ({
+            id: newId(),
+            delivery_id: r.deliveryId,
+            attempt: r.attempt,
+            started_at: r.startedAt,
+            duration_ms: r.durationMs,
+            status: r.status,
+            error: r.error,
+            response_excerpt: r.excerpt,
+          })),
+        )
+        .execute();
+      const owners = [...new Set(chunk.map((r) => r.owner))];
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: perDelivery(chunk, 'text', (r) => r.outcome),
+          attempts: perDelivery(chunk, 'integer', (r) => r.attempt),
+          next_attempt_at: perDelivery(chunk, 'bigint', (r) => r.nextAttemptAt),
+          claimed_until: null,
+          claimed_by: null,
+          last_status: perDelivery(chunk, 'integer', (r) => r.status),
+          last_duration_ms: perDelivery(chunk, 'integer', (r) => r.durationMs),
+          last_response: perDelivery(chunk, 'text', (r) => r.excerpt),
+          last_error: perDelivery(chunk, 'text', (r) => r.error),
+          updated_at: perDelivery(chunk, 'bigint', (r) => r.finishedAt),
+          delivered_at: perDelivery(chunk, 'bigint', (r) =>
+            r.outcome === 'delivered' ? r.finishedAt : sql.ref('delivered_at'),
+          ),
+        })
+        .where('id', 'in', chunk.map((r) => r.deliveryId))
+        .where('claimed_by', 'in', owners)
+        .where('status', '=', 'pending')
+        .execute();
+    }
+  });
+}
+
+/** Gives claimed deliveries back unattempted (graceful shutdown): due at once for any instance. */
+export async function releaseClaims(write: Store['write'], ids: readonly string[], owner: string): Promise<void> {
+  if (ids.length === 0) return;
+  await write((trx) =>
+    trx
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: null, claimed_by: null })
+      .where('id', 'in', [...ids])
+      .where('claimed_by', '=', owner)
+      .execute(),
+  );
+}
+
+/** Pending count and the oldest pending event's age, for the backlog log line. */
+export async function pendingBacklog(db: Executor): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min<number | null>('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return { pending: Number(row?.pending ?? 0), oldestCreatedAt: row?.oldest == null ? null : Number(row.oldest) };
+}

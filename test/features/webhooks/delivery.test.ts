@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.js';
+import { newId } from '../../../src/ids.js';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
+import { STORE_KINDS } from '../../helpers/stores.js';
+import { addSubmission, call, seedReviewFixture, type ReviewFixture, type ReviewOperation } from '../applications/helpers.js';
+import { eventually, Receiver, SILENT_LOG } from './receiver.js';
+
+const EVERYTHING = '/everything';
+const ACCEPTED_ONLY = '/accepted-only';
+const DISABLED = '/disabled';
+const SHIFTS_ONLY = '/shifts-only';
+const RETRY_FIRST_DELAY_MS = 1_000;
+
+const EVENT_TYPE: Record<ReviewOperation, string> = {
+  'mark-under-review': 'application.submission.under_review',
+  review: 'application.submission.review_updated',
+  accept: 'application.submission.accepted',
+  reject: 'application.submission.rejected',
+};
+
+describe.each(STORE_KINDS)('webhook delivery of submission events (%s)', (kind) => {
+  let ctx: TestContext;
+  let fixture: ReviewFixture;
+  let token: string;
+  let receiver: Receiver;
+  let dispatcher: Dispatcher;
+  const ids = { everything: newId(), acceptedOnly: newId(), disabled: newId(), shiftsOnly: newId() };
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+    ctx = await createTestContext(kind);
+    const everythingSecret = generateWebhookSecret();
+    const disabledSecret = generateWebhookSecret();
+    fixture = await seedReviewFixture(ctx, (f) => {
+      f.workspace.webhooks = [
+        { id: ids.everything, url: receiver.endpoint(EVERYTHING, everythingSecret), events: ['*'], secret: everythingSecret },
+        { id: ids.acceptedOnly, url: `${receiver.baseUrl}${ACCEPTED_ONLY}`, events: ['application.submission.accepted'] },
+        { id: ids.disabled, url: receiver.endpoint(DISABLED, disabledSecret), events: ['*'], enabled: false, secret: disabledSecret },
+        { id: ids.shiftsOnly, url: `${receiver.baseUrl}${SHIFTS_ONLY}`, events: ['activity.shift.started', 'activity.shift.ended'] },
+      ];
+    });
+    const rows = await ctx.store.db.selectFrom('webhook_endpoints').select(['id', 'secret']).execute();
+    const secretOf = (id: string) => rows.find((r) => r.id === id)!.secret;
+    receiver.setSecret(ACCEPTED_ONLY, secretOf(ids.acceptedOnly));
+    receiver.setSecret(SHIFTS_ONLY, secretOf(ids.shiftsOnly));
+    token = await dashboardToken(REVIEWER_USER_ID);
+    dispatcher = startDispatcher({
+      store: ctx.store,
+      clock: ctx.clock,
+      log: SILENT_LOG,
+      settings: {
+        allowPrivateNetworks: true,
+        concurrency: 8,
+        perEndpointConcurrency: 4,
+        timeoutMs: 10_000,
+        leaseMs: 30_000,
+        pollIntervalMs: 20,
+        excerptBytes: 256,
+        backlogLogIntervalMs: 60_000,
+        retry: { firstDelayMs: RETRY_FIRST_DELAY_MS, maxDelayMs: 10 * RETRY_FIRST_DELAY_MS },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await dispatcher?.stop();
+    await receiver?.close();
+    await ctx?.close();
+  });
+
+  const deliveriesOf = (eventId: string) =>
+    ctx.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute();
+
+  it('delivers every submission event type, signed, with the decision response as data', async () => {
+    const decided: Array<{ operation: ReviewOperation; data: Record<string, unknown> }> = [];
+    for (const operation of ['mark-under-review', 'review', 'accept', 'reject'] as const) {
+      const id = await addSubmission(ctx, fixture.workspace);
+      const body = operation === 'review' ? { score: 70 } : { reviewNote: `note for ${operation}` };
+      const res = await call(ctx.inject, operation, id, { token, body });
+      expect(res.statusCode).toBe(200);
+      decided.push({ operation, data: res.json().data });
+    }
+    await eventually(() => receiver.at(EVERYTHING).length >= 4 && receiver.at(ACCEPTED_ONLY).length >= 1, 30_000, 'deliveries');
+    for (const { operation, data } of decided) {
+      const eventId = data.eventId as string;
+      const got = receiver.at(EVERYTHING).filter((r) => r.headers['webhook-id'] === eventId);
+      expect(got).toHaveLength(1);
+      expect(got[0]!.verified).toBe(true);
+      expect(got[0]!.headers['webhook-timestamp']).toMatch(/^\d+$/);
+      expect(got[0]!.headers['webhook-signature']).toMatch(/^v1,/);
+      expect(got[0]!.headers['content-type']).toBe('application/json');
+      expect(got[0]!.payload).toEqual({
+        id: eventId,
+        type: EVENT_TYPE[operation],
+        createdAt: new Date(DEFAULT_NOW).toISOString(),
+        workspaceId: fixture.ids.workspaceId,
+        environment: null,
+        data,
+      });
+    }
+    const accepted = decided.find((d) => d.operation === 'accept')!.data;
+    expect(receiver.at(ACCEPTED_ONLY).map((r) => [r.verified, r.payload?.id])).toEqual([[true, accepted.eventId]]);
+    await eventually(async () => {
+      const rows = await deliveriesOf(accepted.eventId as string);
+      return rows.length === 2 && rows.every((r) => r.status === 'delivered');
+    }, 30_000, 'delivered rows');
+    const attempts = await ctx.store.db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .select(['a.status', 'a.response_excerpt', 'a.attempt'])
+      .where('d.event_id', '=', accepted.eventId as string)
+      .execute();
+    expect(attempts.map((a) => [a.attempt, a.status, a.response_excerpt])).toEqual([
+      [1, 204, null],
+      [1, 204, null],
+    ]);
+  });
+
+  it('a disabled endpoint and an endpoint not subscribed to the type receive nothing', async () => {
+    const id = await addSubmission(ctx, fixture.workspace);
+    const res = await call(ctx.inject, 'accept', id, { token, body: {} });
+    const eventId = res.json().data.eventId as string;
+    await eventually(() => receiver.received.some((r) => r.path === ACCEPTED_ONLY && r.payload?.id === eventId));
+    const rows = await deliveriesOf(eventId);
+    expect(rows.map((r) => r.endpoint_id).sort()).toEqual([ids.everything, ids.acceptedOnly].sort());
+    expect(receiver.at(DISABLED)).toEqual([]);
+    expect(receiver.at(SHIFTS_ONLY)).toEqual([]);
+  });
+
+  it('a receiver that fails, then recovers, gets the event again with the same webhook-id and body', async () => {
+    let failures = 0;
+    receiver.behaviour = ({ path }) => (path === EVERYTHING && failures++ < 1 ? 500 : 204);
+    try {
+      const id = await addSubmission(ctx, fixture.workspace);
+      const res = await call(ctx.inject, 'reject', id, { token, body: {} });
+      const eventId = res.json().data.eventId as string;
+      const attemptsAt = () => receiver.at(EVERYTHING).filter((r) => r.headers['webhook-id'] === eventId);
+      await eventually(async () => {
+        const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
+        return row?.attempts === 1;
+      }, 30_000, 'the failed attempt recorded');
+      const [failed] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
+      expect(failed).toMatchObject({ status: 'pending', last_status: 500 });
+      // The first retry comes within the first delay (jittered down, never up).
+      expect(Number(failed!.next_attempt_at) - DEFAULT_NOW).toBeGreaterThanOrEqual(RETRY_FIRST_DELAY_MS / 2);
+      expect(Number(failed!.next_attempt_at) - DEFAULT_NOW).toBeLessThanOrEqual(RETRY_FIRST_DELAY_MS);
+      expect(failed!.last_response!.length).toBeLessThanOrEqual(256);
+      expect(attemptsAt()).toHaveLength(1);
+      ctx.clock.advance(RETRY_FIRST_DELAY_MS);
+      await eventually(() => attemptsAt().length === 2, 30_000, 'the retry');
+      const [first, second] = attemptsAt();
+      expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+      expect(second!.body).toBe(first!.body);
+      expect(second!.verified).toBe(true);
+      await eventually(async () => {
+        const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
+        return row?.status === 'delivered' && row.attempts === 2;
+      });
+    } finally {
+      receiver.behaviour = () => 204;
+      ctx.clock.set(DEFAULT_NOW);
+    }
+  });
+
+  it('gives up 24 h after the event: the delivery is marked failed', async () => {
+    receiver.behaviour = ({ path }) => (path === EVERYTHING ? 503 : 204);
+    try {
+      const id = await addSubmission(ctx, fixture.workspace);
+      const res = await call(ctx.inject, 'mark-under-review', id, { token, body: {} });
+      const eventId = res.json().data.eventId as string;
+      const row = async () => (await deliveriesOf(eventId)).find((r) => r.endpoint_id === ids.everything);
+      await eventually(async () => (await row())?.attempts === 1);
+      ctx.clock.advance(24 * 60 * 60 * 1000);
+      await eventually(async () => (await row())?.status === 'failed', 30_000, 'failed');
+      expect((await row())!.last_status).toBe(503);
+    } finally {
+      receiver.behaviour = () => 204;
+      ctx.clock.set(DEFAULT_NOW);
+    }
+  });
+});

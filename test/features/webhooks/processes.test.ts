@@ -1,0 +1,114 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/ids.js';
+import { applyProvisioning } from '../../../src/provisioning/apply.js';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
+import { systemClock } from '../../../src/clock.js';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
+import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
+import { killAll, startGateway, type Gateway } from '../../reliability/serving.js';
+import { submissionDoc } from '../applications/helpers.js';
+import { eventually, Receiver } from './receiver.js';
+
+const GATEWAY_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+  WEBHOOK_RETRY_FIRST_DELAY_MS: '200',
+};
+
+interface World {
+  readonly database: TestDatabase;
+  readonly receiver: Receiver;
+  readonly submissionIds: string[];
+  readonly endpointId: string;
+}
+
+/** A database with one workspace, `count` submissions and one endpoint (every event) at a fresh receiver. */
+async function world(kind: 'sqlite' | 'postgres', count: number): Promise<World> {
+  const database = await createTestDatabase(kind);
+  const receiver = await Receiver.start();
+  const fixture = buildFixture();
+  const secret = generateWebhookSecret();
+  const endpointId = newId();
+  fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint('/hook', secret), events: ['*'], secret }];
+  fixture.workspace.submissions = Array.from({ length: count }, () => submissionDoc());
+  const store = database.open();
+  try {
+    await applyProvisioning(store.db, fixture.document, systemClock);
+  } finally {
+    await store.close();
+  }
+  return { database, receiver, submissionIds: fixture.workspace.submissions.map((s) => s.id), endpointId };
+}
+
+async function accept(gateway: Gateway, submissionId: string, token: string): Promise<string> {
+  const res = await fetch(`${gateway.baseUrl}/v1/applications/submissions/${submissionId}/accept`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'idempotency-key': newId(), 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { eventId: string } }).data.eventId;
+}
+
+async function deliveryStatuses(database: TestDatabase): Promise<string[]> {
+  const store = database.open();
+  try {
+    const rows = await store.db.selectFrom('webhook_deliveries').select('status').execute();
+    return rows.map((r) => r.status);
+  } finally {
+    await store.close();
+  }
+}
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await killAll();
+  for (const step of cleanup.splice(0)) await step();
+});
+afterAll(killAll);
+
+describe.each(STORE_KINDS)('webhook delivery across gateway processes (%s)', (kind) => {
+  it('kill -9 with deliveries in flight, then restart: every event is delivered', async () => {
+    const count = 6;
+    const { database, receiver, submissionIds } = await world(kind, count);
+    cleanup.push(() => receiver.close(), () => database.drop());
+    const env = { ...GATEWAY_ENV, WEBHOOK_LEASE_MS: '1500' };
+    const token = await dashboardToken(REVIEWER_USER_ID, { expiresAt: Date.now() + 3_600_000 });
+    receiver.behaviour = () => 'hang';
+    const first = await startGateway({ name: 'first', databaseUrl: database.url, env });
+    const eventIds: string[] = [];
+    for (const id of submissionIds) eventIds.push(await accept(first, id, token));
+    // Every delivery is on the wire (claimed, unanswered) when the process dies.
+    await eventually(() => new Set(receiver.at('/hook').map((r) => r.headers['webhook-id'])).size === count, 60_000, 'claims');
+    await first.crash();
+    receiver.releaseHanging();
+    receiver.behaviour = () => 204;
+    expect((await deliveryStatuses(database)).every((s) => s === 'pending')).toBe(true);
+
+    await startGateway({ name: 'second', databaseUrl: database.url, env });
+    await eventually(async () => (await deliveryStatuses(database)).every((s) => s === 'delivered'), 60_000, 'delivered');
+    const acknowledged = receiver.at('/hook').filter((r) => r.answered === 204);
+    expect(new Set(acknowledged.map((r) => r.headers['webhook-id']))).toEqual(new Set(eventIds));
+    expect(acknowledged.every((r) => r.verified)).toBe(true);
+  }, 180_000);
+});
+
+describe.runIf(postgresAvailable)('two gateway processes on one PostgreSQL schema', () => {
+  it('deliver each event once', async () => {
+    const count = 40;
+    const { database, receiver, submissionIds } = await world('postgres', count);
+    cleanup.push(() => receiver.close(), () => database.drop());
+    const token = await dashboardToken(REVIEWER_USER_ID, { expiresAt: Date.now() + 3_600_000 });
+    const gateways = await Promise.all([
+      startGateway({ name: 'a', databaseUrl: database.url, env: GATEWAY_ENV }),
+      startGateway({ name: 'b', databaseUrl: database.url, env: GATEWAY_ENV }),
+    ]);
+    const eventIds = await Promise.all(submissionIds.map((id, i) => accept(gateways[i % 2]!, id, token)));
+    await eventually(async () => (await deliveryStatuses(database)).every((s) => s === 'delivered'), 60_000, 'delivered');
+    // Anything sent twice would have arrived by now: both instances poll every 50 ms.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const ids = receiver.at('/hook').map((r) => r.headers['webhook-id'] as string);
+    expect(ids).toHaveLength(count);
+    expect(new Set(ids)).toEqual(new Set(eventIds));
+  }, 180_000);
+});
