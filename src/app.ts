@@ -4,12 +4,17 @@ import type { Config } from './config.js';
 import type { Store } from './db/connect.js';
 import { newRequestId } from './ids.js';
 import { createAuthenticator } from './http/authentication.js';
+import { answerClientError, connectionOptions, registerExpectationHandler } from './http/connections.js';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './http/content-type.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
-import { createIdempotency } from './http/idempotency.js';
+import { errorResponse } from './http/idempotency.js';
+import { createIdempotency } from './idempotency/index.js';
+import { registerCors } from './http/cors.js';
 import { loggerOptions } from './http/logging.js';
-import { registerOpenApi } from './http/openapi.js';
+import { registerOpenApi, serverUrl } from './http/openapi.js';
+import { registerReferencePage } from './http/reference-page.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { registerRequestMetrics } from './http/request-metrics.js';
 import { registerRouteAuth } from './http/route-auth.js';
 import { registerValidators } from './http/validation.js';
 import { applicationRoutes } from './features/applications/routes.js';
@@ -17,9 +22,16 @@ import { createApplicationService } from './features/applications/service.js';
 import { integrationRoutes } from './features/integration/routes.js';
 import { createIntegrationService } from './features/integration/service.js';
 import { metadataRoutes } from './features/metadata/routes.js';
+import { createMetrics } from './features/operations/metrics.js';
+import { createReadinessCheck } from './features/operations/readiness.js';
+import { operationsRoutes } from './features/operations/routes.js';
 import { reportRoutes } from './features/reports/routes.js';
 import { createReportService } from './features/reports/service.js';
+import { shiftBatchRoutes } from './features/shifts/batch-routes.js';
+import { countPendingDeliveries } from './features/webhooks/outbox.js';
+import { createShiftBatchService } from './features/shifts/batch.js';
 import { shiftRoutes } from './features/shifts/routes.js';
+import { createLiveShiftCounter } from './features/shifts/live-count.js';
 import { createShiftService } from './features/shifts/service.js';
 import { staffRoutes } from './features/staff/routes.js';
 import { createStaffService } from './features/staff/service.js';
@@ -31,6 +43,13 @@ export interface AppDeps {
   /** Logger options or instance; defaults to pino at the configured level with credential redaction. */
   readonly logger?: FastifyServerOptions['logger'];
   readonly loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /**
+   * Internal, for tests that compare both paths: false runs every write's full operation, never a fused write
+   * (src/idempotency/fused-write.ts). Responses and rows are the same either way.
+   */
+  readonly fusedWrites?: boolean;
+  /** Webhook deliveries waiting to be sent, for the metrics gauge (default: the outbox's pending deliveries). */
+  readonly pendingWebhookDeliveries?: () => Promise<number>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -48,10 +67,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
+    ...connectionOptions(config),
+    clientErrorHandler: answerClientError,
   });
+  registerExpectationHandler(app);
   // Closing closes the connections idle at that moment; a request still in flight would leave its keep-alive
-  // connection open after its answer, holding the shutdown until the client lets go (or keepAliveTimeout, 72 s).
-  // So once closing, every answer closes its connection.
+  // connection open after its answer, holding the shutdown until the client lets go (or KEEP_ALIVE_TIMEOUT_MS).
+  // So once closing, every answer closes its connection; the server's stop() bounds the rest (shutdown deadline).
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -61,10 +83,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
+  // First: its hook must run before any other can answer (errors included), so every answer carries its headers.
+  await registerCors(app, config.corsOrigins);
+  const metrics = createMetrics({
+    liveShifts: createLiveShiftCounter({ db: store.db, clock, config }),
+    pendingWebhookDeliveries: deps.pendingWebhookDeliveries ?? (() => countPendingDeliveries(store.db)),
+    onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
+  });
+  registerRequestMetrics(app, metrics);
   registerValidators(app);
   registerJsonParser(app);
   registerErrorHandling(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, {
+    serverUrl: () => serverUrl(config.publicBaseUrl, app.server.listening ? app.server.address() : null, config),
+  });
   const rateLimiter = createRateLimiter({ config, clock, log: app.log });
   if (rateLimiter) {
     await rateLimiter.ready();
@@ -73,12 +105,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
 
   const db = store.db;
-  const idempotency = createIdempotency({ db, clock, dialect: store.dialect, direct: store.direct });
+  const idempotency = createIdempotency({ store, clock, errorResponse, fusedWrites: deps.fusedWrites ?? true });
   await app.register(metadataRoutes({ clock, config }));
+  await app.register(
+    operationsRoutes({ readiness: createReadinessCheck({ store }), metrics, metricsToken: config.metricsToken }),
+  );
+  await registerReferencePage(app);
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));
-  await app.register(reportRoutes(createReportService({ db, dialect: store.dialect, clock, config })));
-  await app.register(shiftRoutes({ service: createShiftService({ db, clock, config }), idempotency }));
+  await app.register(reportRoutes(createReportService({ db, clock, config })));
+  const shifts = createShiftService({ db, write: (job) => store.write(job), idempotency, clock, config });
+  await app.register(shiftRoutes({ service: shifts }));
+  await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), idempotency }));
 
   return app;

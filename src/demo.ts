@@ -86,6 +86,42 @@ function curlExamples(base: string, apiKey: string, token: string): string {
   ].join('\n');
 }
 
+interface BannerValues {
+  readonly base: string;
+  readonly databaseUrl: string;
+  readonly apiKey: string;
+  readonly token: string;
+}
+
+/** What a person needs to try the demo, once, after the server listens. */
+export function banner({ base, databaseUrl, apiKey, token }: BannerValues): string {
+  const title = 'workspace-gateway demo';
+  const rule = '='.repeat(72);
+  const row = (label: string, value: string) => `  ${label.padEnd(28)}${value}`;
+  return [
+    '',
+    rule,
+    `  ${title} is serving at ${base}`,
+    rule,
+    row('Database:', databaseUrl),
+    row('OpenAPI document:', `${base}/openapi.json`),
+    row('Health / readiness:', `${base}/health  ${base}/ready`),
+    row('Metrics (Prometheus):', `${base}/metrics`),
+    '',
+    row('Test API key (shown once):', apiKey),
+    row('Dashboard token (24 h):', token),
+    '',
+    '  Try:',
+    ...curlExamples(base, apiKey, token)
+      .split('\n')
+      .map((line) => `    ${line}`),
+    '',
+    '  Press Ctrl+C to stop.',
+    rule,
+    '',
+  ].join('\n');
+}
+
 /** Provisions a demo workspace (a new test key each run), prints credentials and examples, then serves. */
 export async function runDemo(overrides: ConfigOverrides): Promise<number> {
   const jwtSecret = process.env.JWT_SECRET ?? randomBytes(32).toString('base64url');
@@ -105,21 +141,7 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
       .setExpirationTime('24h')
       .sign(new TextEncoder().encode(jwtSecret));
     const base = server.address.replace('0.0.0.0', '127.0.0.1');
-    process.stdout.write(
-      [
-        '',
-        `workspace-gateway demo is serving at ${base} (database ${config.databaseUrl})`,
-        '',
-        `Test API key (shown once):  ${apiKey}`,
-        `Dashboard token (24 h):     ${token}`,
-        '',
-        'Try:',
-        curlExamples(base, apiKey, token),
-        '',
-        'Press Ctrl+C to stop.',
-        '',
-      ].join('\n'),
-    );
+    process.stdout.write(banner({ base, databaseUrl: config.databaseUrl, apiKey, token }));
   } catch (error) {
     await server.stop();
     throw error;

@@ -1,6 +1,8 @@
 /**
  * The closed list of error codes. Services raise AppError with one of these; the HTTP layer alone maps
- * codes to statuses (src/http/errors.ts).
+ * codes to statuses (src/http/errors.ts). The last four answer what Node's HTTP parser rejects before a request
+ * reaches a route (src/http/connections.ts): a malformed request, a request not received in time, an `Expect`
+ * other than 100-continue, request headers over the limit.
  */
 export const ERROR_CODES = [
   'validation_failed',
@@ -29,6 +31,11 @@ export const ERROR_CODES = [
   'idempotency_key_reused',
   'rate_limited',
   'internal_error',
+  'bad_request',
+  'request_timeout',
+  'expectation_failed',
+  'headers_too_large',
+  'not_ready',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Store } from './db/connect.js';
-import { purgeExpiredIdempotencyRecords } from './http/idempotency.js';
+import { purgeExpiredRecords } from './idempotency/index.js';
 import { sweepIntervalMs, sweepTimedOutShifts } from './features/shifts/sweep.js';
 
 export interface BackgroundJobs {
@@ -28,12 +28,12 @@ export function startBackgroundJobs({ store, clock, config, log }: JobDeps): Bac
     {
       name: 'idempotency-purge',
       intervalMs: 10 * 60 * 1000,
-      run: () => purgeExpiredIdempotencyRecords({ db: store.db, clock }),
+      run: () => purgeExpiredRecords(store.db, clock),
     },
     {
       name: 'shift-timeout-sweep',
       intervalMs: sweepIntervalMs(config.shiftTimeoutSeconds),
-      run: () => sweepTimedOutShifts({ db: store.db, clock, config }),
+      run: () => sweepTimedOutShifts({ write: (job) => store.write(job), clock, config }),
     },
   ];
   const timers = jobs.map((job) => {

@@ -42,7 +42,15 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     try {
       const first = await runCli(['migrate', '--database-url', fresh.url]);
       expect(first.code, first.stderr).toBe(0);
-      expect(JSON.parse(first.stdout)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates'] });
+      expect(JSON.parse(first.stdout)).toEqual({
+        applied: [
+          '20261121_0001_initial',
+          '20261121_0002_activity_version',
+          '20261122_0003_heartbeat_hot_updates',
+          '20261124_0004_activity_totals',
+          '20261124_0005_webhooks',
+        ],
+      });
       const second = await runCli(['migrate', '--database-url', fresh.url]);
       expect(second.code, second.stderr).toBe(0);
       expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
@@ -63,7 +71,7 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     const before = await tableCounts(database.url);
     const second = await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });
     expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toEqual({ keys: [] });
+    expect(JSON.parse(second.stdout)).toEqual({ keys: [], webhooks: [] });
     expect(await tableCounts(database.url)).toEqual(before);
   });
 
@@ -82,6 +90,49 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     const res2 = await runCli(['provision', garbage], { DATABASE_URL: database.url });
     expect(res2.code).not.toBe(0);
     expect(res2.stderr).toMatch(/JSON/i);
+  });
+
+  it('rebuild-totals rebuilds the activity totals from the shifts, for all workspaces or one, printing JSON', async () => {
+    const exampleWorkspace = '3f2b8c1e-6a4d-4e2f-9b7a-1c5d8e9f0a01';
+    const store = openStore(database.url);
+    try {
+      await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });
+      const totals = () =>
+        store.db
+          .selectFrom('activity_totals')
+          .select(['environment', 'grain', 'bucket_start', 'staff_id', 'worked_ms', 'started_shifts', 'carried_shifts'])
+          .where('workspace_id', '=', exampleWorkspace)
+          .orderBy('grain')
+          .orderBy('bucket_start')
+          .orderBy('staff_id')
+          .execute();
+      const before = await totals();
+      expect(before.length).toBeGreaterThan(0);
+      await store.db.deleteFrom('activity_totals').execute();
+
+      const all = await runCli(['rebuild-totals', '--database-url', database.url]);
+      expect(all.code, all.stderr).toBe(0);
+      const result = JSON.parse(all.stdout) as { workspaces: Array<{ workspaceId: string; shifts: number }> };
+      expect(result.workspaces).toContainEqual({ workspaceId: exampleWorkspace, shifts: 2 });
+      expect(await totals()).toEqual(before);
+
+      await store.db.deleteFrom('activity_totals').execute();
+      const one = await runCli(['rebuild-totals', '--workspace', exampleWorkspace], { DATABASE_URL: database.url });
+      expect(one.code, one.stderr).toBe(0);
+      expect(JSON.parse(one.stdout)).toEqual({ workspaces: [{ workspaceId: exampleWorkspace, shifts: 2 }] });
+      expect(await totals()).toEqual(before);
+
+      const unknown = await runCli(['rebuild-totals', '--workspace', '00000000-0000-4000-8000-000000000000'], {
+        DATABASE_URL: database.url,
+      });
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toMatch(/no workspace/);
+      expect(unknown.stdout).toBe('');
+      const misplaced = await runCli(['migrate', '--workspace', exampleWorkspace], { DATABASE_URL: database.url });
+      expect(misplaced.code).not.toBe(0);
+    } finally {
+      await store.close();
+    }
   });
 
   it('an invalid configuration value stops start-up with a message naming it', async () => {
@@ -122,6 +173,8 @@ describe('demo', () => {
       expect(key).toBeDefined();
       expect(out).toMatch(/Dashboard token[^:]*:\s+ey/);
       expect(out).toMatch(/curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/integration/);
+      expect(out).toMatch(/Metrics \(Prometheus\):\s+http:\/\/127\.0\.0\.1:\d+\/metrics/);
+      expect((await demo.request('/ready')).statusCode).toBe(200);
       const res = await demo.request('/v1/integration', { headers: { authorization: `Bearer ${key}` } });
       expect(res.statusCode).toBe(200);
       const body = res.json() as { data: { workspace: { slug: string }; environment: string } };

@@ -1,8 +1,22 @@
+import type { AddressInfo } from 'node:net';
 import swagger from '@fastify/swagger';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import { ERROR_SCHEMA_ID, ErrorResponseSchema } from './errors.js';
+import type { ErrorCode } from '../errors.js';
+import { ErrorResponseSchema } from './errors.js';
+import { IDEMPOTENCY_KEY_HEADER } from './headers.js';
+import {
+  errorResponses,
+  isErrorResponse,
+  ERROR_CODES_KEY,
+  errorExamples,
+  mergeErrorResponses,
+  unmatchedResponses,
+  WWW_AUTHENTICATE_HEADER,
+  type ErrorCodesByStatus,
+} from './openapi-responses.js';
 import type { RouteAuth } from './route-auth.js';
+
+export { errorResponses } from './openapi-responses.js';
 
 export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management product.
 
@@ -10,8 +24,12 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
 * Every 4xx/5xx body is \`{ error: { code, message, requestId, details? } }\` with a stable \`code\`;
   every response carries \`X-Request-Id\` (\`req_\` + base62), equal to \`error.requestId\` (an idempotent replay
   returns the stored body of the first request, with that request's id).
-* Request bodies are JSON (\`application/json\`), at most 64 KiB; unknown properties are rejected (400). No text
-  value (body, path, query, header) may contain U+0000 (400).
+* Request bodies are JSON (\`application/json\`, UTF-8), at most 64 KiB; unknown properties are rejected (400). No
+  text value (body, path, query, header) may contain U+0000 or an unpaired UTF-16 surrogate (400). A uuid names
+  the same resource in any case.
+* What the HTTP parser rejects before any route runs is answered in the same envelope with \`X-Request-Id\`, and the
+  connection closed: 400 \`bad_request\`, 408 \`request_timeout\` (headers or body not received in time), 417
+  \`expectation_failed\` (an \`Expect\` other than 100-continue), 431 \`headers_too_large\`.
 * API keys (\`wsk_test_…\` / \`wsk_live_…\`) are shown once at provisioning and stored only as SHA-256 hashes.
   Data written with a test key is test data: every read sees only the calling key's environment.
 * Checks run in this order: authentication (401); feature, scope and workspace selection (403); request
@@ -22,7 +40,34 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
   \`Idempotent-Replayed: true\`; the same key with a different request is 422 \`idempotency_key_reused\`; while the
   first request is in flight, 409 \`idempotency_request_in_progress\` (a different request under a key still in
   flight on another instance is 409 too, until the first settles; 422 after). Results are kept 24 hours; 5xx
-  results are not kept.`;
+  results are not kept.
+* Each error response of an operation lists the codes it can carry there (\`x-error-codes\`, also in its
+  description), with one example body per code.
+* 401 answers carry \`WWW-Authenticate: Bearer realm="workspace-gateway"\` (RFC 6750), with
+  \`error="invalid_token"\` when a bearer credential was sent and rejected.
+* Requests that match no operation: an unknown path is 404 \`not_found\`; a known path with another method is
+  405 \`method_not_allowed\` with an \`Allow\` header listing the path's methods (see
+  \`components.responses.NotFound\` and \`MethodNotAllowed\`, and \`x-unmatched-requests\`). Both carry
+  \`X-Request-Id\` and the error body like every other error, and are answered before any body is read.
+* Query parameters are lenient where the contract says so: an unrecognized \`period\` means \`week\`, and
+  \`includeInactive\` is true only for \`true\` or \`1\` (any other value, as \`false\` and \`0\`, is false).
+
+## Servers
+
+\`servers\` names one absolute base address: \`PUBLIC_BASE_URL\` when the operator sets it (the address clients
+reach, e.g. behind a proxy), else the address this instance listens on (\`http://127.0.0.1:3000\` by default; a
+wildcard listen address is named as loopback). No relative \`/\` entry: generated clients and reference pages
+need an absolute address, and the document is also read from files. Production and staging are separate
+deployments, each serving its own document.
+
+## Reference page
+
+\`GET /docs\` serves an interactive reference of this document, with every asset served by the gateway.`;
+
+const SERVER_DESCRIPTION = 'This deployment (PUBLIC_BASE_URL, else the listening address).';
+
+/** Root extension naming the reusable answers to requests that match no operation. */
+export const UNMATCHED_KEY = 'x-unmatched-requests';
 
 export const SECURITY_SCHEMES = {
   apiKey: {
@@ -38,31 +83,6 @@ export const SECURITY_SCHEMES = {
     description: 'Access token of a dashboard user (JWT; `sub` is the member user id, `exp` required).',
   },
 } as const;
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid request (validation_failed, invalid_json, idempotency key problems).',
-  401: 'Missing, malformed, unknown, revoked or expired credential (unauthenticated).',
-  403: 'The credential may not do this (scope, feature, permission, workspace, guild).',
-  404: 'The resource does not exist or is not visible to this credential (not_found).',
-  405: 'Method not allowed on this path.',
-  409: 'Conflict with the current state or with a request in flight.',
-  413: 'Body over 64 KiB (payload_too_large).',
-  415: 'Body is not application/json (unsupported_media_type).',
-  422: 'The request is well formed but cannot be applied.',
-  429: 'Too many requests for this API key or user (rate_limited); see Retry-After and RateLimit.',
-  500: 'Unexpected error (internal_error).',
-};
-
-const errorRef = Type.Unsafe<unknown>({ $ref: `${ERROR_SCHEMA_ID}#` });
-
-/** `schema.response` entries for error statuses, all with the shared error body. */
-export function errorResponses(...statuses: number[]): Record<number, unknown> {
-  const out: Record<number, unknown> = {};
-  for (const status of statuses) {
-    out[status] = { ...errorRef, description: STATUS_TEXT[status] ?? 'Error.' };
-  }
-  return out;
-}
 
 const RESPONSE_HEADERS = {
   'x-request-id': {
@@ -101,16 +121,35 @@ const IDEMPOTENCY_HEADERS = {
 
 function takesIdempotencyKey(schema: FastifySchema): boolean {
   const headers = schema.headers as { properties?: Record<string, unknown> } | undefined;
-  return headers?.properties?.['idempotency-key'] !== undefined;
+  return headers?.properties?.[IDEMPOTENCY_KEY_HEADER] !== undefined;
 }
 
-function authStatuses(auth: RouteAuth | undefined): number[] {
-  if (!auth || auth.kind === 'none') return [];
-  return [400, 401, 403, 429];
+/** The error codes every route with this auth (and body, and idempotency key) can answer with. */
+function defaultErrors(auth: RouteAuth | undefined, schema: FastifySchema): ErrorCodesByStatus {
+  const codes: ErrorCodesByStatus = { 500: ['internal_error'] };
+  if (!auth || auth.kind === 'none') return codes;
+  const invalid: ErrorCode[] = ['validation_failed'];
+  if (schema.body !== undefined) invalid.push('invalid_json');
+  if (takesIdempotencyKey(schema)) invalid.push('idempotency_key_required', 'invalid_idempotency_key');
+  const refused: ErrorCode[] =
+    auth.kind === 'user'
+      ? ['workspace_access_denied']
+      : [
+          ...(auth.feature ? (['feature_disabled'] as const) : []),
+          ...(auth.scope ? (['insufficient_scope'] as const) : []),
+          'application_not_approved',
+        ];
+  return { ...codes, 400: invalid, 401: ['unauthenticated'], 403: refused, 429: ['rate_limited'] };
 }
 
-/** Completes each route's OpenAPI entry from its declared auth: security and the statuses every such route has. */
-export function documentRoute(route: RouteOptions): void {
+/** Error codes by status of each documented operation (by operationId), for the document's examples. */
+export type ErrorCodesByOperation = Map<string, Record<string, readonly ErrorCode[]>>;
+
+/**
+ * Completes each route's OpenAPI entry from its declared auth: security and the statuses every such route has;
+ * records the error codes of each status in `codes`.
+ */
+export function documentRoute(route: RouteOptions, codes?: ErrorCodesByOperation): void {
   const config = (route.config ?? {}) as { auth?: RouteAuth };
   const schema = (route.schema ?? {}) as FastifySchema & {
     security?: unknown;
@@ -122,18 +161,31 @@ export function documentRoute(route: RouteOptions): void {
   if (auth?.kind === 'apiKey') schema.security = [{ apiKey: [] }];
   else if (auth?.kind === 'user') schema.security = [{ dashboardToken: [] }];
   else schema.security = [];
-  const responses: Record<string | number, unknown> = {
-    ...errorResponses(...authStatuses(auth), 500),
-    ...(schema.response ?? {}),
-  };
+  const responses: Record<string | number, unknown> = { ...errorResponses(defaultErrors(auth, schema)) };
+  for (const [status, response] of Object.entries(schema.response ?? {})) {
+    const present = responses[status];
+    responses[status] =
+      isErrorResponse(present) && isErrorResponse(response)
+        ? mergeErrorResponses(present, response, Number(status))
+        : response;
+  }
   const authenticated = auth !== undefined && auth.kind !== 'none';
   const headers = {
     ...RESPONSE_HEADERS,
     ...(authenticated ? RATE_LIMIT_HEADERS : {}),
     ...(takesIdempotencyKey(schema) ? IDEMPOTENCY_HEADERS : {}),
   };
+  const operationId = (schema as { operationId?: string }).operationId;
+  if (operationId !== undefined && codes) {
+    const byStatus: Record<string, readonly ErrorCode[]> = {};
+    for (const [status, response] of Object.entries(responses)) {
+      if (isErrorResponse(response)) byStatus[status] = response[ERROR_CODES_KEY];
+    }
+    codes.set(operationId, byStatus);
+  }
   for (const [status, response] of Object.entries(responses)) {
-    responses[status] = { ...(response as object), headers: status === '429' ? { ...headers, ...RETRY_HEADERS } : headers };
+    const extra = status === '429' ? RETRY_HEADERS : status === '401' ? { 'www-authenticate': WWW_AUTHENTICATE_HEADER } : {};
+    responses[status] = { ...(response as object), headers: { ...headers, ...extra } };
   }
   schema.response = responses;
   route.schema = schema;
@@ -156,6 +208,7 @@ interface OpenApiLike {
 const ALWAYS_SENT: Readonly<Record<string, (status: string) => boolean>> = {
   'x-request-id': () => true,
   'retry-after': (status) => status === '429',
+  'www-authenticate': (status) => status === '401',
 };
 
 export function markRequiredHeaders<T extends OpenApiLike>(document: T): T {
@@ -193,12 +246,63 @@ export function markOptionalBodies<T extends OpenApiLike>(document: T): T {
   return document;
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+interface OperationLike {
+  operationId?: string;
+  responses?: Record<string, { content?: Record<string, Record<string, unknown>>; [key: string]: unknown }>;
+}
+
+/** Gives each error response of each operation its codes (`x-error-codes`) and one example per code. */
+function addErrorExamples<T extends OpenApiLike>(document: T, codes: ErrorCodesByOperation): T {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item) as OperationLike[]) {
+      const byStatus = operation.operationId === undefined ? undefined : codes.get(operation.operationId);
+      for (const [status, list] of Object.entries(byStatus ?? {})) {
+        const response = operation.responses?.[status];
+        const media = response?.content?.['application/json'];
+        if (!response || !media) continue;
+        response[ERROR_CODES_KEY] = list;
+        media.examples = errorExamples(list);
+        delete (media.schema as Record<string, unknown> | undefined)?.description;
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * The base address the document names: the configured public one, else the address the server listens on
+ * (a wildcard address named as loopback), else the configured listen address.
+ */
+export function serverUrl(
+  publicBaseUrl: string | undefined,
+  listening: AddressInfo | string | null,
+  configured: { readonly host: string; readonly port: number },
+): string {
+  if (publicBaseUrl !== undefined) return publicBaseUrl;
+  const address = listening !== null && typeof listening === 'object' ? listening : null;
+  const host = address?.address ?? configured.host;
+  const port = address?.port ?? configured.port;
+  const named = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
+}
+
+export interface OpenApiOptions {
+  /** The base address the document names in `servers`; read when the document is first served. */
+  readonly serverUrl: () => string;
+}
+
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   app.addSchema(ErrorResponseSchema);
+  const codes: ErrorCodesByOperation = new Map();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'workspace-gateway', version: '1.0.0', description: API_DESCRIPTION },
+      info: {
+        title: 'workspace-gateway',
+        version: '1.0.0',
+        description: API_DESCRIPTION,
+        contact: { name: 'workspace-gateway maintainers' },
+      },
       tags: [
         { name: 'metadata', description: 'Unauthenticated service metadata.' },
         { name: 'integration', description: 'Context of the calling API key.' },
@@ -206,20 +310,27 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'applications', description: 'Application review by dashboard users.' },
         { name: 'activity', description: 'Shift tracking and activity reports.' },
       ],
-      servers: [{ url: '/', description: 'This gateway. Production and staging have separate base addresses.' }],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transformObject: (documentObject) =>
-      'openapiObject' in documentObject
-        ? markRequiredHeaders(
-            markOptionalBodies(documentObject.openapiObject as OpenApiLike & typeof documentObject.openapiObject),
-          )
-        : documentObject.swaggerObject,
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const document = documentObject.openapiObject as OpenApiLike & typeof documentObject.openapiObject;
+      document.servers = [{ url: options.serverUrl(), description: SERVER_DESCRIPTION }];
+      document.components = { ...document.components, responses: unmatchedResponses() };
+      Object.assign(document, {
+        [UNMATCHED_KEY]: {
+          description: 'Answers to requests that match no operation of this document.',
+          notFound: { $ref: '#/components/responses/NotFound' },
+          methodNotAllowed: { $ref: '#/components/responses/MethodNotAllowed' },
+        },
+      });
+      return markRequiredHeaders(markOptionalBodies(addErrorExamples(document, codes)));
+    },
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;
       },
     },
   });
-  app.addHook('onRoute', documentRoute);
+  app.addHook('onRoute', (route) => documentRoute(route, codes));
 }

@@ -34,15 +34,20 @@ export interface TestContext {
 export interface TestContextOptions {
   readonly now?: number;
   readonly env?: Record<string, string>;
+  /** False: every write runs its full operation, never a fused write (see AppDeps.fusedWrites). */
+  readonly fusedWrites?: boolean;
+  /** Wraps the store the app is given (e.g. to observe its writer). */
+  readonly wrapStore?: (store: Store) => Store;
 }
 
 /** A real app on a fresh, migrated database of the given kind, with a manual clock. */
 export async function createTestContext(kind: StoreKind, options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase(kind);
-  const store = database.open();
+  const opened = database.open();
+  const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);
   const config = testConfig(options.env);
-  const app = await buildApp({ config, store, clock, logger: false });
+  const app = await buildApp({ config, store, clock, logger: false, fusedWrites: options.fusedWrites ?? true });
   await app.ready();
   const inject = await checkedInject(app);
   return {

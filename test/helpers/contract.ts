@@ -36,6 +36,8 @@ export class ContractViolation extends Error {
 }
 
 const REQUEST_ID = /^req_[0-9A-Za-z]{16,}$/;
+/** The reusable responses the document gives requests that match none of its operations. */
+const UNMATCHED_RESPONSES: Readonly<Record<number, string>> = { 404: 'NotFound', 405: 'MethodNotAllowed' };
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function escapePointer(segment: string): string {
@@ -174,11 +176,16 @@ export class ContractChecker {
     }
     const op = this.find(method.toUpperCase(), path);
     if (!op) {
-      // Undocumented routes may only answer 404/405 in the error envelope.
-      if (response.statusCode !== 404 && response.statusCode !== 405) {
+      // Undocumented routes may only answer 404/405, as the document's reusable responses for them say.
+      const unmatched = UNMATCHED_RESPONSES[response.statusCode];
+      if (unmatched === undefined) {
         throw new ContractViolation(`${method} ${path}: not in the OpenAPI document but answered ${response.statusCode}`);
       }
-      this.validate('openapi#/components/schemas/ErrorResponse', response, `${method} ${path}`);
+      const label = `${method} ${path} ${response.statusCode}`;
+      const pointer = `#/components/responses/${unmatched}`;
+      const documented = this.resolve({ $ref: pointer }, pointer).value;
+      this.checkHeaders(isObject(documented) ? documented.headers : undefined, pointer, response, label);
+      this.validate('openapi#/components/schemas/ErrorResponse', response, label);
       return;
     }
     const status = String(response.statusCode);
@@ -194,7 +201,25 @@ export class ContractChecker {
     this.checkHeaders(responseObject.headers, documented.pointer, response, label);
     const media = responseObject.content;
     if (!isObject(media)) return;
+    if (!('application/json' in media)) {
+      // A non-JSON answer (the metrics exposition): its media type must be one the document names.
+      const type = (headerValue(response.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (!(type in media)) throw new ContractViolation(`${label}: content type ${type} is not documented`);
+      return;
+    }
     this.validate(`openapi${documented.pointer}/content/${escapePointer('application/json')}/schema`, response, label);
+  }
+
+  /**
+   * An answer given before any route is chosen (Node's HTTP parser rejected the request): a well-formed
+   * X-Request-Id, and a body in the documented error envelope whose `requestId` is that header.
+   */
+  checkParserError(response: CheckableResponse): void {
+    const requestId = headerValue(response.headers, 'x-request-id');
+    if (requestId === undefined || !REQUEST_ID.test(requestId)) {
+      throw new ContractViolation(`parser error ${response.statusCode}: missing or malformed X-Request-Id (${String(requestId)})`);
+    }
+    this.validate('openapi#/components/schemas/ErrorResponse', response, `parser error ${response.statusCode}`);
   }
 
   /** Each documented header: present when `required: true`; when present, valid under its schema. */

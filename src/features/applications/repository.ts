@@ -1,6 +1,5 @@
 import type { Updateable } from 'kysely';
 import type { Executor, SubmissionTable } from '../../db/types.js';
-import { bumpActivityVersion } from '../workspaces/repository.js';
 
 export interface Submission {
   readonly id: string;
@@ -102,10 +101,7 @@ export async function insertStaffIfAbsent(db: Executor, staff: NewStaff): Promis
     })
     .onConflict((oc) => oc.columns(['workspace_id', 'game_user_id']).doNothing())
     .executeTakeFirst();
-  const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-  // A new active staff member joins the workspace's leaderboards.
-  if (inserted) await bumpActivityVersion(db, [staff.workspaceId]);
-  return inserted;
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 export interface CommandRecord {

@@ -62,8 +62,16 @@ function idempotentHandler<Input, Result>(
     });
 }
 
-/** Besides 400/401/403/500, which every authenticated route documents. */
-const errors = () => errorResponses(404, 409, 413, 415, 422);
+/** Besides the 400/401/403/429/500 every authenticated route documents (see documentRoute). */
+const errors = () =>
+  errorResponses({
+    403: ['permission_denied'],
+    404: ['not_found'],
+    409: ['invalid_state_transition', 'idempotency_request_in_progress'],
+    413: ['payload_too_large'],
+    415: ['unsupported_media_type'],
+    422: ['submission_finalized', 'idempotency_key_reused'],
+  });
 
 const optionalBody = <T extends object>(body: unknown): T => (body ?? {}) as T;
 

@@ -1,5 +1,6 @@
 import type { Permission } from '../../actor.js';
 import { AppError } from '../../errors.js';
+import type { WebhookEventType } from '../webhooks/event-types.js';
 
 export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
@@ -12,7 +13,7 @@ interface OperationRule {
   /** States the operation may start from; the conditional UPDATE uses the same list. */
   readonly from: readonly SubmissionStatus[];
   readonly commandType: string;
-  readonly eventType: string;
+  readonly eventType: WebhookEventType;
 }
 
 export const OPERATION_RULES: Readonly<Record<ReviewOperation, OperationRule>> = {

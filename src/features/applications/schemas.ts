@@ -1,5 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { envelopeSchema } from '../../http/envelope.js';
+import { UuidText } from '../../http/uuid-text.js';
+import { CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.js';
+import * as examples from './examples.js';
 import { UUID_PATTERN } from '../../ids.js';
 
 export const REVIEW_NOTE_MAX = 5000;
@@ -30,30 +33,18 @@ const ReviewNote = Type.String({
 });
 
 export const SubmissionParamsSchema = Type.Object({
-  submissionId: Type.String({
+  submissionId: UuidText({
     description:
-      'Submission id (uuid). A value that is not a uuid names no submission and is answered 404 `not_found`, ' +
+      'Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 `not_found`, ' +
       'like any submission the caller cannot see.',
+    examples: [examples.SUBMISSION_ID],
   }),
 });
 export type SubmissionParams = Static<typeof SubmissionParamsSchema>;
 
 export const ReviewHeadersSchema = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      description:
-        'Required. 1 to 255 printable ASCII characters, scoped to the dashboard user. Missing or empty: 400 ' +
-        '`idempotency_key_required`; malformed: 400 `invalid_idempotency_key`. The same key with the same request ' +
-        'replays the stored result (`Idempotent-Replayed: true`); with a different request: 422 ' +
-        '`idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`.',
-    }),
-  ),
-  'x-correlation-id': Type.Optional(
-    Type.String({
-      pattern: '^[\\x21-\\x7e]{1,128}$',
-      description: 'Optional, 1 to 128 visible ASCII characters; echoed as `meta.correlationId` (else the request id).',
-    }),
-  ),
+  'idempotency-key': idempotencyKeyHeader('the dashboard user'),
+  'x-correlation-id': CorrelationIdHeader,
   'x-service-workspace-id': Type.Optional(
     Type.String({
       pattern: UUID_PATTERN,
@@ -61,6 +52,7 @@ export const ReviewHeadersSchema = Type.Object({
         'Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 ' +
         '`workspace_access_denied`); only submissions of that workspace are then visible. Without it, submissions ' +
         'of every workspace the caller is a member of are visible.',
+      examples: [examples.WORKSPACE_ID],
     }),
   ),
 });
@@ -77,14 +69,17 @@ export const AcceptBodySchema = OptionalBody(
         }),
       ),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, examples: [examples.acceptBodyExample] },
   ),
   'Optional. Unknown properties are rejected (400).',
 );
 export type AcceptInput = NonNullable<Static<typeof AcceptBodySchema>>;
 
 export const DecisionBodySchema = OptionalBody(
-  Type.Object({ reviewNote: Type.Optional(ReviewNote) }, { additionalProperties: false }),
+  Type.Object(
+    { reviewNote: Type.Optional(ReviewNote) },
+    { additionalProperties: false, examples: [examples.decisionBodyExample] },
+  ),
   'Optional. Unknown properties are rejected (400).',
 );
 export type DecisionInput = NonNullable<Static<typeof DecisionBodySchema>>;
@@ -107,6 +102,7 @@ export const ReviewPatchBodySchema = Type.Object(
     additionalProperties: false,
     minProperties: 1,
     description: 'At least one of `score` and `reviewerNotes`. Omitted fields are left unchanged.',
+    examples: [examples.reviewPatchBodyExample],
   },
 );
 export type ReviewPatchInput = Static<typeof ReviewPatchBodySchema>;
@@ -155,11 +151,27 @@ export const ReviewUpdateResultSchema = Type.Object({
 });
 export type ReviewUpdateResult = Static<typeof ReviewUpdateResultSchema>;
 
-function success<T extends TSchema>(data: T, description: string) {
-  return { ...envelopeSchema(data), description };
+function success<T extends TSchema>(data: T, description: string, example: unknown) {
+  return { ...envelopeSchema(data), description, examples: [example] };
 }
 
-export const AcceptResponseSchema = success(AcceptResultSchema, 'The submission was accepted.');
-export const UnderReviewResponseSchema = success(UnderReviewResultSchema, 'The submission is under review.');
-export const RejectResponseSchema = success(RejectResultSchema, 'The submission was rejected.');
-export const ReviewUpdateResponseSchema = success(ReviewUpdateResultSchema, 'The review fields were updated.');
+export const AcceptResponseSchema = success(
+  AcceptResultSchema,
+  'The submission was accepted.',
+  examples.acceptResponseExample,
+);
+export const UnderReviewResponseSchema = success(
+  UnderReviewResultSchema,
+  'The submission is under review.',
+  examples.underReviewResponseExample,
+);
+export const RejectResponseSchema = success(
+  RejectResultSchema,
+  'The submission was rejected.',
+  examples.rejectResponseExample,
+);
+export const ReviewUpdateResponseSchema = success(
+  ReviewUpdateResultSchema,
+  'The review fields were updated.',
+  examples.reviewUpdateResponseExample,
+);

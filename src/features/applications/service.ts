@@ -1,9 +1,12 @@
+import type { Updateable } from 'kysely';
 import type { UserActor } from '../../actor.js';
 import { toIso, type Clock } from '../../clock.js';
-import type { Executor } from '../../db/types.js';
+import type { Executor, SubmissionTable } from '../../db/types.js';
 import { AppError, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../ids.js';
-import { findWorkspace } from '../workspaces/repository.js';
+import { enqueueWebhookEvent } from '../webhooks/outbox.js';
+import { rankings } from '../workspaces/rankings.js';
+import { findWorkspace } from '../workspaces/workspace.js';
 import {
   findStaffIdByGameUser,
   findSubmission,
@@ -61,6 +64,26 @@ function canSee(actor: UserActor, workspaceId: string): boolean {
     : actor.memberships.has(workspaceId);
 }
 
+/** What one review operation adds to the shared sequence (see `decide` below). */
+interface Decision<Prepared, Result> {
+  /** Reads after authorization and before the change (accept: whether to link a staff profile). */
+  readonly prepare?: (submission: Submission, permissions: ReadonlySet<string>) => Promise<Prepared>;
+  /** The columns the conditional UPDATE sets. */
+  readonly changes: (now: number) => Updateable<SubmissionTable>;
+  /** Writes after the change, and what the command, the event and the answer say. */
+  readonly conclude: (
+    updated: Submission,
+    now: number,
+    prepared: Prepared | undefined,
+  ) => Concluded<Result> | Promise<Concluded<Result>>;
+}
+
+interface Concluded<Result> {
+  readonly command: Record<string, unknown>;
+  readonly event: Record<string, unknown>;
+  readonly result: Result;
+}
+
 export interface ApplicationServiceDeps {
   readonly clock: Clock;
 }
@@ -97,7 +120,7 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     trx: Executor,
     submission: Submission,
     operation: ReviewOperation,
-    changes: Parameters<typeof updateSubmissionIf>[3],
+    changes: Updateable<SubmissionTable>,
   ): Promise<Submission> {
     const updated = await updateSubmissionIf(trx, submission.id, OPERATION_RULES[operation].from, changes);
     if (updated) return updated;
@@ -154,6 +177,8 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     if (existing) return { id: existing, created: false };
     const id = newId();
     if (await insertStaffIfAbsent(trx, { id, workspaceId: submission.workspaceId, ...applicant, createdAt: now })) {
+      // A new active staff member joins the workspace's leaderboards.
+      await rankings.invalidate(trx, submission.workspaceId);
       return { id, created: true };
     }
     // Another transaction created it between our read and insert.
@@ -173,129 +198,133 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     return workspace?.settings.createStaffProfileOnAccept ?? false;
   }
 
+  /**
+   * The sequence every review operation shares, in one transaction: authorize (404, 403, 409/422), the
+   * operation's own reads (`prepare`), the conditional UPDATE of the submission (`changes`), its own writes and
+   * answer (`conclude`), then the command and event that record it. The ids of both complete the answer.
+   */
+  async function decide<Prepared, Result>(
+    trx: Executor,
+    actor: UserActor,
+    submissionId: string,
+    operation: ReviewOperation,
+    request: RequestContext,
+    decision: Decision<Prepared, Result>,
+  ): Promise<Result & { commandId: string; eventId: string }> {
+    const now = clock.now();
+    const { submission, permissions } = await authorize(trx, actor, submissionId, operation);
+    const prepared = decision.prepare ? await decision.prepare(submission, permissions) : undefined;
+    const updated = await transition(trx, submission, operation, decision.changes(now));
+    const { command, event, result } = await decision.conclude(updated, now, prepared);
+    const ids = await record(trx, actor, updated, operation, request, now, { command, event });
+    const answer = { ...result, ...ids };
+    // The event goes to the workspace's webhook endpoints with the decision's answer as its data.
+    await enqueueWebhookEvent(trx, {
+      id: ids.eventId,
+      type: OPERATION_RULES[operation].eventType,
+      workspaceId: updated.workspaceId,
+      environment: null,
+      createdAt: now,
+      data: answer,
+    });
+    return answer;
+  }
+
   return {
-    async accept(
+    accept(
       trx: Executor,
       actor: UserActor,
       submissionId: string,
       input: AcceptInput,
       request: RequestContext,
     ): Promise<AcceptResult> {
-      const now = clock.now();
-      const { submission, permissions } = await authorize(trx, actor, submissionId, 'accept');
-      const withStaff = await wantsStaffProfile(trx, submission, permissions, input.createStaffProfile);
-      const accepted = await transition(trx, submission, 'accept', {
-        status: 'accepted',
-        accepted_at: now,
-        updated_at: now,
-      });
-      const staff = withStaff ? await ensureStaffProfile(trx, accepted, now) : null;
-      if (staff) await setStaffProfile(trx, accepted.id, staff.id);
-      const acceptedAt = toIso(now);
-      const ids = await record(trx, actor, accepted, 'accept', request, now, {
-        command: { ...input },
-        event: {
-          status: 'accepted',
-          acceptedAt,
-          reviewNote: input.reviewNote ?? null,
-          staffProfileCreated: staff?.created ?? false,
-          staffProfileId: staff?.id ?? null,
+      return decide(trx, actor, submissionId, 'accept', request, {
+        prepare: (submission, permissions) => wantsStaffProfile(trx, submission, permissions, input.createStaffProfile),
+        changes: (now) => ({ status: 'accepted', accepted_at: now, updated_at: now }),
+        async conclude(accepted, now, withStaff) {
+          const staff = withStaff ? await ensureStaffProfile(trx, accepted, now) : null;
+          if (staff) await setStaffProfile(trx, accepted.id, staff.id);
+          const acceptedAt = toIso(now);
+          const staffProfileCreated = staff?.created ?? false;
+          const staffProfileId = staff?.id ?? null;
+          const reviewNote = input.reviewNote ?? null;
+          return {
+            command: { ...input },
+            event: { status: 'accepted', acceptedAt, reviewNote, staffProfileCreated, staffProfileId },
+            result: { submissionId: accepted.id, status: 'accepted' as const, acceptedAt, staffProfileCreated, staffProfileId },
+          };
         },
       });
-      return {
-        submissionId: accepted.id,
-        status: 'accepted',
-        acceptedAt,
-        staffProfileCreated: staff?.created ?? false,
-        staffProfileId: staff?.id ?? null,
-        ...ids,
-      };
     },
 
-    async markUnderReview(
+    markUnderReview(
       trx: Executor,
       actor: UserActor,
       submissionId: string,
       input: DecisionInput,
       request: RequestContext,
     ): Promise<UnderReviewResult> {
-      const now = clock.now();
-      const { submission } = await authorize(trx, actor, submissionId, 'markUnderReview');
-      const updated = await transition(trx, submission, 'markUnderReview', {
-        status: 'under_review',
-        reviewed_at: now,
-        updated_at: now,
+      return decide(trx, actor, submissionId, 'markUnderReview', request, {
+        changes: (now) => ({ status: 'under_review', reviewed_at: now, updated_at: now }),
+        conclude(updated, now) {
+          const reviewedAt = toIso(now);
+          return {
+            command: { ...input },
+            event: { status: 'under_review', reviewedAt, reviewNote: input.reviewNote ?? null },
+            result: { submissionId: updated.id, status: 'under_review' as const, reviewedAt },
+          };
+        },
       });
-      const reviewedAt = toIso(now);
-      const ids = await record(trx, actor, updated, 'markUnderReview', request, now, {
-        command: { ...input },
-        event: { status: 'under_review', reviewedAt, reviewNote: input.reviewNote ?? null },
-      });
-      return { submissionId: updated.id, status: 'under_review', reviewedAt, ...ids };
     },
 
-    async reject(
+    reject(
       trx: Executor,
       actor: UserActor,
       submissionId: string,
       input: DecisionInput,
       request: RequestContext,
     ): Promise<RejectResult> {
-      const now = clock.now();
-      const { submission } = await authorize(trx, actor, submissionId, 'reject');
-      const rejected = await transition(trx, submission, 'reject', {
-        status: 'rejected',
-        rejected_at: now,
-        updated_at: now,
+      return decide(trx, actor, submissionId, 'reject', request, {
+        changes: (now) => ({ status: 'rejected', rejected_at: now, updated_at: now }),
+        conclude(rejected, now) {
+          const rejectedAt = toIso(now);
+          return {
+            command: { ...input },
+            event: { status: 'rejected', rejectedAt, reviewNote: input.reviewNote ?? null },
+            result: { submissionId: rejected.id, status: 'rejected' as const, rejectedAt },
+          };
+        },
       });
-      const rejectedAt = toIso(now);
-      const ids = await record(trx, actor, rejected, 'reject', request, now, {
-        command: { ...input },
-        event: { status: 'rejected', rejectedAt, reviewNote: input.reviewNote ?? null },
-      });
-      return { submissionId: rejected.id, status: 'rejected', rejectedAt, ...ids };
     },
 
-    async updateReview(
+    updateReview(
       trx: Executor,
       actor: UserActor,
       submissionId: string,
       patch: ReviewPatchInput,
       request: RequestContext,
     ): Promise<ReviewUpdateResult> {
-      const now = clock.now();
-      const { submission } = await authorize(trx, actor, submissionId, 'updateReview');
       const scoreUpdated = patch.score !== undefined;
       const reviewerNotesUpdated = patch.reviewerNotes !== undefined;
-      const updated = await transition(trx, submission, 'updateReview', {
-        ...(scoreUpdated ? { score: patch.score } : {}),
-        // An empty string clears the notes, like null.
-        ...(reviewerNotesUpdated ? { reviewer_notes: patch.reviewerNotes === '' ? null : patch.reviewerNotes } : {}),
-        reviewed_at: now,
-        updated_at: now,
-      });
-      const status = updated.status === 'under_review' ? 'under_review' : 'submitted';
-      const reviewedAt = toIso(now);
-      const ids = await record(trx, actor, updated, 'updateReview', request, now, {
-        command: { ...patch },
-        event: {
-          status,
-          score: updated.score,
-          reviewerNotes: updated.reviewerNotes,
-          scoreUpdated,
-          reviewerNotesUpdated,
-          reviewedAt,
+      return decide(trx, actor, submissionId, 'updateReview', request, {
+        changes: (now) => ({
+          ...(scoreUpdated ? { score: patch.score } : {}),
+          // An empty string clears the notes, like null.
+          ...(reviewerNotesUpdated ? { reviewer_notes: patch.reviewerNotes === '' ? null : patch.reviewerNotes } : {}),
+          reviewed_at: now,
+          updated_at: now,
+        }),
+        conclude(updated, now) {
+          const status = updated.status === 'under_review' ? ('under_review' as const) : ('submitted' as const);
+          const reviewedAt = toIso(now);
+          const { score, reviewerNotes } = updated;
+          return {
+            command: { ...patch },
+            event: { status, score, reviewerNotes, scoreUpdated, reviewerNotesUpdated, reviewedAt },
+            result: { submissionId: updated.id, status, score, scoreUpdated, reviewerNotesUpdated, reviewedAt },
+          };
         },
       });
-      return {
-        submissionId: updated.id,
-        status,
-        score: updated.score,
-        scoreUpdated,
-        reviewerNotesUpdated,
-        reviewedAt,
-        ...ids,
-      };
     },
   };
 }

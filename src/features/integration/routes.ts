@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.js';
+import { errorResponses } from '../../http/openapi.js';
 import { apiKeyActor, headerValue } from '../../http/route-auth.js';
 import { IntegrationHeadersSchema, IntegrationResponseSchema } from './schemas.js';
 import type { IntegrationService } from './service.js';
@@ -20,7 +21,10 @@ export function integrationRoutes(service: IntegrationService) {
             '`chat_not_connected` when no guild is connected).',
           tags: ['integration'],
           headers: IntegrationHeadersSchema,
-          response: { 200: IntegrationResponseSchema },
+          response: {
+            200: IntegrationResponseSchema,
+            ...errorResponses({ 403: ['guild_mismatch', 'chat_not_connected'] }),
+          },
         },
       },
       async (request) => {

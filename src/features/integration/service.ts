@@ -1,13 +1,18 @@
-import type { ApiKeyActor } from '../../actor.js';
+import { SCOPES, type ApiKeyActor, type Scope } from '../../actor.js';
 import { toIsoOrNull } from '../../clock.js';
 import type { Executor } from '../../db/types.js';
 import { notFound } from '../../errors.js';
 import { assertGuildMatches, isChatConnected } from '../workspaces/chat-binding.js';
-import { findWorkspace } from '../workspaces/repository.js';
+import { findWorkspace } from '../workspaces/workspace.js';
 import type { IntegrationContext } from './schemas.js';
 
 export interface IntegrationServiceDeps {
   readonly db: Executor;
+}
+
+/** Scopes are checked when keys are provisioned; the answer lists the known ones only. */
+function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
 }
 
 export function createIntegrationService({ db }: IntegrationServiceDeps) {
@@ -20,7 +25,7 @@ export function createIntegrationService({ db }: IntegrationServiceDeps) {
         application: { id: actor.application.id, name: actor.application.name },
         workspace: { id: workspace.id, name: workspace.name, slug: workspace.slug },
         environment: actor.environment,
-        scopes: [...actor.scopes],
+        scopes: actor.scopes.filter(isScope),
         features: { ...actor.application.features },
         chat: {
           connected: isChatConnected(workspace.chat),

@@ -6,18 +6,30 @@ import type { Config } from '../../config.js';
 export const SERVICE_NAME = 'workspace-gateway';
 export const API_VERSION = 'v1';
 
-const HealthSchema = Type.Object({
-  status: Type.Literal('ok'),
-  service: Type.String(),
-  timestamp: Type.String({ format: 'date-time' }),
-});
+const HealthSchema = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    service: Type.String(),
+    timestamp: Type.String({ format: 'date-time', description: 'Server clock.' }),
+  },
+  {
+    description: 'The process is up.',
+    examples: [{ status: 'ok', service: 'workspace-gateway', timestamp: '2026-03-11T12:00:00.000Z' }],
+  },
+);
 
-const VersionSchema = Type.Object({
-  service: Type.String(),
-  apiVersion: Type.String({ description: 'Major version label of the business API.' }),
-  build: Type.String({ description: 'Package version, plus the commit when known.' }),
-  environment: Type.String({ description: 'Deployment name (GATEWAY_ENV).' }),
-});
+const VersionSchema = Type.Object(
+  {
+    service: Type.String(),
+    apiVersion: Type.String({ description: 'Major version label of the business API.' }),
+    build: Type.String({ description: 'Package version, plus the commit when known.' }),
+    environment: Type.String({ description: 'Deployment name (GATEWAY_ENV).' }),
+  },
+  {
+    description: 'What is running here.',
+    examples: [{ service: 'workspace-gateway', apiVersion: 'v1', build: '1.0.0+ac0bd29', environment: 'production' }],
+  },
+);
 
 export interface MetadataDeps {
   readonly clock: Clock;
@@ -33,6 +45,9 @@ export function metadataRoutes({ clock, config }: MetadataDeps) {
         schema: {
           operationId: 'getHealth',
           summary: 'Liveness of the service',
+          description:
+            'Answers 200 while the process runs; it touches no database, so it is a liveness check, not a ' +
+            'readiness check. No authentication.',
           tags: ['metadata'],
           response: { 200: HealthSchema },
         },
@@ -47,6 +62,7 @@ export function metadataRoutes({ clock, config }: MetadataDeps) {
         schema: {
           operationId: 'getVersion',
           summary: 'Service, API version, build and deployment',
+          description: 'The API version label, the build (package version and commit) and the deployment name. No authentication.',
           tags: ['metadata'],
           response: { 200: VersionSchema },
         },
@@ -67,9 +83,19 @@ export function metadataRoutes({ clock, config }: MetadataDeps) {
         schema: {
           operationId: 'getOpenApiDocument',
           summary: 'This OpenAPI 3.1 description',
+          description:
+            'The OpenAPI 3.1 document of this API, generated from the route schemas the service validates with. ' +
+            'No authentication. `GET /docs` shows it as an interactive reference page.',
           tags: ['metadata'],
           response: {
-            200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1.0 document.' }),
+            200: Type.Object(
+              {},
+              {
+                additionalProperties: true,
+                description: 'OpenAPI 3.1.0 document.',
+                examples: [{ openapi: '3.1.0', info: { title: 'workspace-gateway', version: '1.0.0' }, paths: {} }],
+              },
+            ),
           },
         },
       },
