@@ -103,6 +103,11 @@ second, the throughput (and the heartbeat p99) on the first.
 | \`leaderboard-month\` | \`GET /v1/activity/leaderboard?period=month\`, page 1 (no target; the heaviest report) |
 | \`heartbeat\` | \`POST /v1/activity/shifts/{id}/heartbeat\` round-robin over ${n(full.heartbeatShifts)} active shifts (started in setup, one per staff member), a unique \`Idempotency-Key\` per request |
 | \`start-stop\` | per connection: start a shift for a staff member no other connection holds, then stop it; unique keys |
+| \`mixed\` | first the week leaderboard page 1 read right after a start and stop (cold: the stop moved the activity version), one at a time (\`mixed/cold-leaderboard\`); then three streams, each alone and then all at once for the same duration: heartbeats at ${full.connections} connections, start/stop cycles at 4, and week leaderboard, summary and per-staff week reads in turn at 4 (\`mixed/<stream>/alone\`, \`mixed/<stream>/mixed\`) |
+
+Every phase also reports the server's event-loop delay (\`loop p99 ms\`): \`perf_hooks.monitorEventLoopDelay\`
+sampled inside the server process (a probe module the benchmark preloads with \`--import\` and reads over the
+process's IPC channel; the product has no such endpoint). The streams of the mix share one measurement.
 
 ## Targets
 
@@ -114,6 +119,10 @@ second, the throughput (and the heartbeat p99) on the first.
 | summary p50, at ${LATENCY_CONNECTIONS} connections | <= 5 ms | <= 5 ms |
 | per-staff aggregates p50, at ${LATENCY_CONNECTIONS} connections | <= 5 ms | <= 5 ms |
 | server peak RSS | <= 250 MB | <= 250 MB |
+| heartbeat throughput in the mix, ratio to heartbeats alone | >= 0.8 | >= 0.8 |
+| leaderboard, summary and per-staff reads in the mix, p99 | <= 10 ms | <= 15 ms |
+| week leaderboard page 1 right after a stop (cold), p50 | <= 5 ms | <= 10 ms |
+| server event-loop delay p99, every scenario | <= 20 ms | <= 20 ms |
 `;
 }
 

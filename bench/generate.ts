@@ -5,6 +5,7 @@
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database, Dialect, ShiftTable } from '../src/db/types.js';
+import { rebuildTotals } from '../src/features/totals/service.js';
 import { applyProvisioning } from '../src/provisioning/apply.js';
 import type { DatasetPlan } from './plan.js';
 import { shiftRows } from './shifts.js';
@@ -152,11 +153,14 @@ export async function generateDataset(
   const loaded = performance.now();
   for (const index of indexes) await sql.raw(index.ddl).execute(db);
   log(`built ${indexes.length} shift indexes in ${((performance.now() - loaded) / 1000).toFixed(1)} s`);
+  const totalsStarted = performance.now();
+  await rebuildTotals({ db, write: (job) => db.transaction().execute(job) });
+  log(`built the activity totals in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`);
   if (dialect === 'postgres') {
     // What autovacuum does soon after a bulk insert: statistics for the planner, and the visibility map that
     // lets the report queries use index-only scans.
     // Named tables only: a bare VACUUM would visit every schema of the shared database.
-    await sql`vacuum analyze shifts, staff, departments, inactivity_notices, workspaces, applications, api_keys`.execute(db);
+    await sql`vacuum analyze shifts, activity_totals, staff, departments, inactivity_notices, workspaces, applications, api_keys`.execute(db);
   } else {
     await sql`pragma journal_mode = wal`.execute(db);
     await sql`pragma wal_checkpoint(truncate)`.execute(db);

@@ -3,6 +3,7 @@
  * resolution (autocannon's own histogram counts whole milliseconds) and the server process sampled meanwhile.
  */
 import autocannon from 'autocannon';
+import type { EventLoopDelay } from './event-loop-probe.js';
 import type { ServerProcess } from './server.js';
 
 const SAMPLE_INTERVAL_MS = 200;
@@ -12,6 +13,8 @@ export interface LoadSpec {
   readonly connections: number;
   readonly durationSeconds: number;
   readonly requests: autocannon.RequestSpec[];
+  /** Measure the server's event-loop delay over this phase (off for phases run side by side). Default true. */
+  readonly eventLoop?: boolean;
 }
 
 export interface LoadResult {
@@ -32,6 +35,8 @@ export interface LoadResult {
   readonly serverCpuMsPerRequest: number;
   /** The benchmark process's own CPU (autocannon shares the machine with the server), percent of one core. */
   readonly clientCpuPercent: number;
+  /** The server's event-loop delay over the phase (perf_hooks.monitorEventLoopDelay in the server), ms. */
+  readonly eventLoopDelayMs?: EventLoopDelay;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -46,6 +51,8 @@ export async function runLoad(server: ServerProcess, spec: LoadSpec): Promise<Lo
   let latencies = new Float64Array(1 << 16);
   let count = 0;
   const statusCounts: Record<string, number> = {};
+  const measureLoop = spec.eventLoop ?? true;
+  if (measureLoop) await server.eventLoop.reset();
   let peakRss = server.sample().rssMb;
   const before = server.sample();
   const clientBefore = process.cpuUsage();
@@ -85,6 +92,7 @@ export async function runLoad(server: ServerProcess, spec: LoadSpec): Promise<Lo
   void instance;
 
   const wallSeconds = (performance.now() - wallStart) / 1000;
+  const eventLoopDelayMs = measureLoop ? await server.eventLoop.read() : undefined;
   const after = server.sample();
   peakRss = Math.max(peakRss, after.rssMb);
   const clientCpu = process.cpuUsage(clientBefore);
@@ -112,5 +120,37 @@ export async function runLoad(server: ServerProcess, spec: LoadSpec): Promise<Lo
     serverCpuPercent: round(((after.cpuSeconds - before.cpuSeconds) / wallSeconds) * 100, 0),
     serverCpuMsPerRequest: round(count > 0 ? ((after.cpuSeconds - before.cpuSeconds) * 1000) / count : 0, 3),
     clientCpuPercent: round(((clientCpu.user + clientCpu.system) / 1e6 / wallSeconds) * 100, 0),
+    ...(eventLoopDelayMs ? { eventLoopDelayMs } : {}),
+  };
+}
+
+/** A LoadResult for requests timed one by one (latencies in ms) outside autocannon. */
+export function sequentialResult(server: ServerProcess, latenciesMs: readonly number[], wallSeconds: number, loop?: EventLoopDelay): LoadResult {
+  const sorted = Float64Array.from(latenciesMs).sort();
+  const count = sorted.length;
+  let sum = 0;
+  for (const value of sorted) sum += value;
+  const sample = server.sample();
+  return {
+    connections: 1,
+    durationSeconds: round(wallSeconds),
+    requests: count,
+    requestsPerSecond: round(count / Math.max(wallSeconds, 0.001), 1),
+    latencyMs: {
+      p50: round(percentile(sorted, 50)),
+      p97_5: round(percentile(sorted, 97.5)),
+      p99: round(percentile(sorted, 99)),
+      max: round(sorted[count - 1] ?? 0),
+      mean: round(count > 0 ? sum / count : 0),
+    },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCounts: { '200': count },
+    serverPeakRssMb: round(sample.rssMb, 1),
+    serverCpuPercent: 0,
+    serverCpuMsPerRequest: 0,
+    clientCpuPercent: 0,
+    ...(loop ? { eventLoopDelayMs: loop } : {}),
   };
 }

@@ -17,7 +17,7 @@ export interface ScenarioRecord extends LoadResult {
    * requests at LATENCY_CONNECTIONS, where a request waits for little but its own work (read scenarios with a
    * latency target). Records before this field are throughput records.
    */
-  readonly phase?: 'throughput' | 'latency';
+  readonly phase?: 'throughput' | 'latency' | 'cold' | 'alone' | 'mixed';
   /** Requests per second over the baseline's in the same run (null for the baseline itself or without one). */
   readonly ratioToBaseline: number | null;
 }
@@ -71,10 +71,11 @@ function scenarioRow(s: ScenarioRecord): string[] {
     n(s.serverPeakRssMb),
     String(s.serverCpuPercent),
     s.serverCpuMsPerRequest.toFixed(2),
+    s.eventLoopDelayMs ? s.eventLoopDelayMs.p99.toFixed(1) : '-',
   ];
 }
 
-const HEADER = ['scenario', 'conns', 'req/s', 'x baseline', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors', 'non-2xx', 'peak RSS MB', 'server CPU %', 'CPU ms/req'];
+const HEADER = ['scenario', 'conns', 'req/s', 'x baseline', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors', 'non-2xx', 'peak RSS MB', 'server CPU %', 'CPU ms/req', 'loop p99 ms'];
 
 export function consoleTable(record: RunRecord): string {
   const rows = [HEADER, ...record.scenarios.map(scenarioRow)];

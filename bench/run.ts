@@ -9,7 +9,7 @@ import { pinLoadGenerator } from './affinity.js';
 import { ResponseContract } from './contract.js';
 import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.js';
 import { requestJson } from './http.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, sequentialResult, type LoadResult } from './load.js';
 import { currentLoad, describeMachine } from './machine.js';
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from './options.js';
 import { BENCHMARKS_DOC, REPO_ROOT, RESULTS_DIR } from './paths.js';
@@ -17,9 +17,16 @@ import { GENERATOR_VERSION, PROFILES } from './profiles.js';
 import { summarizeProfileFile } from './profile-summary.js';
 import { benchmarksDocument } from './benchmarks-doc.js';
 import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord, type ScenarioRecord } from './report.js';
-import { buildScenarios, SCENARIO_NAMES } from './scenarios.js';
+import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
 import { startServer, type ServerProcess } from './server.js';
-import { evaluateTargets, LATENCY_CONNECTIONS, LATENCY_SCENARIOS, latencyKey, type StoreName } from './targets.js';
+import {
+  evaluateTargets,
+  LATENCY_CONNECTIONS,
+  LATENCY_SCENARIOS,
+  latencyKey,
+  type StoreName,
+  type TargetResult,
+} from './targets.js';
 
 const started = performance.now();
 function log(message: string): void {
@@ -52,8 +59,10 @@ interface StoreOutcome {
 }
 
 function report(label: string, result: LoadResult, failures: string[]): void {
+  const loop = result.eventLoopDelayMs;
   log(
     `  ${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ` +
+      (loop ? `event loop p99 ${loop.p99} ms (max ${loop.max}), ` : '') +
       `${result.errors} errors, ${result.non2xx} non-2xx, RSS ${result.serverPeakRssMb} MB, server CPU ${result.serverCpuPercent}%`,
   );
   if (result.errors > 0 || result.non2xx > 0 || result.requests === 0) {
@@ -64,12 +73,72 @@ function report(label: string, result: LoadResult, failures: string[]): void {
   }
 }
 
+/** Cold week-leaderboard reads (each right after a stop) the mixed scenario times, by profile. */
+const COLD_READS = { quick: 20, full: 200 } as const;
+
+/**
+ * The mixed scenario: the week leaderboard read right after a stop (cold), each stream alone, then all streams at
+ * once for the same duration. The event-loop delay of the mix is the one of the phase the streams shared.
+ */
+async function measureMixed(
+  server: ServerProcess,
+  scenario: Scenario,
+  profile: (typeof PROFILES)[keyof typeof PROFILES],
+  durationSeconds: number,
+  failures: string[],
+): Promise<ScenarioRecord[]> {
+  const mixed = scenario.mixed;
+  if (!mixed) return [];
+  const records: ScenarioRecord[] = [];
+  const push = (name: string, title: string, phase: NonNullable<ScenarioRecord['phase']>, result: LoadResult) => {
+    records.push({ name, title, phase, ...result, ratioToBaseline: null });
+    report(name, result, failures);
+  };
+
+  await server.eventLoop.reset();
+  const latencies: number[] = [];
+  const coldStarted = performance.now();
+  for (let i = 0; i < COLD_READS[profile.name]; i += 1) latencies.push(await mixed.coldRead(i + 1));
+  const coldLoop = await server.eventLoop.read();
+  push(
+    'mixed/cold-leaderboard',
+    'GET /v1/activity/leaderboard?period=week right after a stop (cold), one at a time',
+    'cold',
+    sequentialResult(server, latencies, (performance.now() - coldStarted) / 1000, coldLoop),
+  );
+
+  for (const stream of mixed.streams) {
+    const result = await runLoad(server, { connections: stream.connections, durationSeconds, requests: stream.requests() });
+    push(`mixed/${stream.name}/alone`, `${stream.title}, alone`, 'alone', result);
+  }
+  if (profile.warmupSeconds > 0) {
+    await Promise.all(
+      mixed.streams.map((stream) =>
+        runLoad(server, { connections: stream.connections, durationSeconds: profile.warmupSeconds, requests: stream.requests(), eventLoop: false }),
+      ),
+    );
+  }
+  await server.eventLoop.reset();
+  const together = await Promise.all(
+    mixed.streams.map((stream) =>
+      runLoad(server, { connections: stream.connections, durationSeconds, requests: stream.requests(), eventLoop: false }),
+    ),
+  );
+  const mixLoop = await server.eventLoop.read();
+  mixed.streams.forEach((stream, i) => {
+    const result = together[i];
+    if (result) push(`mixed/${stream.name}/mixed`, `${stream.title}, in the mix`, 'mixed', { ...result, eventLoopDelayMs: mixLoop });
+  });
+  return records;
+}
+
 async function measureScenarios(
   server: ServerProcess,
   prepared: PreparedDatabase,
   options: BenchOptions,
   runTag: string,
   failures: string[],
+  scenarioTargets: TargetResult[],
 ): Promise<ScenarioRecord[]> {
   const profile = PROFILES[options.profile];
   const connections = options.connections ?? profile.connections;
@@ -77,7 +146,15 @@ async function measureScenarios(
   const openapi = await requestJson(server.baseUrl, { path: '/openapi.json' });
   if (openapi.status !== 200) throw new Error(`GET /openapi.json answered ${openapi.status}`);
   const contract = new ResponseContract(openapi.body as ConstructorParameters<typeof ResponseContract>[0]);
-  const all = buildScenarios({ baseUrl: server.baseUrl, plan: prepared.plan, profile, contract, runTag, log });
+  const all = buildScenarios({
+    baseUrl: server.baseUrl,
+    databaseUrl: prepared.url,
+    plan: prepared.plan,
+    profile,
+    contract,
+    runTag,
+    log,
+  });
   const scenarios = all.filter((s) =>
     s.name === 'baseline' ? options.baseline : options.only === null || options.only.includes(s.name),
   );
@@ -90,6 +167,10 @@ async function measureScenarios(
     try {
       await scenario.prepare?.();
       await scenario.check();
+      if (scenario.mixed) {
+        records.push(...(await measureMixed(server, scenario, profile, durationSeconds, failures)));
+        continue;
+      }
       if (profile.warmupSeconds > 0) {
         await runLoad(server, { connections, durationSeconds: profile.warmupSeconds, requests: scenario.requests() });
       }
@@ -108,6 +189,7 @@ async function measureScenarios(
         records.push({ name: scenario.name, title: `${scenario.title}, latency`, phase: 'latency', ...latency, ratioToBaseline: null });
         report(`${scenario.name} at ${LATENCY_CONNECTIONS} connections`, latency, failures);
       }
+      if (scenario.targets) scenarioTargets.push(...scenario.targets());
     } catch (error) {
       const message = errorMessage(error);
       log(`  FAILED: ${message}`);
@@ -142,6 +224,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
   log(`data ready in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`);
 
   let scenarios: ScenarioRecord[] = [];
+  const scenarioTargets: TargetResult[] = [];
   let peakRssMb = 0;
   let exitCode: number | null = null;
   let pinnedTo: string | null = null;
@@ -169,7 +252,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
       log(`load generator not pinned (${pin.reason})`);
     }
     try {
-      scenarios = await measureScenarios(server, prepared, options, runTag, failures);
+      scenarios = await measureScenarios(server, prepared, options, runTag, failures, scenarioTargets);
     } finally {
       if (pin && 'release' in pin) pin.release();
       try {
@@ -190,6 +273,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
 
   if (interrupted) return { record: null, ok: false };
   const results = new Map(scenarios.map((s) => [s.phase === 'latency' ? latencyKey(s.name) : s.name, s]));
+  const mixedScenario = options.only === null || options.only.includes('mixed');
   const plan = prepared.plan;
   const record: RunRecord = {
     recordVersion: RECORD_VERSION,
@@ -216,7 +300,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
     },
     scenarios,
     server: { peakRssMb, exitCode },
-    targets: evaluateTargets(store, results, peakRssMb),
+    targets: [...evaluateTargets(store, results, peakRssMb, { mixed: mixedScenario }), ...scenarioTargets],
     failures,
   };
 

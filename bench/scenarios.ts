@@ -8,6 +8,8 @@ import { mapConcurrent, requestJson, type JsonResponse } from './http.js';
 import { PLACE_ID, SERVER_COUNT, UNIVERSE_ID, type DatasetPlan, type StaffPlan } from './plan.js';
 import type { Profile } from './profiles.js';
 import { Random } from './random.js';
+import type { TargetResult } from './targets.js';
+import { webhookScenarios } from './webhooks.js';
 
 /** Every scenario, in the order a run measures them: reads first, on the generated data only, then writes. */
 export const SCENARIO_NAMES = [
@@ -19,12 +21,18 @@ export const SCENARIO_NAMES = [
   'leaderboard-week-deep',
   'leaderboard-month',
   'heartbeat',
+  'heartbeat-batch',
   'start-stop',
+  'start-stop-webhooks',
+  'webhook-delivery',
+  'mixed',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface ScenarioContext {
   readonly baseUrl: string;
+  /** The database the server runs on (scenarios that set up data the API cannot, e.g. webhook endpoints). */
+  readonly databaseUrl: string;
   readonly plan: DatasetPlan;
   readonly profile: Profile;
   readonly contract: ResponseContract;
@@ -42,6 +50,28 @@ export interface Scenario {
   check(): Promise<void>;
   /** Fresh request generators for one load phase (warm-up and measurement each get their own). */
   requests(): autocannon.RequestSpec[];
+  /** Targets the scenario judges itself, read after it was measured. */
+  targets?(): TargetResult[];
+  /** Streams measured alone and then side by side (the `mixed` scenario), instead of `requests`. */
+  readonly mixed?: MixedStreams;
+}
+
+/** One request stream of the mixed scenario. */
+export interface MixedStream {
+  readonly name: 'heartbeats' | 'start-stop' | 'reads';
+  readonly title: string;
+  /** The run's connections for heartbeats; LATENCY_CONNECTIONS-sized for the others. */
+  readonly connections: number;
+  requests(): autocannon.RequestSpec[];
+}
+
+export interface MixedStreams {
+  readonly streams: readonly MixedStream[];
+  /**
+   * One cold read: a start and a stop (which moves the workspace's activity version), then page 1 of the week
+   * leaderboard, checked; resolves with the leaderboard request's latency in ms.
+   */
+  coldRead(i: number): Promise<number>;
 }
 
 interface LeaderboardEntry {
@@ -64,6 +94,9 @@ interface ActiveShift {
 }
 
 const LEADERBOARD = '/v1/activity/leaderboard';
+const HEARTBEATS = '/v1/activity/shifts/heartbeats';
+/** Shifts per batch heartbeat in the heartbeat-batch scenario (a game server of 50 staff on shift). */
+export const HEARTBEAT_BATCH_SIZE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function fail(scenario: string, message: string): never {
@@ -288,19 +321,22 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     placeId: PLACE_ID,
     serverId: serverOf(index),
   });
+  /** Starts the active shifts the heartbeat scenarios send to, once per run. */
+  async function startActiveShifts(): Promise<void> {
+    if (activeShifts.length > 0) return;
+    const started = performance.now();
+    activeShifts = await mapConcurrent(heartbeatStaff, profile.connections, async (staff, i) => {
+      const response = await post('/v1/activity/shifts/start', `${runTag}-setup-start-${i}`, startBody(staff, i));
+      contract.check('heartbeat setup (start)', 'POST', '/v1/activity/shifts/start', response);
+      const id = dataOf<{ shift: { id: string } }>(response).shift.id;
+      return { id, body: JSON.stringify({ serverId: serverOf(i) }) };
+    });
+    ctx.log(`  started ${activeShifts.length} active shifts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
   const heartbeat: Scenario = {
     name: 'heartbeat',
     title: `POST /v1/activity/shifts/{id}/heartbeat (${heartbeatStaff.length.toLocaleString('en-US')} active shifts in turn, unique keys)`,
-    async prepare() {
-      const started = performance.now();
-      activeShifts = await mapConcurrent(heartbeatStaff, profile.connections, async (staff, i) => {
-        const response = await post('/v1/activity/shifts/start', `${runTag}-setup-start-${i}`, startBody(staff, i));
-        contract.check('heartbeat setup (start)', 'POST', '/v1/activity/shifts/start', response);
-        const id = dataOf<{ shift: { id: string } }>(response).shift.id;
-        return { id, body: JSON.stringify({ serverId: serverOf(i) }) };
-      });
-      ctx.log(`  started ${activeShifts.length} active shifts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    },
+    prepare: startActiveShifts,
     async check() {
       const shift = activeShifts[0];
       if (!shift) fail('heartbeat', 'no active shift to send heartbeats to');
@@ -332,6 +368,67 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
               headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `${tag}-${i}` },
               body: shift.body,
             };
+          },
+        },
+      ];
+    },
+  };
+
+  // ----------------------------------------------------------------------------------------------------
+  /** The active shifts grouped by game server, in batches of at most HEARTBEAT_BATCH_SIZE: one body each. */
+  function batchBodies(): string[] {
+    const byServer = new Map<string, string[]>();
+    activeShifts.forEach((shift, i) => {
+      const server = serverOf(i);
+      byServer.set(server, [...(byServer.get(server) ?? []), shift.id]);
+    });
+    const bodies: string[] = [];
+    for (const [serverId, ids] of byServer) {
+      for (let at = 0; at < ids.length; at += HEARTBEAT_BATCH_SIZE) {
+        bodies.push(JSON.stringify({ serverId, shiftIds: ids.slice(at, at + HEARTBEAT_BATCH_SIZE) }));
+      }
+    }
+    return bodies;
+  }
+  let batches: string[] = [];
+  const heartbeatBatch: Scenario = {
+    name: 'heartbeat-batch',
+    title: `POST /v1/activity/shifts/heartbeats (batches of up to ${HEARTBEAT_BATCH_SIZE} shifts of one server, unique keys)`,
+    async prepare() {
+      await startActiveShifts();
+      batches = batchBodies();
+    },
+    async check() {
+      const body = batches[0];
+      if (!body) fail('heartbeat-batch', 'no batch to send');
+      const sent = JSON.parse(body) as { shiftIds: string[] };
+      const key = `${runTag}-check-heartbeat-batch`;
+      const first = await post(HEARTBEATS, key, sent);
+      contract.check('heartbeat-batch', 'POST', HEARTBEATS, first);
+      const results = dataOf<{ results: { shiftId: string; shift?: { status: string } }[] }>(first).results;
+      if (results.length !== sent.shiftIds.length) fail('heartbeat-batch', 'not one result per listed shift');
+      results.forEach((result, i) => {
+        if (result.shiftId !== sent.shiftIds[i] || result.shift?.status !== 'active') {
+          fail('heartbeat-batch', `item ${i} was not applied: ${JSON.stringify(result)}`);
+        }
+      });
+      const replay = await post(HEARTBEATS, key, sent);
+      contract.check('heartbeat-batch (replay)', 'POST', HEARTBEATS, replay);
+      if (replay.headers.get('idempotent-replayed') !== 'true') fail('heartbeat-batch', 'a repeated key was not replayed');
+    },
+    requests() {
+      const tag = `${runTag}-hbb${nextPhase()}`;
+      let n = 0;
+      return [
+        {
+          method: 'POST',
+          path: HEARTBEATS,
+          setupRequest(request) {
+            const i = n;
+            n += 1;
+            const body = batches[i % batches.length];
+            if (!body) return null;
+            return { ...request, headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `${tag}-${i}` }, body };
           },
         },
       ];
@@ -397,6 +494,61 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     },
   };
 
+  // ----------------------------------------------------------------------------------------------------
+  const readsInTurn = (): autocannon.RequestSpec[] => {
+    const random = new Random(nextPhase());
+    return [
+      { method: 'GET', path: `${LEADERBOARD}?period=week`, headers: auth },
+      { method: 'GET', setupRequest: (request) => ({ ...request, path: '/v1/activity/me/summary', headers: chatHeaders(random.pick(big.staff)) }) },
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: `/v1/activity/staff/${random.pick(big.staff).gameUserId}?period=week`, headers: auth }),
+      },
+    ];
+  };
+  const smallConnections = Math.min(4, profile.connections);
+  let coldStaff = 0;
+  const mixed: Scenario = {
+    name: 'mixed',
+    title:
+      `heartbeats at ${profile.connections} connections, start/stop cycles at ${smallConnections}, and week leaderboard, ` +
+      `summary and per-staff reads at ${smallConnections}, each alone and then all at once`,
+    async prepare() {
+      if (activeShifts.length === 0) await heartbeat.prepare?.();
+    },
+    async check() {
+      await heartbeat.check();
+      await startStop.check();
+      await mixed.mixed?.coldRead(0);
+    },
+    requests: () => [],
+    mixed: {
+      streams: [
+        { name: 'heartbeats', title: 'heartbeats', connections: profile.connections, requests: () => heartbeat.requests() },
+        { name: 'start-stop', title: 'start/stop cycles', connections: smallConnections, requests: () => startStop.requests() },
+        { name: 'reads', title: 'week leaderboard, summary, per-staff week (in turn)', connections: smallConnections, requests: readsInTurn },
+      ],
+      async coldRead(i) {
+        // Staff from the far end of the cycle list, so the start/stop stream (which begins at its start) never meets them.
+        coldStaff += 1;
+        const staff = cycleStaff[cycleStaff.length - 1 - (coldStaff % Math.max(1, Math.floor(cycleStaff.length / 2)))];
+        if (!staff) fail('mixed', 'no staff member left for the cold reads');
+        const start = await post('/v1/activity/shifts/start', `${runTag}-cold-start-${i}-${coldStaff}`, startBody(staff, i));
+        contract.check('mixed (cold start)', 'POST', '/v1/activity/shifts/start', start);
+        const id = dataOf<{ shift: { id: string } }>(start).shift.id;
+        const stop = await post(`/v1/activity/shifts/${id}/stop`, `${runTag}-cold-stop-${i}-${coldStaff}`, { reason: 'manual' });
+        contract.check('mixed (cold stop)', 'POST', '/v1/activity/shifts/{shiftId}/stop', stop);
+        const began = performance.now();
+        const page = await get(`${LEADERBOARD}?period=week`);
+        const elapsed = performance.now() - began;
+        contract.check('mixed (cold leaderboard)', 'GET', LEADERBOARD, page);
+        checkRanking('mixed (cold leaderboard)', dataOf<LeaderboardData>(page), 0, Math.min(25, activeCount));
+        return elapsed;
+      },
+    },
+  };
+
+  const webhooks = webhookScenarios(ctx, startStop);
   const byName: Record<ScenarioName, Scenario> = {
     baseline,
     integration,
@@ -406,7 +558,11 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-week-deep': leaderboardDeep,
     'leaderboard-month': leaderboardMonth,
     heartbeat,
+    'heartbeat-batch': heartbeatBatch,
     'start-stop': startStop,
+    'start-stop-webhooks': webhooks['start-stop-webhooks'],
+    'webhook-delivery': webhooks['webhook-delivery'],
+    mixed,
   };
   return SCENARIO_NAMES.map((name) => byName[name]);
 }

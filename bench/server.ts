@@ -5,8 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SERVER_BIN } from './paths.js';
+import type { EventLoopDelay } from './event-loop-probe.js';
+import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.js';
 
 /** Long enough that no shift started by the benchmark times out during the run. */
 const SHIFT_TIMEOUT_SECONDS = '86400';
@@ -29,6 +31,11 @@ export interface ServerProcess {
   readonly baseUrl: string;
   readonly logPath: string;
   sample(): ProcessSample;
+  /** The server's event-loop delay since the last reset (measured inside the server process). */
+  readonly eventLoop: {
+    reset(): Promise<void>;
+    read(): Promise<EventLoopDelay>;
+  };
   /** SIGTERM, then waits for the exit; resolves with the exit code (null when it had to be killed). */
   stop(): Promise<number | null>;
 }
@@ -89,7 +96,11 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = openSync(options.logPath, 'a');
-  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const nodeArgs = [
+    '--import',
+    pathToFileURL(EVENT_LOOP_PROBE).href,
+    ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+  ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: 'warn',
@@ -97,12 +108,14 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     GATEWAY_ENV: 'benchmark',
     // The per-key rate limiter runs (its cost is part of every request) with a limit no scenario reaches.
     RATE_LIMIT_MAX: '1000000000',
+    // The webhook scenarios deliver to a receiver on this machine.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'NODE_OPTIONS', 'REDIS_URL']) delete env[name];
   const child = spawn(
     process.execPath,
     [...nodeArgs, options.serverBin ?? SERVER_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--database-url', options.databaseUrl],
-    { env, stdio: ['ignore', log, log] },
+    { env, stdio: ['ignore', log, log, 'ipc'] },
   );
   closeSync(log);
   const pid = child.pid;
@@ -127,12 +140,39 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     await sleep(100);
   }
 
+  let probeId = 0;
+  const probe = (kind: 'reset' | 'read'): Promise<EventLoopDelay> => {
+    probeId += 1;
+    const id = probeId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.off('message', onMessage);
+        reject(new Error('the server did not answer the event-loop probe'));
+      }, 10_000);
+      function onMessage(message: unknown) {
+        const reply = message as { probe?: string; id?: number; delay?: EventLoopDelay };
+        if (reply.id !== id || reply.delay === undefined) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(reply.delay);
+      }
+      child.on('message', onMessage);
+      child.send({ probe: kind, id });
+    });
+  };
+
   let stopping: Promise<number | null> | undefined;
   return {
     pid,
     baseUrl,
     logPath: options.logPath,
     sample: () => sampleProcess(pid),
+    eventLoop: {
+      reset: async () => {
+        await probe('reset');
+      },
+      read: () => probe('read'),
+    },
     stop() {
       stopping ??= (async () => {
         const exit = exited(child);
