@@ -34,6 +34,14 @@ function log(message: string): void {
   process.stdout.write(`[bench ${seconds}s] ${message}\n`);
 }
 
+// An error no await caught (a connection's error event, say) is printed where the rest of the run is read.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    log(`${event}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  });
+}
+
 /** What an interrupted run (Ctrl-C, SIGTERM) must undo: stop the server it started, drop its database. */
 const onInterrupt = new Set<() => Promise<unknown>>();
 let interrupted = false;

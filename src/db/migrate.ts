@@ -5,6 +5,7 @@ import * as activityVersion from './migrations/20261121_0002_activity_version.js
 import * as heartbeatHotUpdates from './migrations/20261122_0003_heartbeat_hot_updates.js';
 import * as activityTotals from './migrations/20261124_0004_activity_totals.js';
 import * as webhooks from './migrations/20261124_0005_webhooks.js';
+import * as activityChanges from './migrations/20261125_0006_activity_changes.js';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261122_0003_heartbeat_hot_updates': heartbeatHotUpdates,
   '20261124_0004_activity_totals': activityTotals,
   '20261124_0005_webhooks': webhooks,
+  '20261125_0006_activity_changes': activityChanges,
 };
 
 const provider: MigrationProvider = {

@@ -226,6 +226,13 @@ export interface ActivityTotalsExtentTable {
   longest_shift_ms: number;
 }
 
+/** The staff members a move of a workspace's activity version changed (see migration 0006). */
+export interface ActivityChangeTable {
+  workspace_id: string;
+  version: number;
+  staff_id: string;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   departments: DepartmentTable;
@@ -245,6 +252,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   activity_totals: ActivityTotalsTable;
   activity_totals_extent: ActivityTotalsExtentTable;
+  activity_changes: ActivityChangeTable;
 }
 
 export type Db = Kysely<Database>;

@@ -200,6 +200,7 @@ const COMPARED: Record<keyof Database, boolean> = {
   webhook_attempts: true,
   activity_totals: true,
   activity_totals_extent: true,
+  activity_changes: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 

@@ -11,6 +11,10 @@
  *   them).
  * So a cached ranking is always the one a fresh computation would give. Concurrent requests for an entry that
  * is being computed wait for that computation instead of starting their own (single flight).
+ *
+ * An entry of an older version is not thrown away: `advance` may bring it to the new version (recomputing only
+ * what changed between the two, see the leaderboard in service.ts). Advancing keeps the entry's validity window:
+ * nothing that was live when it was computed can time out inside it, whichever staff were recomputed.
  */
 
 export interface RankingEntry<T> {
@@ -27,6 +31,9 @@ interface Slot<T> {
   settled: RankingEntry<T> | null;
 }
 
+/** Brings `previous` (computed at `fromVersion`) to the requested version, or null: compute in full. */
+export type Advance<T> = (previous: RankingEntry<T>, fromVersion: number) => Promise<RankingEntry<T> | null>;
+
 export class RankingCache<T> {
   private readonly slots = new Map<string, Slot<T>>();
 
@@ -36,7 +43,13 @@ export class RankingCache<T> {
    * The ranking for `key` at `version`: from the cache when it holds one computed at that version and still
    * valid at `now`, else from `compute` (shared by concurrent callers).
    */
-  async get(key: string, version: number, now: number, compute: () => Promise<RankingEntry<T>>): Promise<readonly T[]> {
+  async get(
+    key: string,
+    version: number,
+    now: number,
+    compute: () => Promise<RankingEntry<T>>,
+    advance?: Advance<T>,
+  ): Promise<readonly T[]> {
     const slot = this.slots.get(key);
     if (slot && slot.version === version) {
       if (slot.settled === null) return (await slot.entry).ranked;
@@ -49,7 +62,27 @@ export class RankingCache<T> {
     }
     // A request that read an older version than the entry's (it raced a write) computes for itself only.
     if (slot && slot.version > version) return (await compute()).ranked;
+    if (slot && slot.version < version && advance !== undefined) {
+      const from = slot;
+      return (await this.fill(key, version, () => this.advanceFrom(from, now, compute, advance))).ranked;
+    }
     return (await this.fill(key, version, compute)).ranked;
+  }
+
+  /** `from`'s ranking (once settled) brought forward when still valid at `now`; else a full computation. */
+  private async advanceFrom(
+    from: Slot<T>,
+    now: number,
+    compute: () => Promise<RankingEntry<T>>,
+    advance: Advance<T>,
+  ): Promise<RankingEntry<T>> {
+    let previous: RankingEntry<T> | null = from.settled;
+    if (previous === null) previous = await from.entry.catch(() => null);
+    if (previous !== null && previous.validFrom <= now && now <= previous.validUntil) {
+      const advanced = await advance(previous, from.version);
+      if (advanced !== null) return advanced;
+    }
+    return compute();
   }
 
   get size(): number {

@@ -59,3 +59,34 @@ export function pageAfter<T extends Ranked>(sorted: readonly T[], cursor: RankCu
       : null;
   return { items, next };
 }
+
+/**
+ * `sorted` with the items of the `changed` staff members replaced by `update` of each, still sorted: the others
+ * keep their order, the replaced ones are sorted among themselves and merged in (linear in the list).
+ */
+export function withUpdated<T extends Ranked>(sorted: readonly T[], changed: ReadonlySet<string>, update: (item: T) => T): T[] {
+  const kept: T[] = [];
+  const updated: T[] = [];
+  for (const item of sorted) {
+    if (changed.has(item.staffId)) updated.push(update(item));
+    else kept.push(item);
+  }
+  if (updated.length === 0) return kept;
+  updated.sort(compareRanked);
+  const out: T[] = new Array<T>(sorted.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < kept.length || j < updated.length) {
+    const a = kept[i];
+    const b = updated[j];
+    if (b === undefined || (a !== undefined && compareRanked(a, b) <= 0)) {
+      out[k++] = a as T;
+      i += 1;
+    } else {
+      out[k++] = b;
+      j += 1;
+    }
+  }
+  return out;
+}

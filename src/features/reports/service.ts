@@ -24,9 +24,9 @@ import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../st
 import { weeklyRequirement } from '../staff/requirement.js';
 import { resolveActingStaff, type ChatContext } from '../staff/service.js';
 import { findWorkspace, type Workspace } from '../workspaces/workspace.js';
-import { pageAfter, compareRanked, type RankCursor } from './ranking.js';
-import { RankingCache } from './ranking-cache.js';
-import { planPeriod, staffWorked, workspaceWorked, type Worked, type WorkedRow } from '../totals/service.js';
+import { pageAfter, compareRanked, withUpdated, type RankCursor } from './ranking.js';
+import { RankingCache, type Advance, type RankingEntry } from './ranking-cache.js';
+import { changedStaff, planPeriod, staffWorked, workspaceWorked, type Worked, type WorkedRow } from '../totals/service.js';
 import {
   earliestLiveSeen,
   findApprovedNotices,
@@ -104,6 +104,9 @@ function groupByStaff(notices: readonly NoticeRow[]): Map<string, NoticeRow[]> {
   }
   return byStaff;
 }
+
+/** More changed staff than this since a cached ranking: compute it in full (one read of the workspace). */
+const MAX_ADVANCED_STAFF = 256;
 
 interface RankedStaff {
   readonly staffId: string;
@@ -207,17 +210,34 @@ export function createReportService({ db, clock, config }: ReportServiceDeps) {
       // Ranking needs only ids and totals; profiles, requirements and notices are read for the page alone.
       const audience = audienceOf(actor);
       const rankingKey = [workspace.id, audience.environment, period.start, period.end, statuses.join(','), departmentId ?? ''].join('|');
-      const ranked = await rankings.get(rankingKey, workspace.activityVersion, now, async () => {
+      const plan = planPeriod(period, period.timeZone);
+      const version = workspace.activityVersion;
+      const computeRanking = async (): Promise<RankingEntry<RankedStaff>> => {
         const [staffIds, totals, liveSince] = await Promise.all([
           listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
-          workspaceWorked(db, audience, planPeriod(period, period.timeZone), timedOutBefore(now)),
+          workspaceWorked(db, audience, plan, timedOutBefore(now)),
           earliestLiveSeen(db, audience, timedOutBefore(now)),
         ]);
         const list: RankedStaff[] = staffIds.map((staffId) => ({ staffId, ...periodTotalsOf(totals.get(staffId)) }));
         list.sort(compareRanked);
         // Exact until the earliest live shift (or one started from now on) could time out and start counting.
         return { ranked: list, validFrom: now, validUntil: Math.min(liveSince ?? now, now) + config.shiftTimeoutSeconds * 1000 };
-      });
+      };
+      // A ranking of an older version: recompute only the staff members the versions since changed (a stop
+      // changes one), when every version between says which; the staff ranked are the same (a change of who is
+      // ranked moves the version without saying, and so computes in full).
+      const advanceRanking: Advance<RankedStaff> = async (previous, fromVersion) => {
+        const changed = await changedStaff(db, workspace.id, fromVersion, version);
+        if (changed === null || changed.length > MAX_ADVANCED_STAFF) return null;
+        if (changed.length === 0) return previous;
+        const totals = await workspaceWorked(db, { ...audience, staffIds: changed }, plan, timedOutBefore(now));
+        const ranked = withUpdated(previous.ranked, new Set(changed), (item) => ({
+          staffId: item.staffId,
+          ...periodTotalsOf(totals.get(item.staffId)),
+        }));
+        return { ranked, validFrom: previous.validFrom, validUntil: previous.validUntil };
+      };
+      const ranked = await rankings.get(rankingKey, version, now, computeRanking, advanceRanking);
       const page = pageAfter(ranked, cursor, limit);
 
       const pageIds = page.items.map(({ item }) => item.staffId);

@@ -11,22 +11,76 @@ import type { WorkedRow } from './reading.js';
 /** Rows per multi-row statement: 8 columns each, well under SQLite's parameter limit. */
 const ROWS_PER_STATEMENT = 500;
 
+/** A workspace's row as a totals writer locked it: its time zone and the activity version it moved to. */
+export interface LockedWorkspace {
+  readonly timezone: string;
+  readonly version: number;
+}
+
 /**
- * Locks the workspaces' rows for a change of their totals and returns their time zones. The lock (an UPDATE
- * that also moves `activity_version`, which report caches are keyed on) orders every totals writer of a
- * workspace after a concurrent time-zone change and its rebuild, so buckets are always those of the zone in
- * force when the change commits.
+ * Locks the workspaces' rows for a change of their totals and returns their time zones and new versions. The
+ * lock (an UPDATE that also moves `activity_version`, which report caches are keyed on) orders every totals
+ * writer of a workspace after a concurrent time-zone change and its rebuild, so buckets are always those of the
+ * zone in force when the change commits; and it makes the version it returns this transaction's own.
  */
-export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, string>> {
+export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, LockedWorkspace>> {
   const ids = [...new Set(workspaceIds)].sort();
   if (ids.length === 0) return new Map();
   const rows = await db
     .updateTable('workspaces')
     .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
     .where('id', 'in', ids)
-    .returning(['id', 'timezone'])
+    .returning(['id', 'timezone', 'activity_version'])
     .execute();
-  return new Map(rows.map((row) => [row.id, row.timezone]));
+  return new Map(rows.map((row) => [row.id, { timezone: row.timezone, version: Number(row.activity_version) }]));
+}
+
+/** Versions of change rows kept per workspace: a cached ranking further behind is recomputed in full. */
+export const CHANGES_KEPT = 4096;
+/** Writers prune once every this many versions (one small range delete). */
+const PRUNE_EVERY = 64;
+
+/**
+ * Records which staff members a version changed (migration 0006), in the transaction that moved it, and every
+ * PRUNE_EVERY versions removes the workspace's rows older than CHANGES_KEPT versions.
+ */
+export async function recordChangedStaff(
+  db: Executor,
+  changes: ReadonlyArray<{ readonly workspaceId: string; readonly version: number; readonly staffIds: ReadonlySet<string> }>,
+): Promise<void> {
+  const rows = changes.flatMap((c) =>
+    [...c.staffIds].sort().map((staffId) => ({ workspace_id: c.workspaceId, version: c.version, staff_id: staffId })),
+  );
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await db.insertInto('activity_changes').values(rows.slice(i, i + ROWS_PER_STATEMENT)).execute();
+  }
+  for (const change of changes) {
+    if (change.version % PRUNE_EVERY !== 0) continue;
+    await db
+      .deleteFrom('activity_changes')
+      .where('workspace_id', '=', change.workspaceId)
+      .where('version', '<=', change.version - CHANGES_KEPT)
+      .execute();
+  }
+}
+
+/**
+ * The staff members changed by the workspace's versions after `after` up to `upTo`, or null when any of those
+ * versions has no rows (it changed what no row names, or was pruned): the caller then computes in full.
+ */
+export async function changedStaffBetween(db: Executor, workspaceId: string, after: number, upTo: number): Promise<string[] | null> {
+  if (upTo <= after) return [];
+  if (upTo - after > CHANGES_KEPT) return null;
+  const rows = await db
+    .selectFrom('activity_changes')
+    .select(['version', 'staff_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('version', '>', after)
+    .where('version', '<=', upTo)
+    .execute();
+  const versions = new Set(rows.map((row) => Number(row.version)));
+  if (versions.size !== upTo - after) return null;
+  return [...new Set(rows.map((row) => row.staff_id))];
 }
 
 /** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */
@@ -148,10 +202,17 @@ export interface TotalsScope {
   readonly workspaceId: string;
   readonly environment: string;
   readonly staffId?: string;
+  /** Only these staff members (a ranking brought up to date); never empty. */
+  readonly staffIds?: readonly string[];
 }
 
 function scopeWhere(scope: TotalsScope): RawBuilder<unknown> {
-  const staff = scope.staffId === undefined ? sql`` : sql`staff_id = ${scope.staffId} and `;
+  const staff =
+    scope.staffId !== undefined
+      ? sql`staff_id = ${scope.staffId} and `
+      : scope.staffIds !== undefined
+        ? sql`staff_id in (${sql.join(scope.staffIds.map((id) => sql`${id}`))}) and `
+        : sql``;
   return sql`${staff}environment = ${scope.environment} and workspace_id = ${scope.workspaceId}`;
 }
 

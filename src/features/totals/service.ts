@@ -17,6 +17,8 @@ import {
   lockWorkspacesForTotals,
   raiseLongestShift,
   readStaffWorked,
+  recordChangedStaff,
+  changedStaffBetween,
   readWorkspaceWorked,
   staffIdsAfter,
   type TotalsScope,
@@ -46,9 +48,23 @@ async function changeTotals(trx: Executor, shifts: readonly CompletedSpan[], sig
     trx,
     shifts.map((s) => s.workspace_id),
   );
-  const zoneOf = (workspaceId: string) => reportingTimeZone(zones.get(workspaceId));
+  const zoneOf = (workspaceId: string) => reportingTimeZone(zones.get(workspaceId)?.timezone);
   await addToTotals(trx, totalsDeltas(shifts, zoneOf, sign));
   if (sign === 1) await raiseLongestShift(trx, longestShifts(shifts).values());
+  // Which staff members the new version changed: a cached ranking recomputes only them (see changedStaff).
+  const staffOf = new Map<string, Set<string>>();
+  for (const shift of shifts) {
+    const set = staffOf.get(shift.workspace_id);
+    if (set) set.add(shift.staff_id);
+    else staffOf.set(shift.workspace_id, new Set([shift.staff_id]));
+  }
+  await recordChangedStaff(
+    trx,
+    [...staffOf].flatMap(([workspaceId, staffIds]) => {
+      const locked = zones.get(workspaceId);
+      return locked === undefined ? [] : [{ workspaceId, version: locked.version, staffIds }];
+    }),
+  );
 }
 
 /** Staff members per rebuild step: one read of their shifts and a few multi-row writes. */
@@ -65,9 +81,11 @@ export interface RebuildResult {
  * them, so no step holds the loop for long.
  */
 export async function rebuildWorkspaceTotals(trx: Executor, workspaceId: string): Promise<RebuildResult> {
+  // The version this moves to has no change rows: every cached ranking of the workspace is computed afresh.
   const zones = await lockWorkspacesForTotals(trx, [workspaceId]);
-  if (!zones.has(workspaceId)) return { workspaceId, shifts: 0 };
-  const zone = reportingTimeZone(zones.get(workspaceId));
+  const locked = zones.get(workspaceId);
+  if (locked === undefined) return { workspaceId, shifts: 0 };
+  const zone = reportingTimeZone(locked.timezone);
   await clearTotals(trx, workspaceId);
   let shifts = 0;
   let after: string | null = null;
@@ -136,6 +154,14 @@ export async function workspaceWorked(
   const out = new Map<string, Worked>();
   for (const [staffId, staffRows] of rowsByStaff(rows)) out.set(staffId, workedInPlan(plan, staffRows, timedOutBefore));
   return out;
+}
+
+/**
+ * The staff members whose worked time the workspace's versions after `after` up to `upTo` changed, or null when
+ * that is not known (a version that changed something else, or one pruned): then compute in full.
+ */
+export function changedStaff(db: Executor, workspaceId: string, after: number, upTo: number): Promise<string[] | null> {
+  return changedStaffBetween(db, workspaceId, after, upTo);
 }
 
 /** Whether a workspace with this id exists. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.js';
 import { ACTIVITY_TOTALS_MIGRATION } from '../../../src/db/migrate.js';
 import * as webhooks from '../../../src/db/migrations/20261124_0005_webhooks.js';
+import * as activityChanges from '../../../src/db/migrations/20261125_0006_activity_changes.js';
 import * as activityTotals from '../../../src/db/migrations/20261124_0004_activity_totals.js';
 import { applyProvisioning } from '../../../src/provisioning/apply.js';
 import { upgradeStore } from '../../../src/upgrade.js';
@@ -15,6 +16,7 @@ import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
 
 const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
+const CHANGES_MIGRATION = '20261125_0006_activity_changes';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -61,14 +63,15 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     const expected = await totals();
     expect(expected.length).toBeGreaterThan(0);
 
-    // The store as the previous version left it: migrations 0004 (totals) and 0005 (webhooks), which came with
-    // it, not applied.
+    // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks) and 0006 (activity
+    // changes), which came after it, not applied.
+    await activityChanges.down(store.db as unknown as Parameters<typeof activityChanges.down>[0]);
     await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);
     await activityTotals.down(store.db as unknown as Parameters<typeof activityTotals.down>[0]);
-    await sql`delete from kysely_migration where name in (${ACTIVITY_TOTALS_MIGRATION}, ${WEBHOOKS_MIGRATION})`.execute(store.db);
+    await sql`delete from kysely_migration where name in (${ACTIVITY_TOTALS_MIGRATION}, ${WEBHOOKS_MIGRATION}, ${CHANGES_MIGRATION})`.execute(store.db);
 
     const { applied } = await upgradeStore(store);
-    expect(applied).toEqual([ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION]);
+    expect(applied).toEqual([ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION]);
     expect(await totals()).toEqual(expected);
     expect((await upgradeStore(store)).applied).toEqual([]);
   });
