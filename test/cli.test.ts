@@ -49,6 +49,7 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
           '20261122_0003_heartbeat_hot_updates',
           '20261124_0004_activity_totals',
           '20261124_0005_webhooks',
+          '20261125_0006_activity_changes',
         ],
       });
       const second = await runCli(['migrate', '--database-url', fresh.url]);
