@@ -31,6 +31,11 @@ interface Slot<T> {
   settled: RankingEntry<T> | null;
 }
 
+/** Whether the entry is exact at `now` without a write (see RankingEntry). */
+function isValidAt(entry: RankingEntry<unknown>, now: number): boolean {
+  return entry.validFrom <= now && now <= entry.validUntil;
+}
+
 /** Brings `previous` (computed at `fromVersion`) to the requested version, or null: compute in full. */
 export type Advance<T> = (previous: RankingEntry<T>, fromVersion: number) => Promise<RankingEntry<T> | null>;
 
@@ -53,7 +58,7 @@ export class RankingCache<T> {
     const slot = this.slots.get(key);
     if (slot && slot.version === version) {
       if (slot.settled === null) return (await slot.entry).ranked;
-      if (slot.settled.validFrom <= now && now <= slot.settled.validUntil) {
+      if (isValidAt(slot.settled, now)) {
         // Refresh the entry's place in the eviction order (least recently used goes first).
         this.slots.delete(key);
         this.slots.set(key, slot);
@@ -78,7 +83,7 @@ export class RankingCache<T> {
   ): Promise<RankingEntry<T>> {
     let previous: RankingEntry<T> | null = from.settled;
     if (previous === null) previous = await from.entry.catch(() => null);
-    if (previous !== null && previous.validFrom <= now && now <= previous.validUntil) {
+    if (previous !== null && isValidAt(previous, now)) {
       const advanced = await advance(previous, from.version);
       if (advanced !== null) return advanced;
     }
