@@ -6,7 +6,7 @@ import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { addSubmission, call, seedReviewFixture, type ReviewFixture, type ReviewOperation } from '../applications/helpers.js';
-import { eventually, Receiver, SILENT_LOG } from './receiver.js';
+import { eventually, Receiver, SILENT_LOG, testDispatcherSettings } from './receiver.js';
 
 const EVERYTHING = '/everything';
 const ACCEPTED_ONLY = '/accepted-only';
@@ -51,17 +51,7 @@ describe.each(STORE_KINDS)('webhook delivery of submission events (%s)', (kind) 
       store: ctx.store,
       clock: ctx.clock,
       log: SILENT_LOG,
-      settings: {
-        allowPrivateNetworks: true,
-        concurrency: 8,
-        perEndpointConcurrency: 4,
-        timeoutMs: 10_000,
-        leaseMs: 30_000,
-        pollIntervalMs: 20,
-        excerptBytes: 256,
-        backlogLogIntervalMs: 60_000,
-        retry: { firstDelayMs: RETRY_FIRST_DELAY_MS, maxDelayMs: 10 * RETRY_FIRST_DELAY_MS },
-      },
+      settings: testDispatcherSettings({ retry: { firstDelayMs: RETRY_FIRST_DELAY_MS, maxDelayMs: 10 * RETRY_FIRST_DELAY_MS } }),
     });
   });
 

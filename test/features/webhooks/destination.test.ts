@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestinationClient, isPublicAddress } from '../../../src/features/webhooks/destination.js';
-import { startDispatcher, type DispatcherSettings } from '../../../src/features/webhooks/dispatcher.js';
+import { startDispatcher } from '../../../src/features/webhooks/dispatcher.js';
 import { newId } from '../../../src/ids.js';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
 import { createTestContext, type TestContext } from '../../helpers/app.js';
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { addSubmission, call } from '../applications/helpers.js';
-import { eventually, Receiver, SILENT_LOG } from './receiver.js';
+import { eventually, Receiver, SILENT_LOG, testDispatcherSettings } from './receiver.js';
 
 describe('internal addresses', () => {
   it.each([
@@ -113,17 +113,12 @@ describe.each(STORE_KINDS)('a dispatcher that may not reach private networks (%s
     const endpointId = newId();
     fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint('/internal', secret), events: ['*'], secret }];
     await seed(ctx, fixture);
-    const settings: DispatcherSettings = {
+    const settings = testDispatcherSettings({
       allowPrivateNetworks: false,
       concurrency: 4,
       perEndpointConcurrency: 2,
-      timeoutMs: 10_000,
-      leaseMs: 30_000,
-      pollIntervalMs: 20,
-      excerptBytes: 256,
-      backlogLogIntervalMs: 60_000,
       retry: { firstDelayMs: 60_000, maxDelayMs: 60_000 },
-    };
+    });
     const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log: SILENT_LOG, settings });
     try {
       const id = await addSubmission(ctx, fixture.workspace);
@@ -165,17 +160,12 @@ describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
       warn: (o: object, m: string) => lines.push([o, m]),
       error: (o: object, m: string) => lines.push([o, m]),
     };
-    const settings: DispatcherSettings = {
-      allowPrivateNetworks: true,
+    const settings = testDispatcherSettings({
       concurrency: 4,
       perEndpointConcurrency: 2,
-      timeoutMs: 10_000,
-      leaseMs: 30_000,
-      pollIntervalMs: 20,
-      excerptBytes: 256,
       backlogLogIntervalMs: 1,
       retry: { firstDelayMs: 60_000, maxDelayMs: 60_000 },
-    };
+    });
     receiver.behaviour = ({ count }) => (count === 1 ? 500 : 'hang');
     const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log, settings });
     const row = () =>

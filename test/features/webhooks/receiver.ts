@@ -1,6 +1,26 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.js';
+
+/**
+ * Dispatcher settings for tests against a local receiver: private networks allowed, quick polling, small
+ * concurrency; each test overrides what it is about.
+ */
+export function testDispatcherSettings(overrides: Partial<DispatcherSettings> = {}): DispatcherSettings {
+  return {
+    allowPrivateNetworks: true,
+    concurrency: 8,
+    perEndpointConcurrency: 4,
+    timeoutMs: 10_000,
+    leaseMs: 30_000,
+    pollIntervalMs: 20,
+    excerptBytes: 256,
+    backlogLogIntervalMs: 60_000,
+    retry: { firstDelayMs: 1_000, maxDelayMs: 10_000 },
+    ...overrides,
+  };
+}
 
 /** One request a receiver got, with the outcome of verifying its signature with the endpoint's secret. */
 export interface Received {

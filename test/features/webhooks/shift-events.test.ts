@@ -7,7 +7,7 @@ import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { dataOf, errorCode, shiftClient, startBody, type ShiftClient } from '../shifts/shift-client.js';
-import { eventually, Receiver, SILENT_LOG, type Received } from './receiver.js';
+import { eventually, Receiver, SILENT_LOG, testDispatcherSettings, type Received } from './receiver.js';
 
 const TIMEOUT_SECONDS = 60;
 const ALL = '/all';
@@ -38,17 +38,7 @@ describe.each(STORE_KINDS)('webhook delivery of shift events (%s)', (kind) => {
       store: ctx.store,
       clock: ctx.clock,
       log: SILENT_LOG,
-      settings: {
-        allowPrivateNetworks: true,
-        concurrency: 8,
-        perEndpointConcurrency: 4,
-        timeoutMs: 10_000,
-        leaseMs: 30_000,
-        pollIntervalMs: 20,
-        excerptBytes: 256,
-        backlogLogIntervalMs: 60_000,
-        retry: { firstDelayMs: 1_000, maxDelayMs: 10_000 },
-      },
+      settings: testDispatcherSettings(),
     });
   });
 
