@@ -8,6 +8,7 @@ import {
   advisoryLockKey,
   createIdempotency,
   defineFusedWrite,
+  type FusedEffect,
   type FusedWriteRun,
   type Idempotency,
   type IdempotentCall,
@@ -24,6 +25,16 @@ type BumpParams = { readonly id: string; readonly below: number };
 
 type NameParams = { readonly expectedName: string };
 
+/** Moves the workspace's activity_version up by one while it is below `below`. */
+const bumpEffect: FusedEffect<BumpParams> = (db, p, keyFree) =>
+  db
+    .updateTable('workspaces')
+    .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
+    .where('id', '=', p('id'))
+    .where('activity_version', '<', p('below'))
+    .where(keyFree)
+    .returning('id');
+
 /**
  * A fused write with a visible count: it moves the workspace's activity_version up by one, only while the
  * version is below `below` (so a test can make the effect not qualify); its condition, when a run gives its
@@ -31,28 +42,14 @@ type NameParams = { readonly expectedName: string };
  */
 const bumpVersion = defineFusedWrite<BumpParams, NameParams>({
   name: 'test version bump',
-  effect: (db, p, keyFree) =>
-    db
-      .updateTable('workspaces')
-      .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
-      .where('id', '=', p('id'))
-      .where('activity_version', '<', p('below'))
-      .where(keyFree)
-      .returning('id'),
+  effect: bumpEffect,
   condition: (p) => sql<SqlBool>`exists (select 1 from workspaces where name = ${p('expectedName')})`,
 });
 
 /** The same effect, declared without a condition. */
 const bumpVersionPlain = defineFusedWrite<BumpParams>({
   name: 'test version bump without condition',
-  effect: (db, p, keyFree) =>
-    db
-      .updateTable('workspaces')
-      .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
-      .where('id', '=', p('id'))
-      .where('activity_version', '<', p('below'))
-      .where(keyFree)
-      .returning('id'),
+  effect: bumpEffect,
 });
 
 describe.each(STORE_KINDS)('fused writes (%s)', (kind) => {
