@@ -1,32 +1,89 @@
 /**
  * Runs in a worker thread beside a serving SQLite store: copies the write-ahead log back into the database
- * file every `intervalMs` on its own connection, so that work (and its fsync) is never done inside a request's
- * commit on the main thread. A PASSIVE checkpoint never blocks the writer or readers.
+ * file on its own connection, so that work (and its fsync) is never done inside a request's commit on the main
+ * thread. Its checkpoints are PASSIVE: they never block the writer or readers.
+ *
+ * Under steady writes a pass never reaches the end of the log (commits append while it copies), and a log that
+ * is never wholly copied is never restarted from its beginning: it would grow until a commit hit the store's
+ * fallback threshold and checkpointed inside itself, on the event loop. So when the log has grown past
+ * `restartFrames`, the worker asks the serving thread to hold its writes (`hold`, answered `held`: no batch is
+ * under way and the next ones wait, while reads go on), copies the rest, and lets the writes go (`release`).
+ * The next commit then starts the log over.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteDatabase } from './sqlite-driver.js';
 
-interface CheckpointerData {
+export interface CheckpointerData {
   readonly filename: string;
   readonly intervalMs: number;
+  readonly restartFrames: number;
 }
 
-const { filename, intervalMs } = workerData as CheckpointerData;
+/** How long the worker waits for `held` before it gives up on this round (the writer may be busy). */
+const HOLD_WAIT_MS = 1_000;
+
+interface CheckpointResult {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+}
+
+const { filename, intervalMs, restartFrames } = workerData as CheckpointerData;
 const db = new SqliteDatabase(filename);
 db.pragma('busy_timeout = 1000');
 db.pragma('synchronous = FULL');
+let stopped = false;
+let timer: NodeJS.Timeout | undefined;
 
-const timer = setInterval(() => {
+function checkpoint(): CheckpointResult | undefined {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    return (db.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0];
   } catch {
-    // Busy or locked this time: the next tick tries again (and the store's own fallback threshold holds).
+    return undefined; // busy or locked this time: the next round tries again
   }
-}, intervalMs);
+}
+
+function waitForHeld(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown): void => {
+      if (message !== 'held') return;
+      clearTimeout(timeout);
+      parentPort?.off('message', onMessage);
+      resolve(true);
+    };
+    const timeout = setTimeout(() => {
+      parentPort?.off('message', onMessage);
+      resolve(false);
+    }, HOLD_WAIT_MS);
+    parentPort?.on('message', onMessage);
+  });
+}
+
+async function round(): Promise<void> {
+  const pass = checkpoint();
+  if (!pass || pass.busy !== 0 || pass.log < restartFrames || stopped) return;
+  parentPort?.postMessage('hold');
+  const held = await waitForHeld();
+  try {
+    if (held && !stopped) checkpoint();
+  } finally {
+    parentPort?.postMessage('release');
+  }
+}
+
+function schedule(): void {
+  timer = setTimeout(() => {
+    void round().finally(() => {
+      if (!stopped) schedule();
+    });
+  }, intervalMs);
+}
+schedule();
 
 parentPort?.on('message', (message: unknown) => {
   if (message === 'stop') {
-    clearInterval(timer);
+    stopped = true;
+    clearTimeout(timer);
     db.close();
     parentPort?.close();
   }

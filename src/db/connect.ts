@@ -12,6 +12,7 @@ import pg from 'pg';
 import { SqliteDatabase } from './sqlite-driver.js';
 import { GroupCommit } from './group-commit.js';
 import { attachRegistry, StatementRegistry } from './prepared.js';
+import type { CheckpointerData } from './checkpointer-worker.js';
 import type { SyncStatements } from './savepoint.js';
 import { cachingSqliteDatabase } from './statement-cache.js';
 import type { Store } from './store.js';
@@ -30,12 +31,23 @@ export interface StoreOptions {
    * serving process; see checkpointer-worker.ts). The store's own automatic checkpoint stays as a fallback at a
    * higher threshold.
    */
-  readonly backgroundCheckpoints?: boolean;
+  readonly backgroundCheckpoints?: boolean | CheckpointSettings;
 }
 
-/** How often the background checkpointer runs, and the WAL size (pages) at which a commit checkpoints anyway. */
-const CHECKPOINT_INTERVAL_MS = 500;
+/** When the background checkpointer runs, and from which log size it has the log start over (tests shorten both). */
+export interface CheckpointSettings {
+  readonly intervalMs: number;
+  readonly restartPages: number;
+}
+
+/**
+ * How often the background checkpointer runs; the log size (pages) from which it holds the writes for a moment so
+ * the log can start over (checkpointer-worker.ts); and the size at which a commit checkpoints anyway.
+ */
+const DEFAULT_CHECKPOINTS: CheckpointSettings = { intervalMs: 500, restartPages: 4_096 };
 const FALLBACK_AUTOCHECKPOINT_PAGES = 20_000;
+/** The longest the writes stay held for the checkpointer, whatever happens to it. */
+const MAX_HOLD_MS = 2_000;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -76,11 +88,24 @@ export function syncStatements(database: KyselySqliteDatabase): SyncStatements {
   };
 }
 
-function startCheckpointer(filename: string): () => Promise<void> {
-  const worker = new Worker(new URL('./checkpointer-worker.js', import.meta.url), {
-    workerData: { filename, intervalMs: CHECKPOINT_INTERVAL_MS },
+function startCheckpointer(filename: string, writer: GroupCommit, settings: CheckpointSettings): () => Promise<void> {
+  const workerData: CheckpointerData = { filename, intervalMs: settings.intervalMs, restartFrames: settings.restartPages };
+  const worker = new Worker(new URL('./checkpointer-worker.js', import.meta.url), { workerData });
+  let holdLimit: NodeJS.Timeout | undefined;
+  const release = (): void => {
+    clearTimeout(holdLimit);
+    writer.release();
+  };
+  worker.on('message', (message: unknown) => {
+    if (message === 'hold') {
+      holdLimit = setTimeout(release, MAX_HOLD_MS);
+      void writer.hold().then(() => worker.postMessage('held'));
+    } else if (message === 'release') {
+      release();
+    }
   });
-  worker.on('error', () => undefined); // the fallback threshold keeps the log bounded
+  worker.on('error', release); // the fallback threshold keeps the log bounded
+  worker.on('exit', release);
   worker.unref();
   return async () => {
     worker.postMessage('stop');
@@ -114,12 +139,13 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect = new SqliteDialect({ database });
   }
   const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
-  let stopCheckpointer: (() => Promise<void>) | undefined;
-  if (options.backgroundCheckpoints === true && filename !== ':memory:') {
-    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    stopCheckpointer = startCheckpointer(filename);
-  }
   const writer = new GroupCommit(db, syncStatements(database));
+  let stopCheckpointer: (() => Promise<void>) | undefined;
+  const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
+  if (checkpoints && filename !== ':memory:') {
+    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    stopCheckpointer = startCheckpointer(filename, writer, checkpoints);
+  }
   return {
     db,
     dialect: 'sqlite',

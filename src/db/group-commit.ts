@@ -21,6 +21,10 @@ export class GroupCommit {
   private draining = false;
   /** Transactions committed (or attempted) so far: with concurrent writers, well below the jobs submitted. */
   batches = 0;
+  /** The batch under way, if any. */
+  private running: Promise<void> | undefined;
+  /** Set while held (see hold): the batches after the current one wait for `release`. */
+  private held: { readonly until: Promise<void>; readonly release: () => void } | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -37,6 +41,29 @@ export class GroupCommit {
     return this.enqueue<T>({ sync });
   }
 
+  /**
+   * Holds the next batches back (the event loop stays free; their jobs wait in the queue) and resolves once no
+   * batch is under way, so nothing writes until `release`. The store's checkpointer uses it to copy the end of the
+   * write-ahead log while nothing is appended to it (see connect.ts).
+   */
+  async hold(): Promise<void> {
+    if (!this.held) {
+      let release: () => void = () => undefined;
+      const until = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.held = { until, release };
+    }
+    await this.running;
+  }
+
+  /** Lets the batches held back by `hold` run. */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    held?.release();
+  }
+
   private enqueue<T>(work: { readonly job: WriteJob<unknown> } | { readonly sync: SyncWriteJob<unknown> }): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ ...work, resolve: resolve as (value: unknown) => void, reject });
@@ -51,8 +78,11 @@ export class GroupCommit {
       // included) would run before the next request is even read, and no two writes would ever share a commit.
       await new Promise<void>((resolve) => setImmediate(resolve));
       while (this.queue.length > 0) {
+        while (this.held) await this.held.until;
         const batch = this.queue.splice(0, this.maxBatch);
-        await this.runBatch(batch);
+        this.running = this.runBatch(batch);
+        await this.running;
+        this.running = undefined;
         if (this.queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {

@@ -30,7 +30,43 @@ async function writeAndMeasure(backgroundCheckpoints: boolean): Promise<{ grewBy
   }
 }
 
+/**
+ * Writes `megabytes` through the log in back-to-back commits, a commit always queued behind the one under way (as
+ * in a serving process under steady load), with checkpoint rounds every 40 ms that have the log start over from
+ * 256 pages (1 MB) on; returns the size the log file reached.
+ */
+async function steadyWrites(megabytes: number): Promise<{ logBytes: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'wsg-checkpoint-'));
+  const filename = join(dir, 'gateway.db');
+  const store = openStore(`sqlite:${filename}`, { backgroundCheckpoints: { intervalMs: 40, restartPages: 256 } });
+  try {
+    await sql`create table filler (id integer primary key, body text not null)`.execute(store.db);
+    const body = 'y'.repeat(16_000);
+    const commits = Math.ceil((megabytes * 1_000_000) / body.length);
+    let submitted = 0;
+    const writer = async (): Promise<void> => {
+      while (submitted < commits) {
+        submitted += 1;
+        await store.write(async (trx) => {
+          await sql`insert into filler (body) values (${body})`.execute(trx);
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, writer));
+    return { logBytes: statSync(`${filename}-wal`).size };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('background WAL checkpoints (SQLite, serving process)', () => {
+  it('under steady writes the log starts over instead of growing toward the fallback threshold', async () => {
+    // 40 MB through the log: without a restart the file would hold all of it (the fallback is at about 80 MB).
+    const { logBytes } = await steadyWrites(40);
+    expect(logBytes).toBeLessThan(20_000_000);
+  }, 60_000);
+
   it('copy committed pages into the database file from a worker, without a commit doing it', async () => {
     const background = await writeAndMeasure(true);
     // The worker checkpointed: the 4 MB reached the database file although no commit hit the (raised) threshold.

@@ -92,6 +92,43 @@ describe('SQLite group commit', () => {
     expect(names).toEqual(expect.arrayContaining(['direct-1', 'queued-2', 'direct-3']));
     expect(names).not.toContain('direct-bad');
   });
+
+  it('hold: waits for the batch under way, keeps the next ones queued until release, then commits them', async () => {
+    let finishRunning: () => void = () => undefined;
+    const running = writer.write(async (trx) => {
+      await new Promise<void>((resolve) => {
+        finishRunning = resolve;
+      });
+      return insertMember('held-0')(trx);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the first batch is under way
+    let holding = false;
+    const held = writer.hold().then(() => {
+      holding = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(holding).toBe(false); // the batch under way has not finished
+    finishRunning();
+    await held;
+    await running;
+    const before = writer.batches;
+    let answered = false;
+    const queued = Promise.all([writer.write(insertMember('held-1')), writer.write(insertMember('held-2'))]).then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(answered).toBe(false);
+    expect(writer.batches - before).toBe(0);
+    // Reads go on while writes are held.
+    expect(await db.selectFrom('members').select('user_id').where('user_id', '=', 'held-1').execute()).toEqual([]);
+    writer.release();
+    await queued;
+    expect(writer.batches - before).toBe(1);
+    const names = (await db.selectFrom('members').select('user_id').where('user_id', 'like', 'held-%').execute()).map(
+      (r) => r.user_id,
+    );
+    expect(names.sort()).toEqual(['held-0', 'held-1', 'held-2']);
+  });
 });
 
 describe.each(STORE_KINDS)('the store\'s writer (%s)', (kind) => {
