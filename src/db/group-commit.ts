@@ -30,6 +30,8 @@ export class GroupCommit {
     private readonly db: Kysely<Database>,
     private readonly connection: SyncStatements,
     private readonly maxBatch = 128,
+    /** Milliseconds of jobs one batch runs before the rest wait for the next one. */
+    private readonly budgetMs = 6,
   ) {}
 
   write<T>(job: WriteJob<T>): Promise<T> {
@@ -93,9 +95,13 @@ export class GroupCommit {
   private async runBatch(batch: Pending[]): Promise<void> {
     const outcomes: SavepointOutcome<unknown>[] = [];
     this.batches += 1;
+    const started = performance.now();
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const item of batch) {
+          // The jobs of a batch run back to back without the event loop turning: past the budget, the rest wait
+          // for the next batch (at the head of the queue), so no request waits long behind a big commit.
+          if (outcomes.length > 0 && performance.now() - started > this.budgetMs) break;
           if ('sync' in item) {
             // The batch's transaction is open on the same connection.
             outcomes.push(inSavepointSync(this.connection, JOB_SAVEPOINT, item.sync));
@@ -105,11 +111,13 @@ export class GroupCommit {
         }
       });
     } catch (error) {
-      // The shared commit failed: nothing of this batch is durable.
+      // The shared commit failed: nothing of this batch is durable (those past the budget are refused too: the
+      // store is failing).
       for (const item of batch) item.reject(error);
       return;
     }
-    batch.forEach((item, i) => {
+    this.queue.unshift(...batch.slice(outcomes.length));
+    batch.slice(0, outcomes.length).forEach((item, i) => {
       const outcome = outcomes[i];
       if (outcome?.ok) item.resolve(outcome.value);
       else item.reject(outcome ? outcome.error : new Error('batch job lost'));

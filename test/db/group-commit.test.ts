@@ -93,6 +93,31 @@ describe('SQLite group commit', () => {
     expect(names).not.toContain('direct-bad');
   });
 
+  it('a batch stops taking jobs past its time budget; the rest commit in the next batches, in order', async () => {
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        // a job that holds the event loop
+      }
+    };
+    const before = writer.batches;
+    const committed: string[] = [];
+    const jobs = Array.from({ length: 6 }, (_, i) =>
+      writer.write(async (trx) => {
+        busy(4);
+        await insertMember(`budget-${i}`)(trx);
+        committed.push(`budget-${i}`);
+        return i;
+      }),
+    );
+    expect(await Promise.all(jobs)).toEqual([0, 1, 2, 3, 4, 5]);
+    // 4 ms jobs under a 6 ms budget: two per batch at most (the first always runs).
+    expect(writer.batches - before).toBeGreaterThanOrEqual(3);
+    expect(committed).toEqual(['budget-0', 'budget-1', 'budget-2', 'budget-3', 'budget-4', 'budget-5']);
+    const rows = await db.selectFrom('members').select('user_id').where('user_id', 'like', 'budget-%').execute();
+    expect(rows).toHaveLength(6);
+  });
+
   it('hold: waits for the batch under way, keeps the next ones queued until release, then commits them', async () => {
     let finishRunning: () => void = () => undefined;
     const running = writer.write(async (trx) => {
