@@ -9,7 +9,14 @@ import type * as SourceConnect from '../../src/db/connect.js';
 const BUILT_CONNECT = '../../dist/db/connect.js';
 const { openStore } = (await import(BUILT_CONNECT)) as typeof SourceConnect;
 
-async function writeAndMeasure(backgroundCheckpoints: boolean): Promise<{ grewBy: number }> {
+type Options = NonNullable<Parameters<typeof openStore>[1]>;
+type OpenedStore = ReturnType<typeof openStore>;
+
+/** A store on a fresh file with an empty `filler` table, handed to `use`; closed and removed afterwards. */
+async function withFillerStore<T>(
+  backgroundCheckpoints: Options['backgroundCheckpoints'],
+  use: (store: OpenedStore, filename: string) => Promise<T>,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'wsg-checkpoint-'));
   const filename = join(dir, 'gateway.db');
   const store = openStore(`sqlite:${filename}`, { backgroundCheckpoints });
@@ -17,6 +24,15 @@ async function writeAndMeasure(backgroundCheckpoints: boolean): Promise<{ grewBy
     // Without the worker, raise the threshold by hand as the worker's store does: nothing else checkpoints.
     if (!backgroundCheckpoints) await sql`pragma wal_autocheckpoint = 20000`.execute(store.db);
     await sql`create table filler (id integer primary key, body text not null)`.execute(store.db);
+    return await use(store, filename);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function writeAndMeasure(backgroundCheckpoints: boolean): Promise<{ grewBy: number }> {
+  return withFillerStore(backgroundCheckpoints, async (store, filename) => {
     const before = statSync(filename).size;
     // About 4 MB through the log: far below the fallback threshold, above the default one.
     for (let i = 0; i < 200; i += 1) {
@@ -24,10 +40,7 @@ async function writeAndMeasure(backgroundCheckpoints: boolean): Promise<{ grewBy
     }
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     return { grewBy: statSync(filename).size - before };
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -35,12 +48,8 @@ async function writeAndMeasure(backgroundCheckpoints: boolean): Promise<{ grewBy
  * in a serving process under steady load), with checkpoint rounds every 40 ms that have the log start over from
  * 256 pages (1 MB) on; returns the size the log file reached.
  */
-async function steadyWrites(megabytes: number): Promise<{ logBytes: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'wsg-checkpoint-'));
-  const filename = join(dir, 'gateway.db');
-  const store = openStore(`sqlite:${filename}`, { backgroundCheckpoints: { intervalMs: 40, restartPages: 256 } });
-  try {
-    await sql`create table filler (id integer primary key, body text not null)`.execute(store.db);
+function steadyWrites(megabytes: number): Promise<{ logBytes: number }> {
+  return withFillerStore({ intervalMs: 40, restartPages: 256 }, async (store, filename) => {
     const body = 'y'.repeat(16_000);
     const commits = Math.ceil((megabytes * 1_000_000) / body.length);
     let submitted = 0;
@@ -54,10 +63,7 @@ async function steadyWrites(megabytes: number): Promise<{ logBytes: number }> {
     };
     await Promise.all(Array.from({ length: 8 }, writer));
     return { logBytes: statSync(`${filename}-wal`).size };
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 describe('background WAL checkpoints (SQLite, serving process)', () => {
