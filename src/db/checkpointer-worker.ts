@@ -6,7 +6,7 @@
  * Under steady writes a pass never reaches the end of the log (commits append while it copies), and a log that
  * is never wholly copied is never restarted from its beginning: it would grow until a commit hit the store's
  * fallback threshold and checkpointed inside itself, on the event loop. So when the log has grown past
- * `restartFrames`, the worker asks the serving thread to hold its writes (`hold`, answered `held`: no batch is
+ * `restartPages`, the worker asks the serving thread to hold its writes (`hold`, answered `held`: no batch is
  * under way and the next ones wait, while reads go on), copies the rest, and lets the writes go (`release`).
  * The next commit then starts the log over.
  */
@@ -16,7 +16,8 @@ import { SqliteDatabase } from './sqlite-driver.js';
 export interface CheckpointerData {
   readonly filename: string;
   readonly intervalMs: number;
-  readonly restartFrames: number;
+  /** Log size (pages) from which a round holds the writes so the log can start over. */
+  readonly restartPages: number;
 }
 
 /** How long the worker waits for `held` before it gives up on this round (the writer may be busy). */
@@ -28,7 +29,7 @@ interface CheckpointResult {
   readonly checkpointed: number;
 }
 
-const { filename, intervalMs, restartFrames } = workerData as CheckpointerData;
+const { filename, intervalMs, restartPages } = workerData as CheckpointerData;
 const db = new SqliteDatabase(filename);
 db.pragma('busy_timeout = 1000');
 db.pragma('synchronous = FULL');
@@ -61,7 +62,7 @@ function waitForHeld(): Promise<boolean> {
 
 async function round(): Promise<void> {
   const pass = checkpoint();
-  if (!pass || pass.busy !== 0 || pass.log < restartFrames || stopped) return;
+  if (!pass || pass.busy !== 0 || pass.log < restartPages || stopped) return;
   parentPort?.postMessage('hold');
   const held = await waitForHeld();
   try {

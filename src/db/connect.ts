@@ -35,10 +35,7 @@ export interface StoreOptions {
 }
 
 /** When the background checkpointer runs, and from which log size it has the log start over (tests shorten both). */
-export interface CheckpointSettings {
-  readonly intervalMs: number;
-  readonly restartPages: number;
-}
+export type CheckpointSettings = Omit<CheckpointerData, 'filename'>;
 
 /**
  * How often the background checkpointer runs; the log size (pages) from which it holds the writes for a moment so
@@ -89,7 +86,7 @@ export function syncStatements(database: KyselySqliteDatabase): SyncStatements {
 }
 
 function startCheckpointer(filename: string, writer: GroupCommit, settings: CheckpointSettings): () => Promise<void> {
-  const workerData: CheckpointerData = { filename, intervalMs: settings.intervalMs, restartFrames: settings.restartPages };
+  const workerData: CheckpointerData = { filename, ...settings };
   const worker = new Worker(new URL('./checkpointer-worker.js', import.meta.url), { workerData });
   let holdLimit: NodeJS.Timeout | undefined;
   const release = (): void => {
