@@ -1,4 +1,5 @@
 /** Set-based shift queries of the game-server batch calls: a constant number of statements per batch. */
+import { lockingWhatItReads, lockRowsInIdOrder } from '../../db/row-locks.js';
 import type { Executor } from '../../db/types.js';
 import {
   ACTIVE,
@@ -25,6 +26,8 @@ export async function recordHeartbeats(
 ): Promise<RecordedHeartbeat[]> {
   if (ids.length === 0) return [];
   const values = guardValues(guard);
+  // In id order, as the server stop locks them: otherwise the two can deadlock (see db/row-locks.ts).
+  await lockRowsInIdOrder(trx, 'shifts', ids);
   return trx
     .updateTable('shifts')
     .set((eb) => ({
@@ -55,15 +58,19 @@ export async function findOwnedShifts(trx: Executor, owner: ShiftOwner, ids: rea
     .execute();
 }
 
-/** The owner's active shifts on one game server (timed-out ones included), by id. */
+/**
+ * The owner's active shifts on one game server (timed-out ones included), by id, locked for the server stop in id
+ * order before it changes any of them (or the workspace's row, which every completion locks after its shift's):
+ * single stops and batch heartbeats racing it then wait instead of deadlocking.
+ */
 export async function findActiveShiftsOfServer(trx: Executor, owner: ShiftOwner, serverId: string): Promise<ShiftRow[]> {
-  return trx
+  const query = trx
     .selectFrom('shifts')
     .selectAll()
     .where('application_id', '=', owner.applicationId)
     .where('environment', '=', owner.environment)
     .where('status', '=', ACTIVE)
     .where('server_id', '=', serverId)
-    .orderBy('id')
-    .execute();
+    .orderBy('id');
+  return lockingWhatItReads(trx, query).execute();
 }

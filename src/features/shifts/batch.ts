@@ -137,7 +137,7 @@ export function createShiftBatchService({ idempotency, clock, config }: ShiftBat
     const reason = body?.reason ?? 'server_shutdown';
     const owner = ownerOf(actor);
     const stopped: ShiftRow[] = [];
-    // Rows are changed in id order, as the batch heartbeat's statement changes them.
+    // Locked in id order as they are found, as the batch heartbeat locks its rows.
     for (const shift of await findActiveShiftsOfServer(trx, owner, serverId)) {
       if (isStale(shift, cutoff(now))) {
         await timeOutShift(trx, shift.id, cutoff(now), now); // it had already ended: not this call's to stop
