@@ -5,7 +5,7 @@
  * a second's wait. A writer that changes several rows which another writer may change too locks them first, in
  * primary-key order, before it changes them or any other row. SQLite runs one writer at a time: nothing to lock.
  */
-import { PostgresAdapter, sql, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Executor } from './types.js';
 
 /** Whether the store behind `db` takes row locks (PostgreSQL), i.e. whether concurrent writers can deadlock. */
@@ -20,6 +20,17 @@ type TableWithId = { [T in keyof Database]: Database[T] extends { id: string } ?
 export async function lockRowsInIdOrder(db: Executor, table: TableWithId, ids: readonly string[]): Promise<void> {
   if (ids.length < 2 || !takesRowLocks(db)) return;
   await sql`select id from ${sql.table(table)} where id = any(${[...ids]}) order by id for no key update`.execute(db);
+}
+
+/**
+ * `id` is one of `ids`, for a statement that changes their rows: on PostgreSQL the ids come from a sub-select that
+ * locks the rows in id order, once and before the statement changes any (one statement instead of
+ * lockRowsInIdOrder's two; `any(array(...))` then finds the rows by key as the plain list does, where a sub-select
+ * used as a set would be joined); on SQLite the plain list.
+ */
+export function idAmongLockedInOrder(db: Executor, table: TableWithId, ids: readonly string[]): RawBuilder<SqlBool> {
+  if (!takesRowLocks(db)) return sql<SqlBool>`${sql.ref('id')} in (${sql.join([...ids])})`;
+  return sql<SqlBool>`${sql.ref('id')} = any(array(select id from ${sql.table(table)} where id = any(${[...ids]}) order by id for no key update))`;
 }
 
 /**

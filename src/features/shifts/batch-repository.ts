@@ -1,5 +1,5 @@
 /** Set-based shift queries of the game-server batch calls: a constant number of statements per batch. */
-import { lockingWhatItReads, lockRowsInIdOrder } from '../../db/row-locks.js';
+import { idAmongLockedInOrder, lockingWhatItReads } from '../../db/row-locks.js';
 import type { Executor } from '../../db/types.js';
 import {
   ACTIVE,
@@ -26,8 +26,6 @@ export async function recordHeartbeats(
 ): Promise<RecordedHeartbeat[]> {
   if (ids.length === 0) return [];
   const values = guardValues(guard);
-  // In id order, as the server stop locks them: otherwise the two can deadlock (see db/row-locks.ts).
-  await lockRowsInIdOrder(trx, 'shifts', ids);
   return trx
     .updateTable('shifts')
     .set((eb) => ({
@@ -39,7 +37,8 @@ export async function recordHeartbeats(
         .end(),
       last_seen_at: heartbeat.seenAt,
     }))
-    .where('id', 'in', ids)
+    // Locked in id order, as the server stop locks them: otherwise the two can deadlock (see db/row-locks.ts).
+    .where(idAmongLockedInOrder(trx, 'shifts', ids))
     .where((eb) => liveSince(eb, heartbeat.staleBefore))
     .where((eb) => guardHolds(eb, values))
     .returning(['id', 'last_heartbeat_at'])
