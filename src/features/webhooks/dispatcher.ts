@@ -65,6 +65,14 @@ export interface Dispatcher {
 
 // How long results may wait to be recorded together (one transaction for many deliveries).
 const RECORD_FLUSH_MS = 20;
+/**
+ * Deliveries held per endpoint (and in all), as a multiple of those in flight: the rest wait in a local queue,
+ * so a finished delivery's slot is refilled at once while the next claim (a transaction, milliseconds on
+ * PostgreSQL) is under way, instead of every slot waiting for it.
+ */
+const PREFETCH = 4;
+/** A queued delivery is sent only while this share of its lease is left unused; otherwise it is given back. */
+const FRESH_SHARE_OF_LEASE = 0.25;
 
 function is2xx(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
@@ -80,6 +88,10 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
   const { leaseMs } = settings;
   const client = createDestinationClient(settings);
   const inFlight = new Map<string, ClaimedDelivery>();
+  /** Claimed deliveries waiting for a slot, per endpoint, with when they were claimed. */
+  const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
+  let queuedCount = 0;
+  /** Deliveries in flight per endpoint. */
   const perEndpoint = new Map<string, number>();
   const finished = new Set<string>();
   let results: AttemptRecord[] = [];
@@ -190,8 +202,57 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
       const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
       if (left > 0) perEndpoint.set(delivery.endpointId, left);
       else perEndpoint.delete(delivery.endpointId);
+      pump();
       signal();
     });
+  }
+
+  /** Deliveries held (in flight or queued) per endpoint: what a claim may add to. */
+  function held(): Map<string, number> {
+    const counts = new Map(perEndpoint);
+    for (const [endpointId, list] of queued) counts.set(endpointId, (counts.get(endpointId) ?? 0) + list.length);
+    return counts;
+  }
+
+  /**
+   * Sends queued deliveries while their endpoints and the dispatcher have free slots. One whose lease is mostly
+   * spent (a slow endpoint held it back) is given back instead: due again at once, and never sent after its
+   * lease could lapse.
+   */
+  function pump(): void {
+    if (queuedCount === 0 || !running) return;
+    const stale: string[] = [];
+    const now = clock.now();
+    for (const [endpointId, list] of queued) {
+      while (list.length > 0 && inFlight.size < settings.concurrency) {
+        if ((perEndpoint.get(endpointId) ?? 0) >= settings.perEndpointConcurrency) break;
+        const next = list.shift() as { delivery: ClaimedDelivery; claimedAt: number };
+        queuedCount -= 1;
+        if (now - next.claimedAt > leaseMs * FRESH_SHARE_OF_LEASE) stale.push(next.delivery.id);
+        else launch(next.delivery);
+      }
+      if (list.length === 0) queued.delete(endpointId);
+    }
+    if (stale.length > 0) {
+      releaseClaims(store.write, stale, owner).catch((err: unknown) => {
+        log.error({ err }, 'webhook claims could not be released; they are due again when their lease lapses');
+      });
+    }
+  }
+
+  function enqueue(delivery: ClaimedDelivery, claimedAt: number): void {
+    const list = queued.get(delivery.endpointId) ?? [];
+    list.push({ delivery, claimedAt });
+    queued.set(delivery.endpointId, list);
+    queuedCount += 1;
+  }
+
+  /** Every queued delivery, taken out of the queue (stopping). */
+  function drainQueue(): string[] {
+    const ids = [...queued.values()].flatMap((list) => list.map((q) => q.delivery.id));
+    queued.clear();
+    queuedCount = 0;
+    return ids;
   }
 
   async function logBacklog(now: number): Promise<void> {
@@ -208,20 +269,20 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
     while (running) {
       // Sending goes on while results are recorded (their leases keep them from being claimed again), as long as
       // the results waiting to be recorded stay few.
-      const free = finished.size > settings.concurrency * 4 ? 0 : settings.concurrency - inFlight.size;
+      const free =
+        finished.size > settings.concurrency * 4 ? 0 : settings.concurrency * PREFETCH - inFlight.size - queuedCount;
       let claimed = 0;
       if (free > 0) {
         try {
           const now = clock.now();
           await logBacklog(now);
-          const busy = new Map(perEndpoint);
           const deliveries = await claimDueDeliveries(store, {
             now,
             limit: free,
             leaseMs,
             owner,
-            perEndpoint: settings.perEndpointConcurrency,
-            busy,
+            perEndpoint: settings.perEndpointConcurrency * PREFETCH,
+            busy: held(),
           });
           claimed = deliveries.length;
           if (!running) {
@@ -229,9 +290,11 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
             break;
           }
           // A lease shorter than an attempt can lapse while this instance still holds the delivery: not twice.
+          const queuedIds = new Set([...queued.values()].flatMap((list) => list.map((q) => q.delivery.id)));
           for (const delivery of deliveries) {
-            if (!inFlight.has(delivery.id) && !finished.has(delivery.id)) launch(delivery);
+            if (!inFlight.has(delivery.id) && !finished.has(delivery.id) && !queuedIds.has(delivery.id)) enqueue(delivery, now);
           }
+          pump();
         } catch (err) {
           log.error({ err }, 'webhook dispatcher could not claim deliveries');
         }
@@ -251,12 +314,13 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
       running = false;
       signal();
       await loopDone;
+      const neverSent = drainQueue();
       const deadline = Date.now() + graceMs;
       while (inFlight.size > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       // Whatever is still on the wire is given back unattempted; its answer, if any, is ignored.
-      const unfinished = [...inFlight.keys()];
+      const unfinished = [...inFlight.keys(), ...neverSent];
       discard = true;
       client.close();
       await flushing;

@@ -148,6 +148,38 @@ describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
     await ctx?.close();
   });
 
+  it('holds more deliveries than an endpoint may have on the wire, sends only its share, and gives all back', async () => {
+    const fixture = buildFixture();
+    const secret = generateWebhookSecret();
+    const endpointId = newId();
+    fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint('/held', secret), events: ['*'], secret }];
+    await seed(ctx, fixture);
+    const settings = testDispatcherSettings({ concurrency: 4, perEndpointConcurrency: 1 });
+    receiver.behaviour = () => 'hang';
+    const rows = () =>
+      ctx.store.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).execute();
+    const token = await dashboardToken(REVIEWER_USER_ID);
+    for (let i = 0; i < 3; i += 1) {
+      const id = await addSubmission(ctx, fixture.workspace);
+      expect((await call(ctx.inject, 'accept', id, { token, body: {} })).statusCode).toBe(200);
+    }
+    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log: SILENT_LOG, settings });
+    try {
+      await eventually(async () => (await rows()).every((r) => r.claimed_by !== null), 30_000, 'every delivery claimed');
+      await eventually(() => receiver.at('/held').length === 1, 30_000, 'the first delivery on the wire');
+      // The other two wait in this dispatcher's queue: the endpoint's one slot is taken.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.at('/held')).toHaveLength(1);
+    } finally {
+      await dispatcher.stop(100);
+      receiver.releaseHanging();
+      receiver.behaviour = () => 204;
+    }
+    const after = await rows();
+    expect(after).toHaveLength(3);
+    for (const row of after) expect(row).toMatchObject({ status: 'pending', attempts: 0, claimed_by: null, claimed_until: null });
+  });
+
   it('gives back a delivery still on the wire, unattempted; no log line carries the secret', async () => {
     const fixture = buildFixture();
     const secret = generateWebhookSecret();
