@@ -16,17 +16,10 @@ function takesRowLocks(db: Executor): boolean {
 /** Tables whose primary key is a text `id`. */
 type TableWithId = { [T in keyof Database]: Database[T] extends { id: string } ? T : never }[keyof Database];
 
-/** Locks the listed rows of `table` for an update, in id order (PostgreSQL; nothing on SQLite). */
-export async function lockRowsInIdOrder(db: Executor, table: TableWithId, ids: readonly string[]): Promise<void> {
-  if (ids.length < 2 || !takesRowLocks(db)) return;
-  await sql`select id from ${sql.table(table)} where id = any(${[...ids]}) order by id for no key update`.execute(db);
-}
-
 /**
- * `id` is one of `ids`, for a statement that changes their rows: on PostgreSQL the ids come from a sub-select that
- * locks the rows in id order, once and before the statement changes any (one statement instead of
- * lockRowsInIdOrder's two; `any(array(...))` then finds the rows by key as the plain list does, where a sub-select
- * used as a set would be joined); on SQLite the plain list.
+ * `id` is one of `ids`, for a statement that changes their rows. On PostgreSQL the ids come from a sub-select, run
+ * once before the statement changes any row, that locks the rows in id order (`any(array(...))` then finds them by
+ * key as the plain list does, where a sub-select used as a set would be joined). On SQLite the plain list.
  */
 export function idAmongLockedInOrder(db: Executor, table: TableWithId, ids: readonly string[]): RawBuilder<SqlBool> {
   if (!takesRowLocks(db)) return sql<SqlBool>`${sql.ref('id')} in (${sql.join([...ids])})`;

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { prepared, type Param } from '../../db/prepared.js';
-import { lockRowsInIdOrder } from '../../db/row-locks.js';
+import { idAmongLockedInOrder } from '../../db/row-locks.js';
 import type { Database, Executor, ShiftTable } from '../../db/types.js';
 
 export type ShiftRow = Selectable<ShiftTable>;
@@ -115,10 +115,10 @@ export async function completeIfStale(db: Executor, id: string, staleBefore: num
 }
 
 /**
- * One chunk of the timeout sweep: up to `limit` active shifts last seen before `staleBefore`, locked in id order
- * (as the server stop and the batch heartbeat lock theirs, so none of them deadlocks with another) and completed
- * in one conditional statement that re-checks each row, so concurrent sweeps never complete a shift twice.
- * Returns the rows it completed.
+ * One chunk of the timeout sweep: up to `limit` active shifts last seen before `staleBefore`, completed in one
+ * conditional statement. It locks them in id order first, as the server stop and the batch heartbeat lock theirs
+ * (so none of them deadlocks with another), and re-checks each row, so concurrent sweeps never complete a shift
+ * twice. Returns the rows it completed.
  */
 export async function completeStaleShifts(db: Executor, staleBefore: number, limit: number): Promise<ShiftRow[]> {
   const due = await db
@@ -132,9 +132,8 @@ export async function completeStaleShifts(db: Executor, staleBefore: number, lim
     .execute();
   const ids = due.map((row) => row.id);
   if (ids.length === 0) return [];
-  await lockRowsInIdOrder(db, 'shifts', ids);
   return completeTimedOut(db)
-    .where('id', 'in', ids)
+    .where(idAmongLockedInOrder(db, 'shifts', ids))
     .where('status', '=', ACTIVE)
     .where('last_seen_at', '<', staleBefore)
     .returningAll()
