@@ -9,6 +9,16 @@ import { STORE_KINDS } from '../../helpers/stores.js';
 import { addSubmission, call } from '../applications/helpers.js';
 import { eventually, Receiver, SILENT_LOG, testDispatcherSettings } from './receiver.js';
 
+/** Seeds a fixture whose workspace has one endpoint (every event type) at `path` of `receiver`. */
+async function seedWithEndpoint(ctx: TestContext, receiver: Receiver, path: string) {
+  const fixture = buildFixture();
+  const secret = generateWebhookSecret();
+  const endpointId = newId();
+  fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint(path, secret), events: ['*'], secret }];
+  await seed(ctx, fixture);
+  return { fixture, secret, endpointId };
+}
+
 describe('internal addresses', () => {
   it.each([
     '127.0.0.1',
@@ -108,11 +118,7 @@ describe.each(STORE_KINDS)('a dispatcher that may not reach private networks (%s
   });
 
   it('records a refused attempt and sends nothing to an internal address', async () => {
-    const fixture = buildFixture();
-    const secret = generateWebhookSecret();
-    const endpointId = newId();
-    fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint('/internal', secret), events: ['*'], secret }];
-    await seed(ctx, fixture);
+    const { fixture, endpointId } = await seedWithEndpoint(ctx, receiver, '/internal');
     const settings = testDispatcherSettings({
       allowPrivateNetworks: false,
       concurrency: 4,
@@ -149,11 +155,7 @@ describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
   });
 
   it('holds more deliveries than an endpoint may have on the wire, sends only its share, and gives all back', async () => {
-    const fixture = buildFixture();
-    const secret = generateWebhookSecret();
-    const endpointId = newId();
-    fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint('/held', secret), events: ['*'], secret }];
-    await seed(ctx, fixture);
+    const { fixture, endpointId } = await seedWithEndpoint(ctx, receiver, '/held');
     const settings = testDispatcherSettings({ concurrency: 4, perEndpointConcurrency: 1 });
     receiver.behaviour = () => 'hang';
     const rows = () =>
@@ -181,11 +183,7 @@ describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
   });
 
   it('gives back a delivery still on the wire, unattempted; no log line carries the secret', async () => {
-    const fixture = buildFixture();
-    const secret = generateWebhookSecret();
-    const endpointId = newId();
-    fixture.workspace.webhooks = [{ id: endpointId, url: receiver.endpoint('/slow', secret), events: ['*'], secret }];
-    await seed(ctx, fixture);
+    const { fixture, secret, endpointId } = await seedWithEndpoint(ctx, receiver, '/slow');
     const lines: unknown[] = [];
     const log = {
       info: (o: object, m: string) => lines.push([o, m]),
