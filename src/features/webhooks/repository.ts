@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { Executor } from '../../db/types.js';
 import { newId } from '../../ids.js';
@@ -123,22 +123,15 @@ export interface AttemptRecord {
 // Results recorded per statement: well under both stores' bound-parameter limits.
 const RECORD_CHUNK = 100;
 
-type SqlType = 'text' | 'integer' | 'bigint';
-
-/** `case when id = … then … end`: one value per delivery, so a whole chunk is updated in one statement. */
-function perDelivery(records: readonly AttemptRecord[], type: SqlType, pick: (record: AttemptRecord) => unknown) {
-  const branches = records.map((r) => {
-    const value = pick(r);
-    return sql`when id = ${r.deliveryId} then ${
-      value instanceof Object ? (value as RawBuilder<unknown>) : sql`cast(${value} as ${sql.raw(type)})`
-    }`;
-  });
-  return sql<never>`case ${sql.join(branches, sql` `)} end`;
+/** One result as a row of the `results` list: every value cast, so PostgreSQL knows each column's type. */
+function resultRow(r: AttemptRecord) {
+  return sql`(cast(${r.deliveryId} as text), cast(${r.owner} as text), cast(${r.outcome} as text), cast(${r.attempt} as integer), cast(${r.nextAttemptAt} as bigint), cast(${r.status} as integer), cast(${r.durationMs} as integer), cast(${r.excerpt} as text), cast(${r.error} as text), cast(${r.finishedAt} as bigint), cast(${r.outcome === 'delivered' ? r.finishedAt : null} as bigint))`;
 }
 
 /**
- * Records finished attempts in one transaction (one insert and one update per chunk); a delivery whose lease
- * another instance took meanwhile is left alone.
+ * Records finished attempts in one transaction: per chunk, one insert of the attempts and one update of the
+ * deliveries joined to the list of results (linear in the chunk). A delivery whose lease another instance took
+ * meanwhile is left alone.
  */
 export async function recordAttempts(write: Store['write'], records: readonly AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
@@ -160,28 +153,24 @@ export async function recordAttempts(write: Store['write'], records: readonly At
           })),
         )
         .execute();
-      const owners = [...new Set(chunk.map((r) => r.owner))];
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: perDelivery(chunk, 'text', (r) => r.outcome),
-          attempts: perDelivery(chunk, 'integer', (r) => r.attempt),
-          next_attempt_at: perDelivery(chunk, 'bigint', (r) => r.nextAttemptAt),
-          claimed_until: null,
-          claimed_by: null,
-          last_status: perDelivery(chunk, 'integer', (r) => r.status),
-          last_duration_ms: perDelivery(chunk, 'integer', (r) => r.durationMs),
-          last_response: perDelivery(chunk, 'text', (r) => r.excerpt),
-          last_error: perDelivery(chunk, 'text', (r) => r.error),
-          updated_at: perDelivery(chunk, 'bigint', (r) => r.finishedAt),
-          delivered_at: perDelivery(chunk, 'bigint', (r) =>
-            r.outcome === 'delivered' ? r.finishedAt : sql.ref('delivered_at'),
-          ),
-        })
-        .where('id', 'in', chunk.map((r) => r.deliveryId))
-        .where('claimed_by', 'in', owners)
-        .where('status', '=', 'pending')
-        .execute();
+      await sql`with results (id, owner, outcome, attempt, next_attempt_at, status, duration_ms, excerpt, error, finished_at, delivered_at)
+        as (values ${sql.join(chunk.map(resultRow))})
+        update webhook_deliveries set
+          status = results.outcome,
+          attempts = results.attempt,
+          next_attempt_at = results.next_attempt_at,
+          claimed_until = null,
+          claimed_by = null,
+          last_status = results.status,
+          last_duration_ms = results.duration_ms,
+          last_response = results.excerpt,
+          last_error = results.error,
+          updated_at = results.finished_at,
+          delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+        from results
+        where webhook_deliveries.id = results.id
+          and webhook_deliveries.claimed_by = results.owner
+          and webhook_deliveries.status = 'pending'`.execute(trx);
     }
   });
 }
