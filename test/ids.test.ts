@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRequestId, randomBase62, sha256Hex } from '../src/ids.js';
+import { newRequestId, newTimeOrderedId, randomBase62, sha256Hex } from '../src/ids.js';
 
 describe('random ids', () => {
   it('have the requested length and only base62 characters, across pool refills', () => {
@@ -14,6 +14,16 @@ describe('random ids', () => {
     const ids = new Set(Array.from({ length: 20_000 }, () => newRequestId()));
     expect(ids.size).toBe(20_000);
     for (const id of [...ids].slice(0, 100)) expect(id).toMatch(/^req_[0-9A-Za-z]{20}$/);
+  });
+
+  it('time-ordered ids are version 7 uuids that sort in the order they were made, without repeats', async () => {
+    const first = Array.from({ length: 5_000 }, () => newTimeOrderedId());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = newTimeOrderedId();
+    for (const id of first.slice(0, 100)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(first).size).toBe(first.length);
+    expect([...first].sort()).toEqual(first);
+    for (const id of first) expect(id < later).toBe(true);
   });
 
   it('draw every character about equally often (no modulo bias)', () => {

@@ -4,7 +4,7 @@
  * read of the workspace's endpoints unless an endpoint subscribes to the type.
  */
 import type { Executor } from '../../db/types.js';
-import { newId } from '../../ids.js';
+import { newTimeOrderedId } from '../../ids.js';
 import type { WebhookEventType } from '../webhooks/event-types.js';
 import { findSubscribers, writeWebhookEvents, type WebhookEvent } from '../webhooks/outbox.js';
 import type { ShiftRow } from './repository.js';
@@ -42,7 +42,7 @@ export async function recordShiftEvents(
   const events: WebhookEvent[] = wanted.map((row) => {
     const member = staff.get(row.staff_id) ?? { displayName: '', gameUserId: '' };
     return {
-      id: newId(),
+      id: newTimeOrderedId(),
       type,
       workspaceId: row.workspace_id,
       environment: row.environment === 'live' ? 'live' : 'test',

@@ -2,7 +2,7 @@ import { toIso } from '../../clock.js';
 import type { Store } from '../../db/store.js';
 import type { Db } from '../../db/types.js';
 import { AppError, notFound } from '../../errors.js';
-import { newId } from '../../ids.js';
+import { newTimeOrderedId } from '../../ids.js';
 import { DELIVERY_WINDOW_MS } from './outbox.js';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -86,7 +86,7 @@ export async function redeliver(
       await trx
         .insertInto('webhook_deliveries')
         .values({
-          id: newId(),
+          id: newTimeOrderedId(),
           event_id: event.id,
           endpoint_id: endpoint.id,
           workspace_id: event.workspace_id,

@@ -1,6 +1,6 @@
 import { toIso } from '../../clock.js';
 import type { Executor } from '../../db/types.js';
-import { newId } from '../../ids.js';
+import { newTimeOrderedId } from '../../ids.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
 
 /** How long a delivery is retried, counted from its event. */
@@ -79,7 +79,7 @@ export async function writeWebhookEvents(
   }
   const deliveries = wanted.flatMap((event) =>
     (subscribers.get(event.workspaceId) ?? []).map((endpointId) => ({
-      id: newId(),
+      id: newTimeOrderedId(),
       event_id: event.id,
       endpoint_id: endpointId,
       workspace_id: event.workspaceId,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { Executor } from '../../db/types.js';
-import { newId } from '../../ids.js';
+import { newTimeOrderedId } from '../../ids.js';
 
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedDelivery {
@@ -142,7 +142,7 @@ export async function recordAttempts(write: Store['write'], records: readonly At
         .insertInto('webhook_attempts')
         .values(
           chunk.map((r) => ({
-            id: newId(),
+            id: newTimeOrderedId(),
             delivery_id: r.deliveryId,
             attempt: r.attempt,
             started_at: r.startedAt,
