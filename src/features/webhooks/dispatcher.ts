@@ -1,8 +1,7 @@
-import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../db/store.js';
 import { randomBase62 } from '../../ids.js';
-import { createDestinationClient, type PostOutcome } from './destination.js';
+import type { PostOutcome } from './destination.js';
 import {
   claimDueDeliveries,
   pendingBacklog,
@@ -12,6 +11,7 @@ import {
   type ClaimedDelivery,
 } from './repository.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
+import { startInlineSender, type SenderFactory } from './sender.js';
 
 export interface DispatcherSettings {
   readonly allowPrivateNetworks: boolean;
@@ -56,6 +56,8 @@ export interface DispatcherDeps {
   readonly clock: Clock;
   readonly log: DispatcherLog;
   readonly settings: DispatcherSettings;
+  /** What signs and POSTs the deliveries: on the event loop unless given (the serving process uses a thread). */
+  readonly sender?: SenderFactory;
 }
 
 export interface Dispatcher {
@@ -83,10 +85,10 @@ function is2xx(status: number | null): boolean {
  * on PostgreSQL skip rows another instance holds), so each delivery is in one instance's hands at a time, and a
  * lapsed lease (a crashed instance) makes it due again: at least once, never lost.
  */
-export function startDispatcher({ store, clock, log, settings }: DispatcherDeps): Dispatcher {
+export function startDispatcher({ store, clock, log, settings, sender: startSender }: DispatcherDeps): Dispatcher {
   const owner = `dispatcher_${randomBase62(12)}`;
   const { leaseMs } = settings;
-  const client = createDestinationClient(settings);
+  const sender = (startSender ?? startInlineSender)(settings);
   const inFlight = new Map<string, ClaimedDelivery>();
   /** Claimed deliveries waiting for a slot, per endpoint, with when they were claimed. */
   const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
@@ -171,23 +173,8 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
 
   async function send(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = clock.now();
-    let result: PostOutcome;
-    try {
-      // Receivers compare the signed timestamp with their own wall clock, so it is the wall clock's.
-      const timestamp = new Date();
-      const signature = new Webhook(delivery.secret).sign(delivery.eventId, timestamp, delivery.body);
-      result = await client.post(
-        delivery.url,
-        {
-          'webhook-id': delivery.eventId,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
-        delivery.body,
-      );
-    } catch (err) {
-      result = { status: null, durationMs: 0, excerpt: null, error: err instanceof Error ? err.message : 'failed' };
-    }
+    const { url, eventId, secret, body } = delivery;
+    const result: PostOutcome = await sender.send({ url, eventId, secret, body });
     if (discard) return;
     results.push(outcomeOf(delivery, result, startedAt));
     finished.add(delivery.id);
@@ -322,7 +309,7 @@ export function startDispatcher({ store, clock, log, settings }: DispatcherDeps)
       // Whatever is still on the wire is given back unattempted; its answer, if any, is ignored.
       const unfinished = [...inFlight.keys(), ...neverSent];
       discard = true;
-      client.close();
+      await sender.close();
       await flushing;
       await flush();
       try {

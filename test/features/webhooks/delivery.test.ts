@@ -6,7 +6,7 @@ import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { addSubmission, call, seedReviewFixture, type ReviewFixture, type ReviewOperation } from '../applications/helpers.js';
-import { eventually, Receiver, SILENT_LOG, testDispatcherSettings } from './receiver.js';
+import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.js';
 
 const EVERYTHING = '/everything';
 const ACCEPTED_ONLY = '/accepted-only';
@@ -21,7 +21,9 @@ const EVENT_TYPE: Record<ReviewOperation, string> = {
   reject: 'application.submission.rejected',
 };
 
-describe.each(STORE_KINDS)('webhook delivery of submission events (%s)', (kind) => {
+const CASES = STORE_KINDS.flatMap((kind) => SENDERS.map(([where, sender]) => [kind, where, sender] as const));
+
+describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kind, _where, sender) => {
   let ctx: TestContext;
   let fixture: ReviewFixture;
   let token: string;
@@ -51,6 +53,7 @@ describe.each(STORE_KINDS)('webhook delivery of submission events (%s)', (kind) 
       store: ctx.store,
       clock: ctx.clock,
       log: SILENT_LOG,
+      sender,
       settings: testDispatcherSettings({ retry: { firstDelayMs: RETRY_FIRST_DELAY_MS, maxDelayMs: 10 * RETRY_FIRST_DELAY_MS } }),
     });
   });

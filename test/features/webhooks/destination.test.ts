@@ -7,7 +7,7 @@ import { createTestContext, type TestContext } from '../../helpers/app.js';
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../../helpers/fixtures.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { addSubmission, call } from '../applications/helpers.js';
-import { eventually, Receiver, SILENT_LOG, testDispatcherSettings } from './receiver.js';
+import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.js';
 
 /** Seeds a fixture whose workspace has one endpoint (every event type) at `path` of `receiver`. */
 async function seedWithEndpoint(ctx: TestContext, receiver: Receiver, path: string) {
@@ -105,7 +105,9 @@ describe('destination client', () => {
   });
 });
 
-describe.each(STORE_KINDS)('a dispatcher that may not reach private networks (%s)', (kind) => {
+const CASES = STORE_KINDS.flatMap((kind) => SENDERS.map(([where, sender]) => [kind, where, sender] as const));
+
+describe.each(CASES)('a dispatcher that may not reach private networks (%s, sending %s)', (kind, _where, sender) => {
   let ctx: TestContext;
   let receiver: Receiver;
   beforeAll(async () => {
@@ -125,7 +127,7 @@ describe.each(STORE_KINDS)('a dispatcher that may not reach private networks (%s
       perEndpointConcurrency: 2,
       retry: { firstDelayMs: 60_000, maxDelayMs: 60_000 },
     });
-    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log: SILENT_LOG, settings });
+    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log: SILENT_LOG, settings, sender });
     try {
       const id = await addSubmission(ctx, fixture.workspace);
       const res = await call(ctx.inject, 'accept', id, { token: await dashboardToken(REVIEWER_USER_ID), body: {} });
@@ -142,7 +144,7 @@ describe.each(STORE_KINDS)('a dispatcher that may not reach private networks (%s
   });
 });
 
-describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
+describe.each(CASES)('stopping a dispatcher (%s, sending %s)', (kind, _where, sender) => {
   let ctx: TestContext;
   let receiver: Receiver;
   beforeAll(async () => {
@@ -165,7 +167,7 @@ describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
       const id = await addSubmission(ctx, fixture.workspace);
       expect((await call(ctx.inject, 'accept', id, { token, body: {} })).statusCode).toBe(200);
     }
-    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log: SILENT_LOG, settings });
+    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log: SILENT_LOG, settings, sender });
     try {
       await eventually(async () => (await rows()).every((r) => r.claimed_by !== null), 30_000, 'every delivery claimed');
       await eventually(() => receiver.at('/held').length === 1, 30_000, 'the first delivery on the wire');
@@ -197,7 +199,7 @@ describe.each(STORE_KINDS)('stopping a dispatcher (%s)', (kind) => {
       retry: { firstDelayMs: 60_000, maxDelayMs: 60_000 },
     });
     receiver.behaviour = ({ count }) => (count === 1 ? 500 : 'hang');
-    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log, settings });
+    const dispatcher = startDispatcher({ store: ctx.store, clock: ctx.clock, log, settings, sender });
     const row = () =>
       ctx.store.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
     try {

@@ -2,6 +2,19 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.js';
+import type * as SenderThreadModule from '../../../src/features/webhooks/sender-thread.js';
+import type { SenderFactory } from '../../../src/features/webhooks/sender.js';
+
+// The sending thread runs the built sender-worker.js, as the serving process does, so it is loaded from the build
+// (the global setup builds it).
+const BUILT_SENDER_THREAD = '../../../dist/features/webhooks/sender-thread.js';
+export const { startThreadSender } = (await import(BUILT_SENDER_THREAD)) as typeof SenderThreadModule;
+
+/** Where a dispatcher's deliveries are signed and sent: its own event loop (the default) or a thread of their own. */
+export const SENDERS: readonly (readonly [string, SenderFactory | undefined])[] = [
+  ['on the event loop', undefined],
+  ['on a thread', startThreadSender],
+];
 
 /**
  * Dispatcher settings for tests against a local receiver: private networks allowed, quick polling, small

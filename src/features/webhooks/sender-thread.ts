@@ -1,0 +1,84 @@
+import { Worker } from 'node:worker_threads';
+import type { DestinationOptions, PostOutcome } from './destination.js';
+import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.js';
+import type { SendRequest, Sender } from './sender.js';
+
+/**
+ * The sending thread's heap is small: it holds connections and the deliveries on the wire, nothing else
+ * (each on the wire is a few kilobytes).
+ */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 };
+
+/**
+ * A sender whose signing, HTTP requests and answers run on a worker thread, beside the event loop that serves the
+ * API: a busy instance's deliveries then cost its requests little more than the outbox rows and the claims. The
+ * thread starts on the first delivery; if it dies, what it had on the wire fails (to be retried) and the next
+ * delivery starts a new one.
+ */
+export function startThreadSender(options: DestinationOptions): Sender {
+  const data: SenderThreadData = options;
+  const waiting = new Map<number, (outcome: PostOutcome) => void>();
+  let worker: Worker | null = null;
+  let nextRef = 0;
+  let batch: SendBatch['requests'][number][] = [];
+  let closed = false;
+
+  function failWaiting(error: string): void {
+    const outcome: PostOutcome = { status: null, durationMs: 0, excerpt: null, error };
+    for (const resolve of waiting.values()) resolve(outcome);
+    waiting.clear();
+  }
+
+  function thread(): Worker {
+    if (worker) return worker;
+    const started = new Worker(new URL('./sender-worker.js', import.meta.url), {
+      workerData: data,
+      resourceLimits: RESOURCE_LIMITS,
+    });
+    started.on('message', ({ outcomes }: OutcomeBatch) => {
+      for (const { ref, outcome } of outcomes) {
+        waiting.get(ref)?.(outcome);
+        waiting.delete(ref);
+      }
+    });
+    // An error ends the thread; 'exit' follows it.
+    started.on('error', () => undefined);
+    started.on('exit', () => {
+      if (worker === started) worker = null;
+      failWaiting('the sending thread stopped');
+    });
+    // It never keeps the process alive by itself: the dispatcher's own loop does while it runs.
+    started.unref();
+    worker = started;
+    return started;
+  }
+
+  function flush(): void {
+    const requests = batch;
+    batch = [];
+    if (requests.length === 0) return;
+    if (closed) {
+      failWaiting('the sender is closed');
+      return;
+    }
+    thread().postMessage({ requests } satisfies SendBatch);
+  }
+
+  return {
+    send(request: SendRequest): Promise<PostOutcome> {
+      if (closed) return Promise.resolve({ status: null, durationMs: 0, excerpt: null, error: 'the sender is closed' });
+      const ref = nextRef++;
+      // Everything the dispatcher launches in one turn goes over in one message.
+      if (batch.length === 0) queueMicrotask(flush);
+      batch.push({ ref, url: request.url, eventId: request.eventId, secret: request.secret, body: request.body });
+      return new Promise((resolve) => waiting.set(ref, resolve));
+    },
+    async close() {
+      closed = true;
+      const running = worker;
+      worker = null;
+      failWaiting('the sender is closed');
+      if (running) await running.terminate();
+    },
+  };
+}

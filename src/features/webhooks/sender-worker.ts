@@ -1,0 +1,34 @@
+/**
+ * The sending thread (see sender-thread.ts): signs and POSTs the deliveries the dispatcher hands it, and hands
+ * back each outcome. It owns the HTTP connections to the endpoints; it never touches the database.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.js';
+import { startInlineSender } from './sender.js';
+
+const port = parentPort;
+if (!port) throw new Error('sender-worker.js runs as a worker thread');
+const sender = startInlineSender(workerData as SenderThreadData);
+
+let outcomes: OutcomeBatch['outcomes'][number][] = [];
+let scheduled = false;
+
+function reply(): void {
+  scheduled = false;
+  const batch: OutcomeBatch = { outcomes };
+  outcomes = [];
+  port?.postMessage(batch);
+}
+
+port.on('message', (batch: SendBatch) => {
+  for (const { ref, ...request } of batch.requests) {
+    void sender.send(request).then((outcome) => {
+      outcomes.push({ ref, outcome });
+      // Outcomes that arrive in the same turn go back in one message.
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(reply);
+      }
+    });
+  }
+});
