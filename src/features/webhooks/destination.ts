@@ -13,6 +13,11 @@ export interface PostOutcome {
   readonly error: string | null;
 }
 
+/** An outcome without an answer: nothing was sent, or nothing came back. */
+export function noAnswer(error: string): PostOutcome {
+  return { status: null, durationMs: 0, excerpt: null, error };
+}
+
 export interface DestinationOptions {
   readonly timeoutMs: number;
   /** Loopback, private, link-local and other internal addresses are refused unless this is set. */
@@ -79,10 +84,10 @@ export function createDestinationClient(options: DestinationOptions) {
     try {
       url = new URL(rawUrl);
     } catch {
-      return Promise.resolve({ status: null, durationMs: 0, excerpt: null, error: 'the URL is invalid' });
+      return Promise.resolve(noAnswer('the URL is invalid'));
     }
     const refused = refusal(url);
-    if (refused) return Promise.resolve({ status: null, durationMs: 0, excerpt: null, error: `refused: ${refused}` });
+    if (refused) return Promise.resolve(noAnswer(`refused: ${refused}`));
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
       let settled = false;

@@ -92,7 +92,6 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
   const inFlight = new Map<string, ClaimedDelivery>();
   /** Claimed deliveries waiting for a slot, per endpoint, with when they were claimed. */
   const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
-  let queuedCount = 0;
   /** Deliveries in flight per endpoint. */
   const perEndpoint = new Map<string, number>();
   const finished = new Set<string>();
@@ -194,6 +193,11 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
     });
   }
 
+  /** The ids of the queued deliveries. */
+  function queuedIds(): string[] {
+    return [...queued.values()].flatMap((list) => list.map((q) => q.delivery.id));
+  }
+
   /** Deliveries held (in flight or queued) per endpoint: what a claim may add to. */
   function held(): Map<string, number> {
     const counts = new Map(perEndpoint);
@@ -207,14 +211,13 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
    * lease could lapse.
    */
   function pump(): void {
-    if (queuedCount === 0 || !running) return;
+    if (queued.size === 0 || !running) return;
     const stale: string[] = [];
     const now = clock.now();
     for (const [endpointId, list] of queued) {
       while (list.length > 0 && inFlight.size < settings.concurrency) {
         if ((perEndpoint.get(endpointId) ?? 0) >= settings.perEndpointConcurrency) break;
         const next = list.shift() as { delivery: ClaimedDelivery; claimedAt: number };
-        queuedCount -= 1;
         if (now - next.claimedAt > leaseMs * FRESH_SHARE_OF_LEASE) stale.push(next.delivery.id);
         else launch(next.delivery);
       }
@@ -231,14 +234,12 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
     const list = queued.get(delivery.endpointId) ?? [];
     list.push({ delivery, claimedAt });
     queued.set(delivery.endpointId, list);
-    queuedCount += 1;
   }
 
   /** Every queued delivery, taken out of the queue (stopping). */
   function drainQueue(): string[] {
-    const ids = [...queued.values()].flatMap((list) => list.map((q) => q.delivery.id));
+    const ids = queuedIds();
     queued.clear();
-    queuedCount = 0;
     return ids;
   }
 
@@ -257,7 +258,7 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
       // Sending goes on while results are recorded (their leases keep them from being claimed again), as long as
       // the results waiting to be recorded stay few.
       const free =
-        finished.size > settings.concurrency * 4 ? 0 : settings.concurrency * PREFETCH - inFlight.size - queuedCount;
+        finished.size > settings.concurrency * 4 ? 0 : settings.concurrency * PREFETCH - inFlight.size - queuedIds().length;
       let claimed = 0;
       if (free > 0) {
         try {
@@ -277,9 +278,9 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
             break;
           }
           // A lease shorter than an attempt can lapse while this instance still holds the delivery: not twice.
-          const queuedIds = new Set([...queued.values()].flatMap((list) => list.map((q) => q.delivery.id)));
+          const alreadyQueued = new Set(queuedIds());
           for (const delivery of deliveries) {
-            if (!inFlight.has(delivery.id) && !finished.has(delivery.id) && !queuedIds.has(delivery.id)) enqueue(delivery, now);
+            if (!inFlight.has(delivery.id) && !finished.has(delivery.id) && !alreadyQueued.has(delivery.id)) enqueue(delivery, now);
           }
           pump();
         } catch (err) {

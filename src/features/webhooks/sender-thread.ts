@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { DestinationOptions, PostOutcome } from './destination.js';
+import { noAnswer, type DestinationOptions, type PostOutcome } from './destination.js';
 import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.js';
 import type { SendRequest, Sender } from './sender.js';
 
@@ -16,7 +16,6 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 
  * delivery starts a new one.
  */
 export function startThreadSender(options: DestinationOptions): Sender {
-  const data: SenderThreadData = options;
   const waiting = new Map<number, (outcome: PostOutcome) => void>();
   let worker: Worker | null = null;
   let nextRef = 0;
@@ -24,7 +23,7 @@ export function startThreadSender(options: DestinationOptions): Sender {
   let closed = false;
 
   function failWaiting(error: string): void {
-    const outcome: PostOutcome = { status: null, durationMs: 0, excerpt: null, error };
+    const outcome = noAnswer(error);
     for (const resolve of waiting.values()) resolve(outcome);
     waiting.clear();
   }
@@ -32,7 +31,7 @@ export function startThreadSender(options: DestinationOptions): Sender {
   function thread(): Worker {
     if (worker) return worker;
     const started = new Worker(new URL('./sender-worker.js', import.meta.url), {
-      workerData: data,
+      workerData: options satisfies SenderThreadData,
       resourceLimits: RESOURCE_LIMITS,
     });
     started.on('message', ({ outcomes }: OutcomeBatch) => {
@@ -56,17 +55,14 @@ export function startThreadSender(options: DestinationOptions): Sender {
   function flush(): void {
     const requests = batch;
     batch = [];
-    if (requests.length === 0) return;
-    if (closed) {
-      failWaiting('the sender is closed');
-      return;
-    }
+    // Closing already answered whatever was waiting.
+    if (requests.length === 0 || closed) return;
     thread().postMessage({ requests } satisfies SendBatch);
   }
 
   return {
     send(request: SendRequest): Promise<PostOutcome> {
-      if (closed) return Promise.resolve({ status: null, durationMs: 0, excerpt: null, error: 'the sender is closed' });
+      if (closed) return Promise.resolve(noAnswer('the sender is closed'));
       const ref = nextRef++;
       // Everything the dispatcher launches in one turn goes over in one message.
       if (batch.length === 0) queueMicrotask(flush);

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { createDestinationClient, type DestinationOptions, type PostOutcome } from './destination.js';
+import { createDestinationClient, noAnswer, type DestinationOptions, type PostOutcome } from './destination.js';
 
 /** What sending one delivery needs: where, and what to sign. */
 export interface SendRequest {
@@ -25,10 +25,6 @@ export type SenderFactory = (options: DestinationOptions) => Sender;
 
 // Signers by secret: decoding a secret is done once per endpoint, not per delivery. Bounded all the same.
 const MAX_SIGNERS = 1_000;
-
-function failure(error: unknown): PostOutcome {
-  return { status: null, durationMs: 0, excerpt: null, error: error instanceof Error ? error.message : 'failed' };
-}
 
 /** A sender on the calling thread's event loop. */
 export function startInlineSender(options: DestinationOptions): Sender {
@@ -61,7 +57,7 @@ export function startInlineSender(options: DestinationOptions): Sender {
           body,
         );
       } catch (err) {
-        return failure(err);
+        return noAnswer(err instanceof Error ? err.message : 'failed');
       }
     },
     close() {
