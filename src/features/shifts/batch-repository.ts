@@ -32,7 +32,9 @@ export async function recordHeartbeats(
       last_heartbeat_at: eb
         .case()
         .when('last_heartbeat_at', '<', heartbeat.recordedAt)
-        .then(heartbeat.recordedAt)
+        // A bound value: Kysely writes a bare number given to `then` into the SQL text, which would make every
+        // batch a statement of its own (prepared anew, and evicting others from the statement cache).
+        .then(eb.val(heartbeat.recordedAt))
         .else(eb.ref('last_heartbeat_at'))
         .end(),
       last_seen_at: heartbeat.seenAt,
