@@ -3,6 +3,7 @@
  * functions in the transaction that starts or completes the shifts. Nothing is read or written beyond one indexed
  * read of the workspace's endpoints unless an endpoint subscribes to the type.
  */
+import { prepared } from '../../db/prepared.js';
 import type { Executor } from '../../db/types.js';
 import { newTimeOrderedId } from '../../ids.js';
 import type { WebhookEventType } from '../webhooks/event-types.js';
@@ -15,12 +16,18 @@ interface StaffFields {
   readonly gameUserId: string;
 }
 
+type StaffFieldsRow = { id: string; display_name: string; game_user_id: string };
+// One staff member (a start or a stop): built once (src/db/prepared.ts).
+const selectStaffFields = prepared<{ id: string }, StaffFieldsRow>((db, p) =>
+  db.selectFrom('staff').select(['id', 'display_name', 'game_user_id']).where('id', '=', p('id')),
+);
+
 async function staffFields(trx: Executor, ids: readonly string[]): Promise<Map<string, StaffFields>> {
-  const rows = await trx
-    .selectFrom('staff')
-    .select(['id', 'display_name', 'game_user_id'])
-    .where('id', 'in', [...ids])
-    .execute();
+  const [only] = ids;
+  const rows =
+    ids.length === 1 && only !== undefined
+      ? await selectStaffFields.rows(trx, { id: only })
+      : await trx.selectFrom('staff').select(['id', 'display_name', 'game_user_id']).where('id', 'in', [...ids]).execute();
   return new Map(rows.map((row) => [row.id, { displayName: row.display_name, gameUserId: row.game_user_id }]));
 }
 

@@ -1,5 +1,7 @@
 import { toIso } from '../../clock.js';
-import type { Executor } from '../../db/types.js';
+import type { Insertable } from 'kysely';
+import { prepared } from '../../db/prepared.js';
+import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.js';
 import { newTimeOrderedId } from '../../ids.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
 
@@ -28,6 +30,12 @@ export function webhookBody(event: WebhookEvent): string {
   });
 }
 
+// The common case, one workspace's event (every start and stop): statements built once (src/db/prepared.ts).
+type EndpointRow = { id: string; workspace_id: string; events: string };
+const selectEndpointsOf = prepared<{ workspaceId: string }, EndpointRow>((db, p) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'workspace_id', 'events']).where('workspace_id', '=', p('workspaceId')).where('enabled', '=', 1),
+);
+
 /** Enabled endpoints subscribed to `type`, by workspace (only workspaces that have one). One indexed read. */
 export async function findSubscribers(
   trx: Executor,
@@ -35,13 +43,17 @@ export async function findSubscribers(
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
   const subscribers = new Map<string, string[]>();
-  if (workspaceIds.length === 0) return subscribers;
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'workspace_id', 'events'])
-    .where('workspace_id', workspaceIds.length === 1 ? '=' : 'in', workspaceIds.length === 1 ? workspaceIds[0]! : [...workspaceIds])
-    .where('enabled', '=', 1)
-    .execute();
+  const [only] = workspaceIds;
+  if (only === undefined) return subscribers;
+  const endpoints =
+    workspaceIds.length === 1
+      ? await selectEndpointsOf.rows(trx, { workspaceId: only })
+      : await trx
+          .selectFrom('webhook_endpoints')
+          .select(['id', 'workspace_id', 'events'])
+          .where('workspace_id', 'in', [...workspaceIds])
+          .where('enabled', '=', 1)
+          .execute();
   for (const endpoint of endpoints) {
     if (!subscribes(JSON.parse(endpoint.events) as string[], type)) continue;
     const list = subscribers.get(endpoint.workspace_id) ?? [];
@@ -54,6 +66,47 @@ export async function findSubscribers(
 // Rows per multi-row insert: well under both stores' bound-parameter limits.
 const INSERT_CHUNK = 200;
 
+type EventValues = Insertable<WebhookEventTable>;
+type DeliveryValues = Insertable<WebhookDeliveryTable>;
+const insertEvent = prepared<EventValues, never>((db, p) =>
+  db.insertInto('webhook_events').values({
+    id: p('id'),
+    workspace_id: p('workspace_id'),
+    type: p('type'),
+    environment: p('environment'),
+    body: p('body'),
+    created_at: p('created_at'),
+  }),
+);
+const insertDelivery = prepared<DeliveryValues, never>((db, p) =>
+  db.insertInto('webhook_deliveries').values({
+    id: p('id'),
+    event_id: p('event_id'),
+    endpoint_id: p('endpoint_id'),
+    workspace_id: p('workspace_id'),
+    status: p('status'),
+    attempts: p('attempts'),
+    next_attempt_at: p('next_attempt_at'),
+    expires_at: p('expires_at'),
+    created_at: p('created_at'),
+    updated_at: p('updated_at'),
+  }),
+);
+
+/** Rows in multi-row inserts; a single row through its statement built once. */
+async function insertRows<V>(
+  rows: readonly V[],
+  one: (row: V) => Promise<unknown>,
+  many: (rows: V[]) => Promise<unknown>,
+): Promise<void> {
+  const [only] = rows;
+  if (rows.length === 1 && only !== undefined) {
+    await one(only);
+    return;
+  }
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await many(rows.slice(i, i + INSERT_CHUNK));
+}
+
 /** Writes the events and one pending delivery per subscriber of each event's workspace (see findSubscribers). */
 export async function writeWebhookEvents(
   trx: Executor,
@@ -61,24 +114,23 @@ export async function writeWebhookEvents(
   subscribers: ReadonlyMap<string, readonly string[]>,
 ): Promise<number> {
   const wanted = events.filter((event) => (subscribers.get(event.workspaceId)?.length ?? 0) > 0);
-  for (let i = 0; i < wanted.length; i += INSERT_CHUNK) {
-    const chunk = wanted.slice(i, i + INSERT_CHUNK);
-    await trx
-      .insertInto('webhook_events')
-      .values(
-        chunk.map((event) => ({
-          id: event.id,
-          workspace_id: event.workspaceId,
-          type: event.type,
-          environment: event.environment,
-          body: webhookBody(event),
-          created_at: event.createdAt,
-        })),
-      )
-      .execute();
-  }
+  const eventRows = wanted.map(
+    (event): EventValues => ({
+      id: event.id,
+      workspace_id: event.workspaceId,
+      type: event.type,
+      environment: event.environment,
+      body: webhookBody(event),
+      created_at: event.createdAt,
+    }),
+  );
+  await insertRows(
+    eventRows,
+    (row) => insertEvent.execute(trx, row),
+    (rows) => trx.insertInto('webhook_events').values(rows).execute(),
+  );
   const deliveries = wanted.flatMap((event) =>
-    (subscribers.get(event.workspaceId) ?? []).map((endpointId) => ({
+    (subscribers.get(event.workspaceId) ?? []).map((endpointId): DeliveryValues => ({
       id: newTimeOrderedId(),
       event_id: event.id,
       endpoint_id: endpointId,
@@ -91,9 +143,11 @@ export async function writeWebhookEvents(
       updated_at: event.createdAt,
     })),
   );
-  for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
-    await trx.insertInto('webhook_deliveries').values(deliveries.slice(i, i + INSERT_CHUNK)).execute();
-  }
+  await insertRows(
+    deliveries,
+    (row) => insertDelivery.execute(trx, row),
+    (rows) => trx.insertInto('webhook_deliveries').values(rows).execute(),
+  );
   return deliveries.length;
 }
 
