@@ -73,6 +73,12 @@ const RECORD_FLUSH_MS = 20;
  * PostgreSQL) is under way, instead of every slot waiting for it.
  */
 const PREFETCH = 4;
+/**
+ * After a claim that took everything due, the next one waits this long (whatever finishes meanwhile): deliveries
+ * that become due one by one under a steady load then go in one claim each pause, instead of a claim (a
+ * transaction) each, and the outbox is not polled in a tight loop.
+ */
+const CLAIM_GATHER_MS = 25;
 /** A queued delivery is sent only while this share of its lease is left unused; otherwise it is given back. */
 const FRESH_SHARE_OF_LEASE = 0.25;
 
@@ -260,11 +266,12 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
       const free =
         finished.size > settings.concurrency * 4 ? 0 : settings.concurrency * PREFETCH - inFlight.size - queuedIds().length;
       let claimed = 0;
+      let more = false;
       if (free > 0) {
         try {
           const now = clock.now();
           await logBacklog(now);
-          const deliveries = await claimDueDeliveries(store, {
+          const claim = await claimDueDeliveries(store, {
             now,
             limit: free,
             leaseMs,
@@ -272,7 +279,9 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
             perEndpoint: settings.perEndpointConcurrency * PREFETCH,
             busy: held(),
           });
+          const { deliveries } = claim;
           claimed = deliveries.length;
+          more = claim.more;
           if (!running) {
             await releaseClaims(store.write, deliveries.map((d) => d.id), owner);
             break;
@@ -288,8 +297,10 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
         }
       }
       if (!running) break;
-      // A full claim means more may be due: go on as soon as a slot frees; otherwise poll again later.
+      // A full claim means more may be due: go on as soon as a slot frees. A claim that took everything due
+      // gathers what comes next for a moment; one that left some (an endpoint had all it may take) goes on.
       if (claimed > 0 && claimed >= free) await sleep(settings.pollIntervalMs);
+      else if (claimed > 0 && !more) await new Promise((resolve) => setTimeout(resolve, CLAIM_GATHER_MS));
       else if (claimed > 0) continue;
       else await sleep(settings.pollIntervalMs);
     }

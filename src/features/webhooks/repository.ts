@@ -25,6 +25,12 @@ export interface ClaimOptions {
   readonly busy: ReadonlyMap<string, number>;
 }
 
+export interface Claim {
+  readonly deliveries: ClaimedDelivery[];
+  /** True when due deliveries were left: over the limit, or for an endpoint that has all it may take. */
+  readonly more: boolean;
+}
+
 /**
  * Claims due pending deliveries for one instance: a lease (`claimed_until`) marks them taken, so another instance
  * skips them until the lease lapses (a crash), and on PostgreSQL `FOR UPDATE SKIP LOCKED` keeps two instances
@@ -34,7 +40,7 @@ export interface ClaimOptions {
 export async function claimDueDeliveries(
   { db, write, dialect }: Pick<Store, 'db' | 'write' | 'dialect'>,
   options: ClaimOptions,
-): Promise<ClaimedDelivery[]> {
+): Promise<Claim> {
   const saturated = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
   // An idle outbox costs one indexed read per poll, never a write transaction.
   let due = db
@@ -45,7 +51,8 @@ export async function claimDueDeliveries(
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', options.now)]))
     .limit(1);
   if (saturated.length > 0) due = due.where('endpoint_id', 'not in', saturated);
-  if (!(await due.executeTakeFirst())) return [];
+  if (!(await due.executeTakeFirst())) return { deliveries: [], more: saturated.length > 0 };
+  let more = saturated.length > 0;
   const ids = await write(async (trx) => {
     let query = trx
       .selectFrom('webhook_deliveries')
@@ -58,12 +65,19 @@ export async function claimDueDeliveries(
     if (saturated.length > 0) query = query.where('endpoint_id', 'not in', saturated);
     if (dialect === 'postgres') query = query.forUpdate().skipLocked();
     const candidates = await query.execute();
+    more ||= candidates.length >= options.limit * 2;
     const taken = new Map(options.busy);
     const chosen: string[] = [];
     for (const row of candidates) {
-      if (chosen.length >= options.limit) break;
+      if (chosen.length >= options.limit) {
+        more = true;
+        break;
+      }
       const inFlight = taken.get(row.endpoint_id) ?? 0;
-      if (inFlight >= options.perEndpoint) continue;
+      if (inFlight >= options.perEndpoint) {
+        more = true;
+        continue;
+      }
       taken.set(row.endpoint_id, inFlight + 1);
       chosen.push(row.id);
     }
@@ -75,7 +89,7 @@ export async function claimDueDeliveries(
       .execute();
     return chosen;
   });
-  if (ids.length === 0) return [];
+  if (ids.length === 0) return { deliveries: [], more };
   const rows = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
@@ -92,7 +106,7 @@ export async function claimDueDeliveries(
     ])
     .where('d.id', 'in', ids)
     .execute();
-  return rows.map((row) => ({
+  const deliveries = rows.map((row) => ({
     id: row.id,
     eventId: row.event_id,
     endpointId: row.endpoint_id,
@@ -102,6 +116,7 @@ export async function claimDueDeliveries(
     secret: row.secret,
     body: row.body,
   }));
+  return { deliveries, more };
 }
 
 /** The outcome of one attempt, and what becomes of the delivery. */

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.js';
+import { claimDueDeliveries, type ClaimOptions } from '../../../src/features/webhooks/repository.js';
+import { newId } from '../../../src/ids.js';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
+import { STORE_KINDS } from '../../helpers/stores.js';
+
+/**
+ * What a claim says besides the deliveries it took: whether due deliveries were left (over its limit, or for an
+ * endpoint that has all it may take). The dispatcher claims again at once when some were left, and otherwise
+ * lets the next ones gather for a moment.
+ */
+describe.each(STORE_KINDS)('claiming due deliveries (%s)', (kind) => {
+  let ctx: TestContext;
+  let fixture: Fixture;
+  const endpoints = { a: newId(), b: newId() };
+
+  beforeAll(async () => {
+    ctx = await createTestContext(kind);
+    fixture = buildFixture();
+    fixture.workspace.webhooks = [
+      { id: endpoints.a, url: 'https://a.example.com/hook', events: ['*'] },
+      { id: endpoints.b, url: 'https://b.example.com/hook', events: ['*'] },
+    ];
+    await seed(ctx, fixture);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+  beforeEach(async () => {
+    await ctx.store.write((trx) => trx.deleteFrom('webhook_deliveries').execute());
+  });
+
+  /** `count` events, each with one delivery per listed endpoint, due at DEFAULT_NOW. */
+  async function enqueue(count: number, endpointIds: readonly string[]): Promise<void> {
+    const workspaceId = fixture.ids.workspaceId;
+    const events = Array.from({ length: count }, () => ({
+      id: newId(),
+      type: 'activity.shift.started' as const,
+      workspaceId,
+      environment: 'test' as const,
+      createdAt: DEFAULT_NOW,
+      data: {},
+    }));
+    await ctx.store.write((trx) => writeWebhookEvents(trx, events, new Map([[workspaceId, [...endpointIds]]])));
+  }
+
+  const claim = (options: Partial<ClaimOptions> = {}) =>
+    claimDueDeliveries(ctx.store, {
+      now: DEFAULT_NOW + 1,
+      limit: 10,
+      leaseMs: 60_000,
+      owner: 'test-dispatcher',
+      perEndpoint: 10,
+      busy: new Map(),
+      ...options,
+    });
+
+  it('took everything due: no more left', async () => {
+    await enqueue(3, [endpoints.a]);
+    const first = await claim();
+    expect(first.deliveries).toHaveLength(3);
+    expect(first.more).toBe(false);
+    const second = await claim();
+    expect(second).toEqual({ deliveries: [], more: false });
+  });
+
+  it('stopped at its limit: more left', async () => {
+    await enqueue(5, [endpoints.a]);
+    const first = await claim({ limit: 2 });
+    expect(first.deliveries).toHaveLength(2);
+    expect(first.more).toBe(true);
+    const rest = await claim();
+    expect(rest.deliveries).toHaveLength(3);
+    expect(rest.more).toBe(false);
+  });
+
+  it('left deliveries of an endpoint that has all it may take: more left', async () => {
+    await enqueue(3, [endpoints.a, endpoints.b]);
+    const capped = await claim({ busy: new Map([[endpoints.a, 9]]) });
+    expect(capped.deliveries.filter((d) => d.endpointId === endpoints.a)).toHaveLength(1);
+    expect(capped.deliveries.filter((d) => d.endpointId === endpoints.b)).toHaveLength(3);
+    expect(capped.more).toBe(true);
+    const saturated = await claim({ busy: new Map([[endpoints.a, 10]]) });
+    expect(saturated).toEqual({ deliveries: [], more: true });
+  });
+});
