@@ -8,6 +8,9 @@ import { startWebhookDispatcher } from './features/webhooks/runtime.js';
 import { startBackgroundJobs } from './jobs.js';
 import { upgradeStore } from './upgrade.js';
 
+/** PostgreSQL connections of the webhook dispatcher (claims, results), apart from the API's pool. */
+const DISPATCHER_POOL_SIZE = 2;
+
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly store: Store;
@@ -26,7 +29,14 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   }
   const app = await buildApp({ config, store, clock, logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)) });
   const jobs = startBackgroundJobs({ store, clock, config, log: app.log });
-  const webhooks = startWebhookDispatcher({ store, clock, config, log: app.log });
+  // On PostgreSQL the dispatcher has connections of its own: its claims and results never wait in the pool's
+  // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
+  const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;
+  const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log });
+  const closeStores = async () => {
+    if (dispatcherStore !== store) await dispatcherStore.close();
+    await store.close();
+  };
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
@@ -34,7 +44,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     jobs.stop();
     await webhooks.stop(0);
     await app.close();
-    await store.close();
+    await closeStores();
     throw error;
   }
   let stopping: Promise<void> | undefined;
@@ -60,7 +70,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
         } finally {
           clearTimeout(deadline);
         }
-        await store.close();
+        await closeStores();
       })();
       return stopping;
     },
