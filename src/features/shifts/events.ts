@@ -7,7 +7,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Executor } from '../../db/types.js';
 import { newTimeOrderedId } from '../../ids.js';
 import type { WebhookEventType } from '../webhooks/event-types.js';
-import { findSubscribers, writeWebhookEvents, type WebhookEvent } from '../webhooks/outbox.js';
+import { findSubscribers, subscribersOf, writeWebhookEvents, type EndpointSubscription, type WebhookEvent } from '../webhooks/outbox.js';
 import type { ShiftRow } from './repository.js';
 import { detailView } from './views.js';
 
@@ -16,36 +16,52 @@ interface StaffFields {
   readonly gameUserId: string;
 }
 
-type StaffFieldsRow = { id: string; display_name: string; game_user_id: string };
-// One staff member (a start or a stop): built once (src/db/prepared.ts).
-const selectStaffFields = prepared<{ id: string }, StaffFieldsRow>((db, p) =>
-  db.selectFrom('staff').select(['id', 'display_name', 'game_user_id']).where('id', '=', p('id')),
+type ShiftType = Extract<WebhookEventType, `activity.shift.${string}`>;
+
+/**
+ * One shift's event (every start and stop): the workspace's enabled endpoints, each with the staff member's fields,
+ * in one indexed read (no row when the workspace has no endpoint). Built once (src/db/prepared.ts).
+ */
+type EndpointWithStaff = EndpointSubscription & { display_name: string; game_user_id: string };
+const selectEndpointsWithStaff = prepared<{ workspaceId: string; staffId: string }, EndpointWithStaff>((db, p) =>
+  db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('staff as s', (join) => join.on('s.id', '=', p('staffId')))
+    .select(['e.id', 'e.workspace_id', 'e.events', 's.display_name', 's.game_user_id'])
+    .where('e.workspace_id', '=', p('workspaceId'))
+    .where('e.enabled', '=', 1),
 );
 
-async function staffFields(trx: Executor, ids: readonly string[]): Promise<Map<string, StaffFields>> {
-  const [only] = ids;
-  const rows =
-    ids.length === 1 && only !== undefined
-      ? await selectStaffFields.rows(trx, { id: only })
-      : await trx.selectFrom('staff').select(['id', 'display_name', 'game_user_id']).where('id', 'in', [...ids]).execute();
-  return new Map(rows.map((row) => [row.id, { displayName: row.display_name, gameUserId: row.game_user_id }]));
+/** Several shifts' events (a batch stop, the timeout sweep): the subscribers, then their staff members' fields. */
+async function subscribersAndStaff(
+  trx: Executor,
+  rows: readonly ShiftRow[],
+  type: ShiftType,
+): Promise<{ subscribers: Map<string, string[]>; staff: Map<string, StaffFields> }> {
+  const [only] = rows;
+  if (rows.length === 1 && only !== undefined) {
+    const found = await selectEndpointsWithStaff.rows(trx, { workspaceId: only.workspace_id, staffId: only.staff_id });
+    const [first] = found;
+    const staff = new Map<string, StaffFields>();
+    if (first) staff.set(only.staff_id, { displayName: first.display_name, gameUserId: first.game_user_id });
+    return { subscribers: subscribersOf(found, type), staff };
+  }
+  const subscribers = await findSubscribers(trx, [...new Set(rows.map((row) => row.workspace_id))], type);
+  if (subscribers.size === 0) return { subscribers, staff: new Map() };
+  const ids = [...new Set(rows.filter((row) => subscribers.has(row.workspace_id)).map((row) => row.staff_id))];
+  const found = await trx.selectFrom('staff').select(['id', 'display_name', 'game_user_id']).where('id', 'in', ids).execute();
+  return { subscribers, staff: new Map(found.map((row) => [row.id, { displayName: row.display_name, gameUserId: row.game_user_id }])) };
 }
 
 /**
  * Records one event of `type` per shift row, each with `data.shift` as GET /v1/activity/shifts/{shiftId} shows it
  * at `now`, and `data.staff`.
  */
-export async function recordShiftEvents(
-  trx: Executor,
-  type: Extract<WebhookEventType, `activity.shift.${string}`>,
-  rows: readonly ShiftRow[],
-  now: number,
-): Promise<void> {
+export async function recordShiftEvents(trx: Executor, type: ShiftType, rows: readonly ShiftRow[], now: number): Promise<void> {
   if (rows.length === 0) return;
-  const subscribers = await findSubscribers(trx, [...new Set(rows.map((row) => row.workspace_id))], type);
+  const { subscribers, staff } = await subscribersAndStaff(trx, rows, type);
   if (subscribers.size === 0) return;
   const wanted = rows.filter((row) => subscribers.has(row.workspace_id));
-  const staff = await staffFields(trx, [...new Set(wanted.map((row) => row.staff_id))]);
   const events: WebhookEvent[] = wanted.map((row) => {
     const member = staff.get(row.staff_id) ?? { displayName: '', gameUserId: '' };
     return {

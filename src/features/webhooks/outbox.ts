@@ -1,6 +1,7 @@
 import { toIso } from '../../clock.js';
 import type { Insertable } from 'kysely';
-import { prepared } from '../../db/prepared.js';
+import { dialectOf } from '../../db/executor-dialect.js';
+import { ParamLayers, prepared } from '../../db/prepared.js';
 import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.js';
 import { newTimeOrderedId } from '../../ids.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
@@ -31,10 +32,29 @@ export function webhookBody(event: WebhookEvent): string {
 }
 
 // The common case, one workspace's event (every start and stop): statements built once (src/db/prepared.ts).
-type EndpointRow = { id: string; workspace_id: string; events: string };
-const selectEndpointsOf = prepared<{ workspaceId: string }, EndpointRow>((db, p) =>
+const selectEndpointsOf = prepared<{ workspaceId: string }, EndpointSubscription>((db, p) =>
   db.selectFrom('webhook_endpoints').select(['id', 'workspace_id', 'events']).where('workspace_id', '=', p('workspaceId')).where('enabled', '=', 1),
 );
+
+/** An enabled endpoint as the subscriber reads return it. */
+export interface EndpointSubscription {
+  readonly id: string;
+  readonly workspace_id: string;
+  /** The JSON array of event types it subscribes to. */
+  readonly events: string;
+}
+
+/** Of `endpoints`, those subscribed to `type`, by workspace (only workspaces that have one). */
+export function subscribersOf(endpoints: readonly EndpointSubscription[], type: WebhookEventType): Map<string, string[]> {
+  const subscribers = new Map<string, string[]>();
+  for (const endpoint of endpoints) {
+    if (!subscribes(JSON.parse(endpoint.events) as string[], type)) continue;
+    const list = subscribers.get(endpoint.workspace_id) ?? [];
+    list.push(endpoint.id);
+    subscribers.set(endpoint.workspace_id, list);
+  }
+  return subscribers;
+}
 
 /** Enabled endpoints subscribed to `type`, by workspace (only workspaces that have one). One indexed read. */
 export async function findSubscribers(
@@ -42,9 +62,8 @@ export async function findSubscribers(
   workspaceIds: readonly string[],
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
-  const subscribers = new Map<string, string[]>();
   const [only] = workspaceIds;
-  if (only === undefined) return subscribers;
+  if (only === undefined) return new Map();
   const endpoints =
     workspaceIds.length === 1
       ? await selectEndpointsOf.rows(trx, { workspaceId: only })
@@ -54,13 +73,7 @@ export async function findSubscribers(
           .where('workspace_id', 'in', [...workspaceIds])
           .where('enabled', '=', 1)
           .execute();
-  for (const endpoint of endpoints) {
-    if (!subscribes(JSON.parse(endpoint.events) as string[], type)) continue;
-    const list = subscribers.get(endpoint.workspace_id) ?? [];
-    list.push(endpoint.id);
-    subscribers.set(endpoint.workspace_id, list);
-  }
-  return subscribers;
+  return subscribersOf(endpoints, type);
 }
 
 // Rows per multi-row insert: well under both stores' bound-parameter limits.
@@ -91,6 +104,47 @@ const insertDelivery = prepared<DeliveryValues, never>((db, p) =>
     created_at: p('created_at'),
     updated_at: p('updated_at'),
   }),
+);
+
+/**
+ * The common case on PostgreSQL, one event with one delivery (a start or a stop, one endpoint): both rows in one
+ * statement, a round trip instead of two. The delivery's columns that share a name with the event's are renamed.
+ */
+type DeliveryOfEvent = {
+  readonly delivery_id: string;
+  readonly event_id: string;
+  readonly endpoint_id: string;
+  readonly delivery_workspace_id: string;
+  readonly next_attempt_at: number;
+  readonly expires_at: number;
+  readonly delivery_created_at: number;
+  readonly updated_at: number;
+};
+const insertEventWithDelivery = prepared<EventValues & DeliveryOfEvent, never>((db, p) =>
+  db
+    .with('event', (qb) =>
+      qb.insertInto('webhook_events').values({
+        id: p('id'),
+        workspace_id: p('workspace_id'),
+        type: p('type'),
+        environment: p('environment'),
+        body: p('body'),
+        created_at: p('created_at'),
+      }),
+    )
+    .insertInto('webhook_deliveries')
+    .values({
+      id: p('delivery_id'),
+      event_id: p('event_id'),
+      endpoint_id: p('endpoint_id'),
+      workspace_id: p('delivery_workspace_id'),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: p('next_attempt_at'),
+      expires_at: p('expires_at'),
+      created_at: p('delivery_created_at'),
+      updated_at: p('updated_at'),
+    }),
 );
 
 /** Rows in multi-row inserts; a single row through its statement built once. */
@@ -124,11 +178,6 @@ export async function writeWebhookEvents(
       created_at: event.createdAt,
     }),
   );
-  await insertRows(
-    eventRows,
-    (row) => insertEvent.execute(trx, row),
-    (rows) => trx.insertInto('webhook_events').values(rows).execute(),
-  );
   const deliveries = wanted.flatMap((event) =>
     (subscribers.get(event.workspaceId) ?? []).map((endpointId): DeliveryValues => ({
       id: newTimeOrderedId(),
@@ -142,6 +191,29 @@ export async function writeWebhookEvents(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     })),
+  );
+  const [event] = eventRows;
+  const [delivery] = deliveries;
+  if (eventRows.length === 1 && deliveries.length === 1 && event && delivery && dialectOf(trx) === 'postgres') {
+    await insertEventWithDelivery.execute(
+      trx,
+      ParamLayers.of(event, {
+        delivery_id: delivery.id,
+        event_id: delivery.event_id,
+        endpoint_id: delivery.endpoint_id,
+        delivery_workspace_id: delivery.workspace_id,
+        next_attempt_at: delivery.next_attempt_at,
+        expires_at: delivery.expires_at,
+        delivery_created_at: delivery.created_at,
+        updated_at: delivery.updated_at,
+      }),
+    );
+    return 1;
+  }
+  await insertRows(
+    eventRows,
+    (row) => insertEvent.execute(trx, row),
+    (rows) => trx.insertInto('webhook_events').values(rows).execute(),
   );
   await insertRows(
     deliveries,
