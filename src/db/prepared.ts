@@ -35,6 +35,11 @@ export class StatementRegistry {
     this.compiled.set(definition, compiled);
     this.fixed.add(compiled.sql);
   }
+
+  /** Counts `sql` among the fixed texts (see executeFixed). */
+  fix(sql: string): void {
+    this.fixed.add(sql);
+  }
 }
 
 /** A dialect adapter that carries its store's registry (see connect.ts). */
@@ -44,6 +49,17 @@ interface RegistryCarrier {
 
 function registryOf(db: Executor): StatementRegistry | undefined {
   return (db.getExecutor().adapter as RegistryCarrier).statementRegistry;
+}
+
+/**
+ * Runs an `sql` template as one of the store's fixed statements (on PostgreSQL, parsed once per connection under a
+ * name), for a query built per call whose text depends only on its shape, never on its values, and that has few
+ * shapes: each distinct text is kept for the store's lifetime.
+ */
+export function executeFixed<R>(db: Executor, query: RawBuilder<R>): Promise<QueryResult<R>> {
+  const compiled = query.compile(db);
+  registryOf(db)?.fix(compiled.sql);
+  return db.executeQuery(compiled);
 }
 
 /** Gives a store's adapter its registry (called once, when the store's Kysely instance creates its adapter). */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/db/connect.js';
-import { prepared } from '../../src/db/prepared.js';
+import { executeFixed, prepared } from '../../src/db/prepared.js';
 import { newId } from '../../src/ids.js';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
 import { workspaceRow } from '../helpers/rows.js';
@@ -42,6 +42,15 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('named prepared
     const statements = await preparedOnSession();
     expect(statements.filter((s) => s.includes('"workspaces"') && s.includes('"name"'))).toHaveLength(1);
     expect(statements.some((s) => s.includes('pg_prepared_statements'))).toBe(false);
+  });
+
+  it('an sql template run with executeFixed is named by its text, each text once; its values stay parameters', async () => {
+    const nameOf = (workspaceId: string) => sql<{ name: string }>`select name from workspaces where id = ${workspaceId} and 1 = 1`;
+    expect((await executeFixed(store.db, nameOf(id))).rows).toEqual([{ name: 'prepared' }]);
+    expect((await executeFixed(store.db, nameOf(newId()))).rows).toEqual([]);
+    const named = (await preparedOnSession()).filter((s) => s.includes('1 = 1'));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toContain('$1');
   });
 
   it('works inside transactions, and a failing statement does not break the connection', async () => {

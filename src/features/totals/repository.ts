@@ -3,7 +3,7 @@
  * the transaction of the change it records.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { ParamSource, prepared } from '../../db/prepared.js';
+import { executeFixed, ParamSource, prepared } from '../../db/prepared.js';
 import type { Executor } from '../../db/types.js';
 import type { Interval } from '../activity/metrics.js';
 import type { BucketRun, CompletedSpan, TotalsDelta } from './buckets.js';
@@ -303,8 +303,10 @@ function unionAll(parts: readonly RawBuilder<unknown>[]): RawBuilder<WorkedRow> 
   return sql<WorkedRow>`select ${COLUMN_NAMES} from (${sql.join(parts, sql` union all `)}) as worked`;
 }
 
-async function run(db: Executor, query: RawBuilder<WorkedRow>): Promise<WorkedRow[]> {
-  const { rows } = await query.execute(db);
+async function run(db: Executor, query: RawBuilder<WorkedRow>, scope: TotalsScope): Promise<WorkedRow[]> {
+  // A read's text depends on its periods' shape (runs, edges), of which there are few, except the list of a
+  // ranking's changed staff (up to MAX_ADVANCED_STAFF lengths): that one is not kept as a fixed statement.
+  const { rows } = scope.staffIds === undefined ? await executeFixed(db, query) : await query.execute(db);
   // PostgreSQL answers bigint and numeric as numbers (the store's parsers); SQLite answers numbers.
   return rows;
 }
@@ -331,7 +333,7 @@ export async function readStaffWorked(
   parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
     from shifts where ${scopeWhere(scope)} and ended_at is null and status = 'active'`);
   for (const edge of edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts));
+  return run(db, unionAll(parts), scope);
 }
 
 /**
@@ -366,5 +368,5 @@ export async function readWorkspaceWorked(
     from shifts where ${scopeWhere(scope)} and status = 'active' and started_at < ${period.end}
       and last_seen_at < ${timedOutBefore} and last_heartbeat_at >= ${period.start}`);
   for (const edge of plan.edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts));
+  return run(db, unionAll(parts), scope);
 }
