@@ -1,7 +1,7 @@
 import { toIso } from '../../clock.js';
 import type { Insertable } from 'kysely';
 import { dialectOf } from '../../db/executor-dialect.js';
-import { ParamLayers, prepared } from '../../db/prepared.js';
+import { ParamLayers, prepared, type Param } from '../../db/prepared.js';
 import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.js';
 import { newTimeOrderedId } from '../../ids.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
@@ -81,16 +81,16 @@ const INSERT_CHUNK = 200;
 
 type EventValues = Insertable<WebhookEventTable>;
 type DeliveryValues = Insertable<WebhookDeliveryTable>;
-const insertEvent = prepared<EventValues, never>((db, p) =>
-  db.insertInto('webhook_events').values({
-    id: p('id'),
-    workspace_id: p('workspace_id'),
-    type: p('type'),
-    environment: p('environment'),
-    body: p('body'),
-    created_at: p('created_at'),
-  }),
-);
+/** An event row's values as placeholders of the same names. */
+const eventPlaceholders = (p: Param<EventValues>): EventValues => ({
+  id: p('id'),
+  workspace_id: p('workspace_id'),
+  type: p('type'),
+  environment: p('environment'),
+  body: p('body'),
+  created_at: p('created_at'),
+});
+const insertEvent = prepared<EventValues, never>((db, p) => db.insertInto('webhook_events').values(eventPlaceholders(p)));
 const insertDelivery = prepared<DeliveryValues, never>((db, p) =>
   db.insertInto('webhook_deliveries').values({
     id: p('id'),
@@ -122,16 +122,7 @@ type DeliveryOfEvent = {
 };
 const insertEventWithDelivery = prepared<EventValues & DeliveryOfEvent, never>((db, p) =>
   db
-    .with('event', (qb) =>
-      qb.insertInto('webhook_events').values({
-        id: p('id'),
-        workspace_id: p('workspace_id'),
-        type: p('type'),
-        environment: p('environment'),
-        body: p('body'),
-        created_at: p('created_at'),
-      }),
-    )
+    .with('event', (qb) => qb.insertInto('webhook_events').values(eventPlaceholders(p)))
     .insertInto('webhook_deliveries')
     .values({
       id: p('delivery_id'),
