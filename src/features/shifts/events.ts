@@ -32,7 +32,15 @@ const selectEndpointsWithStaff = prepared<{ workspaceId: string; staffId: string
     .where('e.enabled', '=', 1),
 );
 
-/** Several shifts' events (a batch stop, the timeout sweep): the subscribers, then their staff members' fields. */
+const staffFieldsOf = (row: { display_name: string; game_user_id: string }): StaffFields => ({
+  displayName: row.display_name,
+  gameUserId: row.game_user_id,
+});
+
+/**
+ * The subscribers of the rows' workspaces and the fields of the staff members whose events they want: for one shift
+ * a single read (above); for several (a batch stop, the timeout sweep) the subscribers, then the staff members.
+ */
 async function subscribersAndStaff(
   trx: Executor,
   rows: readonly ShiftRow[],
@@ -43,14 +51,14 @@ async function subscribersAndStaff(
     const found = await selectEndpointsWithStaff.rows(trx, { workspaceId: only.workspace_id, staffId: only.staff_id });
     const [first] = found;
     const staff = new Map<string, StaffFields>();
-    if (first) staff.set(only.staff_id, { displayName: first.display_name, gameUserId: first.game_user_id });
+    if (first) staff.set(only.staff_id, staffFieldsOf(first));
     return { subscribers: subscribersOf(found, type), staff };
   }
   const subscribers = await findSubscribers(trx, [...new Set(rows.map((row) => row.workspace_id))], type);
   if (subscribers.size === 0) return { subscribers, staff: new Map() };
   const ids = [...new Set(rows.filter((row) => subscribers.has(row.workspace_id)).map((row) => row.staff_id))];
   const found = await trx.selectFrom('staff').select(['id', 'display_name', 'game_user_id']).where('id', 'in', ids).execute();
-  return { subscribers, staff: new Map(found.map((row) => [row.id, { displayName: row.display_name, gameUserId: row.game_user_id }])) };
+  return { subscribers, staff: new Map(found.map((row) => [row.id, staffFieldsOf(row)])) };
 }
 
 /**

@@ -105,7 +105,7 @@ export async function changedStaffBetween(db: Executor, workspaceId: string, aft
 }
 
 /** The upsert that adds `rows` to the totals (creating missing rows). */
-function upsertTotals(db: Executor, rows: readonly TotalsDeltaValues[]) {
+function upsertTotals(db: Executor, rows: readonly TotalsDelta[]) {
   return db
     .insertInto('activity_totals')
     .values([...rows])
@@ -118,8 +118,6 @@ function upsertTotals(db: Executor, rows: readonly TotalsDeltaValues[]) {
     );
 }
 
-type TotalsDeltaValues = Pick<TotalsDelta, 'workspace_id' | 'environment' | 'grain' | 'bucket_start' | 'staff_id' | 'worked_ms' | 'started_shifts' | 'carried_shifts'>;
-
 /**
  * The upsert of 1 to PREPARED_DELTAS rows (one shift: its day, week and month, one more per midnight it spans),
  * built once per row count; row `i`'s value of column `c` is the placeholder `c@i`.
@@ -127,7 +125,7 @@ type TotalsDeltaValues = Pick<TotalsDelta, 'workspace_id' | 'environment' | 'gra
 const PREPARED_DELTAS = 6;
 type DeltaPlaceholders = Record<string, never>;
 class DeltaParams extends ParamSource<DeltaPlaceholders> {
-  constructor(private readonly rows: readonly TotalsDeltaValues[]) {
+  constructor(private readonly rows: readonly TotalsDelta[]) {
     super();
   }
 
