@@ -10,12 +10,15 @@ import type { CommitTracker } from './wal-sync.js';
  */
 export function cachingSqliteDatabase(handle: SqliteHandle, capacity = 500): SqliteDatabase & CommitTracker {
   const cache = new Map<string, Statement>();
+  // Statements that change nothing although SQLite does not call them read-only: `BEGIN IMMEDIATE` (it takes the
+  // write lock; the store begins every transaction so, see wal-sync.ts).
+  const notWrites = new WeakSet<Statement>();
   // Writes made since the last commit, and commits made since the last flush was asked for (src/db/wal-sync.ts).
   let wrote = false;
   let unsynced = false;
 
   function ran(prepared: Statement): void {
-    if (!prepared.readonly) wrote = true;
+    if (!prepared.readonly && !notWrites.has(prepared)) wrote = true;
     if (wrote && !handle.inTransaction) {
       wrote = false;
       unsynced = true;
@@ -30,6 +33,7 @@ export function cachingSqliteDatabase(handle: SqliteHandle, capacity = 500): Sql
       return hit;
     }
     const prepared = handle.prepare(sql);
+    if (/^\s*begin\b/i.test(sql)) notWrites.add(prepared);
     cache.set(sql, prepared);
     if (cache.size > capacity) {
       const oldest = cache.keys().next().value;

@@ -1,6 +1,6 @@
 import { close, fdatasync, open } from 'node:fs';
 import { promisify } from 'node:util';
-import { SqliteDialect, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 
 const openFile = promisify(open);
 const syncFile = promisify(fdatasync);
@@ -58,6 +58,8 @@ export interface CommitTracker {
   takeUnsyncedCommit(): boolean;
 }
 
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+
 /**
  * SQLite's driver, with durable commits off the event loop: the store runs with `synchronous=NORMAL` (a commit
  * is written to the log, not flushed), and whoever committed a write gets the connection's release (the end of
@@ -78,8 +80,13 @@ class DurableCommitDriver implements Driver {
   acquireConnection(): Promise<DatabaseConnection> {
     return this.inner.acquireConnection();
   }
-  beginTransaction(...args: Parameters<Driver['beginTransaction']>): Promise<void> {
-    return this.inner.beginTransaction(...args);
+  /**
+   * `BEGIN IMMEDIATE`: the write lock is taken when the transaction begins, waiting (busy_timeout) for another
+   * process's write to end. A plain `BEGIN` reads first and upgrades at its first write, and when another process
+   * (the CLI, a backup) committed after that read, SQLite refuses the upgrade at once with "database is locked".
+   */
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(BEGIN_IMMEDIATE);
   }
   commitTransaction(connection: DatabaseConnection): Promise<void> {
     return this.inner.commitTransaction(connection);
