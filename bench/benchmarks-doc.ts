@@ -107,7 +107,10 @@ second, the throughput (and the heartbeat p99) on the first.
 
 Every phase also reports the server's event-loop delay (\`loop p99 ms\`): \`perf_hooks.monitorEventLoopDelay\`
 sampled inside the server process (a probe module the benchmark preloads with \`--import\` and reads over the
-process's IPC channel; the product has no such endpoint). The streams of the mix share one measurement.
+process's IPC channel; the product has no such endpoint). The streams of the mix share one measurement. The
+histogram samples a timer that repeats every 10 ms and records the time between its runs, so an idle process shows
+about 10 ms; the figure reported is how late the timer ran, that interval taken off (runs before
+2026-11-26T15:00Z reported the raw figure, 10 ms higher).
 
 ## Targets
 

@@ -3,6 +3,10 @@
  * the server's event-loop delay with `perf_hooks.monitorEventLoopDelay` and answers the benchmark over the
  * process's IPC channel (`reset` before a measured phase, `read` after it), so the delay is measured where it
  * happens, in the server. Without an IPC channel it does nothing.
+ *
+ * The histogram records the time between two runs of a repeating timer, which is the timer's interval (the
+ * resolution) plus how late the loop ran it; on an idle process every sample is about 10 ms. The delay reported is
+ * the lateness alone: each figure less the resolution, never below zero (as `@fastify/under-pressure` computes it).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -12,7 +16,7 @@ interface ProbeRequest {
 }
 
 export interface EventLoopDelay {
-  /** Milliseconds. */
+  /** Milliseconds by which the loop ran a due timer late (the timer's own interval taken off). */
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
@@ -20,9 +24,10 @@ export interface EventLoopDelay {
 }
 
 if (typeof process.send === 'function') {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  const RESOLUTION_MS = 10;
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
-  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4) / 100 - RESOLUTION_MS);
   process.on('message', (message: ProbeRequest) => {
     if (typeof message !== 'object' || message === null || !('probe' in message)) return;
     if (message.probe === 'reset') histogram.reset();
