@@ -91,7 +91,9 @@ export const KeySchema = Strict({
   scopes: Type.Array(StringEnum(SCOPES), { uniqueItems: true }),
   /** Imports an existing key; its format and prefix are checked in document.ts. */
   secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  /** Left out: false for a new key, unchanged for an existing one (a `keys revoke` stays). */
   revoked: Type.Optional(Type.Boolean()),
+  /** Left out: none for a new key, unchanged for an existing one (a `keys rotate` grace period stays). */
   expiresAt: Type.Optional(Nullable(DateTime)),
 });
 

@@ -110,6 +110,20 @@ function keySettings(key: KeyDocument) {
   };
 }
 
+/**
+ * What a document changes on a key that exists: its scopes, and `revoked` and `expiresAt` only when it states them.
+ * Left out, they keep what the key has, so applying a routine document again never brings back a key that
+ * `keys revoke` revoked, nor makes the key that `keys rotate` replaced valid beyond its grace period.
+ */
+function existingKeySettings(key: KeyDocument) {
+  const { scopes, revoked, expires_at } = keySettings(key);
+  return {
+    scopes,
+    ...(key.revoked !== undefined ? { revoked } : {}),
+    ...(key.expiresAt !== undefined ? { expires_at } : {}),
+  };
+}
+
 /** Inserts the key unless its id exists; returns the secret it was created with, or null when it existed. */
 async function createKey(db: Executor, application: ApplicationDocument, key: KeyDocument, now: number) {
   const secret = key.secret ?? generateApiKey(key.environment);
@@ -136,7 +150,7 @@ async function provisionKeys(db: Executor, workspace: WorkspaceDocument, snapsho
     for (const key of application.keys) {
       const secret = snapshot.keys.has(key.id) ? null : await createKey(db, application, key, now);
       if (secret === null) {
-        await db.updateTable('api_keys').set(keySettings(key)).where('id', '=', key.id).execute();
+        await db.updateTable('api_keys').set(existingKeySettings(key)).where('id', '=', key.id).execute();
         continue;
       }
       created.push({
