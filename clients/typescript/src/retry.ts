@@ -65,8 +65,23 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
 }
 
 /**
+ * A 409 `idempotency_request_in_progress`: an earlier attempt of this very write (same Idempotency-Key) is still
+ * being applied, for example one whose answer was lost to a timeout. Sent again later, it gets that attempt's result.
+ */
+async function isInProgress(request: Request, response: Response): Promise<boolean> {
+  if (response.status !== 409 || !request.headers.has('idempotency-key')) return false;
+  try {
+    const body = (await response.clone().json()) as { error?: { code?: unknown } };
+    return body.error?.code === 'idempotency_request_in_progress';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * `fetch` that sends the same request again (same headers, so the same Idempotency-Key, and the same body) after a
- * network error, a 5xx or a 429, waiting as Retry-After says or with backoff and jitter. Other answers are final.
+ * network error, a 5xx, a 429 or a 409 saying the same key's first attempt is still in progress, waiting as
+ * Retry-After says or with backoff and jitter. Other answers are final.
  */
 export function retryingFetch(transport: FetchLike, options: RetryOptions = {}): FetchLike {
   const retries = options.retries ?? 4;
@@ -85,7 +100,7 @@ export function retryingFetch(transport: FetchLike, options: RetryOptions = {}):
         await sleep(delayMs, request.signal);
         continue;
       }
-      if (last || !isRetryableStatus(response.status)) return response;
+      if (last || !(isRetryableStatus(response.status) || (await isInProgress(request, response)))) return response;
       const asked = retryAfterMs(response.headers.get('retry-after'));
       if (asked !== undefined && asked > maxRetryAfter) return response;
       // Waits at least what the gateway asked, plus jitter so that many clients do not return at the same instant.

@@ -58,6 +58,19 @@ describe('TypeScript client retries (a scripted HTTP server)', () => {
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
   });
 
+  it('retries a 409 idempotency_request_in_progress under the same key, but no other 409', async () => {
+    received = [];
+    script = [{ status: 409, body: envelope('idempotency_request_in_progress') }, { status: 200, body: shift }];
+    const reply = await client().startShift(start);
+    expect(received).toHaveLength(2);
+    expect(new Set(received.map((r) => r.key))).toEqual(new Set([reply.idempotencyKey]));
+
+    received = [];
+    script = [{ status: 409, body: envelope('shift_not_active') }, { status: 200, body: shift }];
+    await expect(client().startShift(start)).rejects.toMatchObject({ status: 409, code: 'shift_not_active' });
+    expect(received).toHaveLength(1);
+  });
+
   it('never retries another 4xx, and gives its envelope as a typed GatewayError', async () => {
     received = [];
     const details = { issues: [{ path: '/serverId', message: 'too long' }] };
