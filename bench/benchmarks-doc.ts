@@ -152,9 +152,11 @@ const CAVEATS = `## Reading the numbers
 ## What limits the figures
 
 Measured with profiles of the server (\`--profile\`), timings of single statements under load, and PostgreSQL's
-own statement log. Every target is met except the heartbeat throughput ratios, on both stores. On this machine
-(two cores shared by the server, the load generator and, for PostgreSQL, the database) they cannot be met; the
-arithmetic follows.
+own statement log. The latency targets of the read scenarios, the cold leaderboard read, the heartbeat p99 and the
+webhook delivery targets are met on both stores. The targets that need the server to keep most of a core for one
+stream while others run (the heartbeat ratios, heartbeats and reads in the mix, batch throughput, the cost of
+webhooks to a write) are not: on this machine two cores are shared by the server (its event loop, the webhook
+sending thread, SQLite's flushes), the load generator and, for PostgreSQL, the database. The arithmetic follows.
 
 - **What a heartbeat is.** When its answer is known in advance (it records \`recordedAt\`, and no later
   heartbeat is recorded yet), a heartbeat is one statement that moves the shift, stores the idempotent result and
@@ -167,48 +169,69 @@ arithmetic follows.
     flight, new heartbeats wait, and the next statement carries all that waited (up to 32; each row once, rows in
     key order, so concurrent statements cannot deadlock). Each heartbeat keeps its own conditions, and the
     statement commits all it applied or nothing; if it fails, each heartbeat runs alone.
-  - Removed from every request along the way: a \`Hash\` object per SHA-256 digest (the one-shot digest costs
-    half), merged copies of statement values (they are looked up in layers), a \`Date\` per formatted instant
-    (the current minute's text is kept), and object spreads that merge several objects (microseconds each on
-    Node 20).
+  - Shift ids are time-ordered (uuid v7): the active shifts, which heartbeats and stops find by id, are the
+    newest, so their keys share a few pages at one end of the primary-key index.
 - **Heartbeat, SQLite** (0.20 to 0.35 x; the target is 0.5 x). The server's main thread is saturated. The
   baseline costs it about 0.02 ms a request, so 0.5 x means a heartbeat of at most about 0.04 ms. Measured on the
   main thread per heartbeat: about 0.07 to 0.1 ms, of which SQLite's own work (the update with the key check and
   the record's absence, the record's insert, the savepoint pair, a share of the group's \`COMMIT\`) is a quarter
   to a third, and Fastify's own per-request work (what the baseline costs) about as much again. Those two alone
   exceed the 0.04 ms before the heartbeat's own work (the body's parsing and validation, the key's hash, the
-  idempotency fingerprint, the response, the log line). A writer thread taking every statement off the main
-  thread would leave the main thread at about 0.05 to 0.07 ms, still short of 0.5 x, and that thread's core is
-  the one the load generator uses.
-- **Heartbeat, PostgreSQL** (0.12 to 0.15 x; the target is 0.3 x). 0.3 x of this machine's baseline is 10,000 to
-  15,000 heartbeats/s. The gateway spends about 0.1 ms of CPU per heartbeat on PostgreSQL (the HTTP work above,
-  plus encoding the statement's values and decoding its rows in the driver), so it would need a whole core to
-  itself for that, while PostgreSQL and the load generator need the same two cores. Time per batch (14
-  heartbeats on average at 32 connections): PostgreSQL's log gives about 0.7 ms to bind and execute it and its
-  \`fdatasync\` takes 0.2 to 0.3 ms, while the gateway waits 4 to 5 ms for the answer. The rest is on the gateway's
-  side: in profiles, 39% of its thread's time shows in \`writev\` to PostgreSQL, a short call, so most of that is
-  time in which the session it has just woken holds the gateway's core; and its event loop is busy answering the
-  previous batch. More
-  statements in flight made it worse (two: 4,600 to 5,100/s; four: 3,800/s; eight: 2,900/s), one was no better
-  (5,500/s). Reaching 0.3 x needs PostgreSQL on cores of its own.
-- **Heartbeat p99** stays well within 25 ms at 32 connections on both stores (10 and 19 ms).
-- **Found on the way (earlier).** On PostgreSQL, every heartbeat and stop read its shift through a partial index
-  of active shifts instead of the primary key whenever the statistics undercounted active shifts, scanning all of
-  them; those statements now state "active and live" as one expression, and a test checks the plan. Statements
-  built once run as named prepared statements on PostgreSQL.
+  idempotency fingerprint, the response, the log line).
+- **Heartbeat, PostgreSQL** (0.12 to 0.20 x; the target is 0.3 x). The gateway spends about 0.1 ms of CPU per
+  heartbeat (the HTTP work above, plus encoding the statement's values and decoding its rows in the driver), so
+  0.3 x would need a whole core for the gateway alone, while PostgreSQL and the load generator need the same two
+  cores. PostgreSQL's log gives about 0.7 ms to bind and execute a statement of 14 heartbeats and 0.2 to 0.3 ms
+  for its \`fdatasync\`, while the gateway waits 4 to 5 ms for the answer: in profiles, 39% of its time shows in
+  \`writev\` to PostgreSQL, a short call, so most of that is time in which the session it has just woken holds the
+  gateway's core.
+- **Heartbeat p99** at 32 connections is 9 to 22 ms on SQLite and 14 to 26 ms on PostgreSQL: over the 25 ms
+  target in the slowest PostgreSQL run, where the whole machine ran at about 70% of its usual \`/health\` rate.
+- **Batch heartbeats** (50 shifts a request; targets 100,000 shift heartbeats/s on SQLite and 40,000 on
+  PostgreSQL). A batch costs the SQLite server 0.7 to 1.3 ms of CPU: the one update of the 50 rows (0.25 ms timed
+  alone on this dataset, about 5 µs a row; it was 0.29 to 0.36 ms with random shift ids), the idempotent record of
+  the 50 results, the validation of 50 ids and the response. 100,000 a second is 2,000 batches of at most 0.5 ms
+  each. On PostgreSQL the gateway spends 1.3 to 2.3 ms of CPU a batch (driver encoding and decoding included), and
+  the database's work runs on the same two cores.
+- **Heartbeats and reads in the mix** (0.17 to 0.39 x; the target is 0.8 x, with reads at p99 10 ms). CPU per
+  request on the main thread: a heartbeat about 0.12 ms, a report read about 0.5 ms, a start/stop cycle about 1 ms.
+  The mix runs three closed loops on one event loop; alone, the reads at 4 connections keep 86% of it busy. In the
+  mix each stream gets its turns, and a heartbeat, which waits for its group's commit and flush, needs three turns
+  of a loop that now also runs reads: measured, a group's commit-to-flushed time rose from 0.7 to 5.7 ms. For
+  heartbeats to keep 0.8 x, reads and cycles would have to share the remaining fifth of the core, a few hundred
+  reads a second, each waiting more than the 10 ms the read target allows. Meeting both needs the reads off the
+  main thread (a reader thread with its own SQLite connection) and a core for that thread, which is the one the
+  load generator uses here.
+- **Event-loop delay at 32 connections.** SQLite's driver is synchronous: a turn of the event loop runs every
+  request that arrived in it to its end, so at 32 connections a read scenario's turn holds 32 reads of 0.5 to 1 ms
+  and a timer waits that long. No single request or background job holds the loop longer than a few milliseconds
+  (the idempotency purge and the timeout sweep work in bounded chunks); at 4 connections the delay was 2 to 16
+  ms. On PostgreSQL, whose driver waits for the database, it stays under about 15 ms at 32 connections too.
+- **Webhooks: the write's cost** (0.64 to 0.87 x; the target is 0.9 x). Enqueueing is one read of the
+  workspace's endpoints (with the staff member's fields), one event row and one delivery row, in the write's
+  transaction: about 0.05 ms of SQL a request on SQLite. The comparison also delivers every event while it
+  measures, on the same two cores: the sending thread (about a fifth of a core), the claims and the recorded
+  attempts on the main thread, and the receiver, which runs in the load generator's process.
+- **Memory** (peak RSS 250 to 330 MB; the target is 250 MB). About 26 MB of the main heap is live after start-up
+  and about 40 MB while serving. V8 lets garbage accumulate in the old generation up to its first limit (about 100
+  MB of heap here) before its first full collection, and the sending thread's and checkpointer's heaps add a few
+  tens of MB. With \`NODE_OPTIONS=--max-semi-space-size=4\` (or \`--initial-old-space-size=16\`) the heartbeat
+  and webhook-delivery scenarios peaked at 202 and 198 MB (215 and 210 MB) instead of 240 to 260, throughput within
+  noise; the README says so for small containers.
+- **Found on the way.** On PostgreSQL, every heartbeat and stop read its shift through a partial index of active
+  shifts instead of the primary key whenever the statistics undercounted active shifts, scanning all of them;
+  those statements now state "active and live" as one expression, and a test checks the plan. Statements built
+  once run as named prepared statements on PostgreSQL. On SQLite, a write transaction that read first failed at
+  once with "database is locked" when another process (the CLI, the benchmark's own data setup) had committed
+  since its read; transactions now begin \`IMMEDIATE\` and wait for the other's write instead.
 - **Leaderboard.** Rankings are computed once per workspace, environment, period and filter and reused while the
-  workspace's activity version holds (a stop, a new staff profile or provisioning moves it, in the writer's
-  transaction, on any instance), so a page costs a slice plus the page's profiles and notices: about 1 to 1.3 ms
-  on SQLite and 2.6 to 2.8 ms on PostgreSQL at 4 connections, for page 1 and a deep page alike. The first read
-  after a write still sums the period's shifts (about 45 ms for a week on SQLite). Next: per-staff daily totals
-  maintained with each completed shift, so that recomputation is cheap too.
-- **Summary and per-staff aggregates.** Four to five queries per request: about 0.6 to 1.2 ms at 4 connections
-  on SQLite and 1.7 to 3.1 ms on PostgreSQL. At 32 connections their p50 is queueing: 0.2 to 0.6 ms of server
-  CPU per request makes some 1,300 to 6,000 requests/s, so 32 waiting requests see about 5 to 23 ms. On the slow
-  day the PostgreSQL figures at 4 connections rose to 5.1 to 7.2 ms, over the 5 ms target; an A/B run that day
-  (\`--server-bin\` with the previous build) measured the previous build no faster.
-- **Memory.** Peak RSS stays under 250 MB now that concurrent leaderboard requests share one computation
-  instead of each holding a ranking of 5,000 staff.
+  workspace's activity version holds; after a stop only the staff members that changed are recomputed, from the
+  running totals. A page costs a slice plus the page's profiles and notices: 1.1 to 2.8 ms on SQLite and about 3
+  ms on PostgreSQL at 4 connections, page 1 and a deep page alike; the read right after a stop about 2 to 4 ms.
+- **Summary and per-staff aggregates.** One read of a few totals rows per period plus the staff member's active
+  shifts: 0.5 to 1.3 ms at 4 connections on SQLite and 1.4 to 2.5 ms on PostgreSQL. At 32 connections their p50
+  is queueing: 0.2 to 0.6 ms of server CPU per request makes some 1,300 to 6,000 requests/s, so 32 waiting
+  requests see about 5 to 25 ms.
 `;
 
 export function benchmarksDocument(resultsDir: string, resultsPrefix: string): string {
