@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerReferencePage(app);
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));
-  await app.register(reportRoutes(createReportService({ db, clock, config })));
+  await app.register(reportRoutes(createReportService({ db, read: (job) => store.read(job), clock, config })));
   const shifts = createShiftService({ db, write: (job) => store.write(job), idempotency, clock, config });
   await app.register(shiftRoutes({ service: shifts }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));

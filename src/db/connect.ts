@@ -11,6 +11,7 @@ import {
 import pg from 'pg';
 import { SqliteDatabase } from './sqlite-driver.js';
 import { GroupCommit } from './group-commit.js';
+import { ReadTurns } from './read-turns.js';
 import { attachRegistry, StatementRegistry } from './prepared.js';
 import type { CheckpointerData } from './checkpointer-worker.js';
 import type { SyncStatements } from './savepoint.js';
@@ -43,6 +44,8 @@ export type CheckpointSettings = Omit<CheckpointerData, 'filename'>;
  */
 const DEFAULT_CHECKPOINTS: CheckpointSettings = { intervalMs: 500, restartPages: 4_096 };
 const FALLBACK_AUTOCHECKPOINT_PAGES = 20_000;
+/** Milliseconds of reads one turn of the event loop runs on SQLite before the rest wait for the next turn. */
+const READ_TURN_BUDGET_MS = 5;
 /** The longest the writes stay held for the checkpointer, whatever happens to it. */
 const MAX_HOLD_MS = 2_000;
 
@@ -137,6 +140,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
   }
   const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
   const writer = new GroupCommit(db, syncStatements(database));
+  const reads = new ReadTurns(READ_TURN_BUDGET_MS);
   let stopCheckpointer: (() => Promise<void>) | undefined;
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
   if (checkpoints && filename !== ':memory:') {
@@ -148,6 +152,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect: 'sqlite',
     write: (job) => writer.write(job),
     writeSync: (job) => writer.writeSync(job),
+    read: (job) => reads.run(job),
     close: async () => {
       await stopCheckpointer?.();
       await db.destroy();
@@ -172,6 +177,8 @@ function openPostgres(url: string, options: StoreOptions): Store {
     dialect: 'postgres',
     write: (job) => db.transaction().execute(job),
     writeSync: undefined,
+    // Statements wait for the server without holding the event loop.
+    read: (job) => job(),
     close: () => db.destroy(),
   };
 }

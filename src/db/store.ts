@@ -30,5 +30,10 @@ export interface Store {
    * group commit, in a savepoint of its own like any job.
    */
   readonly writeSync: (<T>(job: SyncWriteJob<T>) => Promise<T>) | undefined;
+  /**
+   * Runs a read (queries on `db`, no transaction) that may take a while. On SQLite, whose statements hold the
+   * event loop, in a turn whose read budget is not spent yet (src/db/read-turns.ts); on PostgreSQL at once.
+   */
+  read<T>(job: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -48,6 +48,8 @@ import { activeShiftView, noticeInterval, noticeWaiver, splitShifts, totalsFromM
 
 export interface ReportServiceDeps {
   readonly db: Executor;
+  /** Runs one report's reads in a turn of the event loop that has room for them (the store's `read`). */
+  readonly read: <T>(job: () => Promise<T>) => Promise<T>;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
 }
@@ -115,7 +117,7 @@ interface RankedStaff {
   readonly completedShifts: number;
 }
 
-export function createReportService({ db, clock, config }: ReportServiceDeps) {
+export function createReportService({ db, read, clock, config }: ReportServiceDeps) {
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
   const rankings = new RankingCache<RankedStaff>();
 
@@ -126,7 +128,7 @@ export function createReportService({ db, clock, config }: ReportServiceDeps) {
     return workspace;
   }
 
-  return {
+  const reports = {
     /** The invoking chat user's own activity: today, this and last week, this month, requirement and notices. */
     async summary(actor: ApiKeyActor, chat: ChatContext): Promise<ActivitySummary> {
       const { workspace, staff } = await resolveActingStaff(db, actor, chat);
@@ -272,6 +274,13 @@ export function createReportService({ db, clock, config }: ReportServiceDeps) {
         period: periodView(period),
       };
     },
+  };
+
+  return {
+    summary: (actor: ApiKeyActor, chat: ChatContext) => read(() => reports.summary(actor, chat)),
+    staffActivity: (actor: ApiKeyActor, gameUserId: string, query: PeriodQueryParams) =>
+      read(() => reports.staffActivity(actor, gameUserId, query)),
+    leaderboard: (actor: ApiKeyActor, query: LeaderboardQuery) => read(() => reports.leaderboard(actor, query)),
   };
 }
 

@@ -211,6 +211,7 @@ describe.each(STORE_KINDS)('fused writes on and off give the same responses and 
               return writeSync(job);
             }
           : undefined,
+        read: (job) => store.read(job),
         close: () => store.close(),
       };
     };
