@@ -82,8 +82,9 @@ class DurableCommitDriver implements Driver {
   }
   /**
    * `BEGIN IMMEDIATE`: the write lock is taken when the transaction begins, waiting (busy_timeout) for another
-   * process's write to end. A plain `BEGIN` reads first and upgrades at its first write, and when another process
-   * (the CLI, a backup) committed after that read, SQLite refuses the upgrade at once with "database is locked".
+   * process's write to end. A plain `BEGIN` reads first and upgrades at its first write, and when another
+   * process (the CLI's `keys` or `provision`) committed after that read, SQLite refuses the upgrade at once
+   * with "database is locked".
    */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(BEGIN_IMMEDIATE);

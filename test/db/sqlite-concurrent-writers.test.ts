@@ -9,7 +9,7 @@ import { openStore, type Store } from '../../src/db/connect.js';
 
 /**
  * A SQLite file is written by the serving process and, at times, by another one (the CLI's `keys` and
- * `provision`, a backup): a write of one must wait for the other's, never fail. A transaction that reads before
+ * `provision`): a write of one must wait for the other's, never fail. A transaction that reads before
  * it writes, begun as a plain (deferred) `BEGIN`, fails at once with "database is locked" when another
  * connection committed after its read (its snapshot is stale: SQLite does not wait then).
  */
