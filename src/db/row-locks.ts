@@ -5,13 +5,12 @@
  * a second's wait. A writer that changes several rows which another writer may change too locks them first, in
  * primary-key order, before it changes them or any other row. SQLite runs one writer at a time: nothing to lock.
  */
-import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { dialectOf } from './executor-dialect.js';
+import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Executor } from './types.js';
 
 /** Whether the store behind `db` takes row locks (PostgreSQL), i.e. whether concurrent writers can deadlock. */
 function takesRowLocks(db: Executor): boolean {
-  return dialectOf(db) === 'postgres';
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** Tables whose primary key is a text `id`. */

@@ -1,7 +1,6 @@
 import { toIso } from '../../clock.js';
 import type { Insertable } from 'kysely';
-import { dialectOf } from '../../db/executor-dialect.js';
-import { ParamLayers, prepared, type Param } from '../../db/prepared.js';
+import { prepared } from '../../db/prepared.js';
 import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.js';
 import { newTimeOrderedId } from '../../ids.js';
 import { subscribes, type WebhookEventType } from './event-types.js';
@@ -81,16 +80,16 @@ const INSERT_CHUNK = 200;
 
 type EventValues = Insertable<WebhookEventTable>;
 type DeliveryValues = Insertable<WebhookDeliveryTable>;
-/** An event row's values as placeholders of the same names. */
-const eventPlaceholders = (p: Param<EventValues>): EventValues => ({
-  id: p('id'),
-  workspace_id: p('workspace_id'),
-  type: p('type'),
-  environment: p('environment'),
-  body: p('body'),
-  created_at: p('created_at'),
-});
-const insertEvent = prepared<EventValues, never>((db, p) => db.insertInto('webhook_events').values(eventPlaceholders(p)));
+const insertEvent = prepared<EventValues, never>((db, p) =>
+  db.insertInto('webhook_events').values({
+    id: p('id'),
+    workspace_id: p('workspace_id'),
+    type: p('type'),
+    environment: p('environment'),
+    body: p('body'),
+    created_at: p('created_at'),
+  }),
+);
 const insertDelivery = prepared<DeliveryValues, never>((db, p) =>
   db.insertInto('webhook_deliveries').values({
     id: p('id'),
@@ -104,38 +103,6 @@ const insertDelivery = prepared<DeliveryValues, never>((db, p) =>
     created_at: p('created_at'),
     updated_at: p('updated_at'),
   }),
-);
-
-/**
- * The common case on PostgreSQL, one event with one delivery (a start or a stop, one endpoint): both rows in one
- * statement, a round trip instead of two. The delivery's columns that share a name with the event's are renamed.
- */
-type DeliveryOfEvent = {
-  readonly delivery_id: string;
-  readonly event_id: string;
-  readonly endpoint_id: string;
-  readonly delivery_workspace_id: string;
-  readonly next_attempt_at: number;
-  readonly expires_at: number;
-  readonly delivery_created_at: number;
-  readonly updated_at: number;
-};
-const insertEventWithDelivery = prepared<EventValues & DeliveryOfEvent, never>((db, p) =>
-  db
-    .with('event', (qb) => qb.insertInto('webhook_events').values(eventPlaceholders(p)))
-    .insertInto('webhook_deliveries')
-    .values({
-      id: p('delivery_id'),
-      event_id: p('event_id'),
-      endpoint_id: p('endpoint_id'),
-      workspace_id: p('delivery_workspace_id'),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: p('next_attempt_at'),
-      expires_at: p('expires_at'),
-      created_at: p('delivery_created_at'),
-      updated_at: p('updated_at'),
-    }),
 );
 
 /** Rows in multi-row inserts; a single row through its statement built once. */
@@ -169,6 +136,11 @@ export async function writeWebhookEvents(
       created_at: event.createdAt,
     }),
   );
+  await insertRows(
+    eventRows,
+    (row) => insertEvent.execute(trx, row),
+    (rows) => trx.insertInto('webhook_events').values(rows).execute(),
+  );
   const deliveries = wanted.flatMap((event) =>
     (subscribers.get(event.workspaceId) ?? []).map((endpointId): DeliveryValues => ({
       id: newTimeOrderedId(),
@@ -182,29 +154,6 @@ export async function writeWebhookEvents(
       created_at: event.createdAt,
       updated_at: event.createdAt,
     })),
-  );
-  const [event] = eventRows;
-  const [delivery] = deliveries;
-  if (eventRows.length === 1 && deliveries.length === 1 && event && delivery && dialectOf(trx) === 'postgres') {
-    await insertEventWithDelivery.execute(
-      trx,
-      ParamLayers.of(event, {
-        delivery_id: delivery.id,
-        event_id: delivery.event_id,
-        endpoint_id: delivery.endpoint_id,
-        delivery_workspace_id: delivery.workspace_id,
-        next_attempt_at: delivery.next_attempt_at,
-        expires_at: delivery.expires_at,
-        delivery_created_at: delivery.created_at,
-        updated_at: delivery.updated_at,
-      }),
-    );
-    return 1;
-  }
-  await insertRows(
-    eventRows,
-    (row) => insertEvent.execute(trx, row),
-    (rows) => trx.insertInto('webhook_events').values(rows).execute(),
   );
   await insertRows(
     deliveries,
