@@ -13,7 +13,13 @@ import {
 } from './fused-write.js';
 import { acceptableKey, advisoryLockKey, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.js';
 import { responseOf, storableFailure, type ErrorResponse, type IdempotentOperation, type IdempotentOutcome } from './operation.js';
-import { findRecord, judgeExisting, keyInProgress, storeCompleted, type StoredResponse } from './records.js';
+import {
+  IDEMPOTENCY_RETENTION_MS,
+  insertCompletedRecordUnlessReplayable,
+  judgeExisting,
+  keyInProgress,
+  type StoredResponse,
+} from './records.js';
 import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.js';
 
 /** The most fused writes one statement applies. */
@@ -57,12 +63,25 @@ class OperationFailed extends Error {
   }
 }
 
+/**
+ * Thrown (and so rolling back) when storing a result finds that a duplicate request completed the key after this
+ * one's first read: the request runs again and replays that result.
+ */
+class KeyCompletedMeanwhile extends Error {
+  constructor() {
+    super('the idempotency key was completed by a concurrent request');
+  }
+}
 
-/** Attempts of an operation whose transaction PostgreSQL aborted for a deadlock or serialization conflict. */
+/** Attempts of an operation whose transaction was rolled back to run again (see mayRunAgain). */
 const MAX_ATTEMPTS = 3;
 
-/** deadlock_detected, serialization_failure: the transaction was rolled back and may simply run again. */
-function isTransientConflict(error: unknown): boolean {
+/**
+ * deadlock_detected, serialization_failure, or a key completed meanwhile: the transaction was rolled back and may
+ * simply run again.
+ */
+function mayRunAgain(error: unknown): boolean {
+  if (error instanceof KeyCompletedMeanwhile) return true;
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return code === '40P01' || code === '40001';
 }
@@ -80,8 +99,9 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
   /**
    * A stored result to replay, or null when this request is to run, holding the key's lock. One statement tries
    * the lock and reads the record: a completed record is final, so it is replayed (or refused as reused) whether
-   * or not the lock was free, and concurrent replays never wait for each other. When no record was read, it is
-   * read again under the lock, in a snapshot taken after it (the first one predates the lock).
+   * or not the lock was free, and concurrent replays never wait for each other. That read's snapshot predates the
+   * lock: a duplicate that committed just before the lock was granted is not in it, and storing this request's
+   * result then finds that duplicate's record instead (see storeResult).
    */
   async function storedResult(
     trx: Transaction<Database>,
@@ -102,11 +122,33 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
       if (verdict !== 'take-over') return verdict;
     }
     if (first?.locked !== true) throw keyInProgress();
-    if (seen) return null;
-    const existing = await findRecord(trx, call.scope, key);
-    if (!existing) return null;
-    const verdict = judgeExisting(existing, fingerprint, now);
-    return verdict === 'take-over' ? null : verdict;
+    return null;
+  }
+
+  /**
+   * Stores the request's result in its transaction. When the key turns out to have a replayable record that the
+   * first read could not see, nothing is stored and KeyCompletedMeanwhile rolls the transaction back; `run` then
+   * runs the request again, and its first read replays (or refuses) that record.
+   */
+  async function storeResult(
+    trx: Transaction<Database>,
+    call: IdempotentCall,
+    key: string,
+    fingerprint: string,
+    response: StoredResponse,
+    now: number,
+  ): Promise<void> {
+    const stored = await insertCompletedRecordUnlessReplayable.rows(trx, {
+      scope: call.scope,
+      key,
+      fingerprint,
+      status: response.status,
+      body: JSON.stringify(response.body),
+      requestId: call.requestId,
+      now,
+      cutoff: now - IDEMPOTENCY_RETENTION_MS,
+    });
+    if (stored.length === 0) throw new KeyCompletedMeanwhile();
   }
 
   const batchNames = new Map<string, readonly [number, string]>();
@@ -147,8 +189,8 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
 
   /**
    * Runs the operation; when PostgreSQL aborts its transaction to break a deadlock or a serialization conflict
-   * with a concurrent one, nothing of it committed, so it runs again, up to MAX_ATTEMPTS times, before the error
-   * is answered (500). A safety net: writers of several rows lock them in one order (db/row-locks.ts), so that
+   * with a concurrent one, or a duplicate completed the key meanwhile, nothing of it committed, so it runs again,
+   * up to MAX_ATTEMPTS times, before the error is answered (500). A safety net: writers of several rows lock them in one order (db/row-locks.ts), so that
    * they wait for each other instead of deadlocking.
    */
   async function run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome> {
@@ -158,7 +200,7 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
       try {
         return await runOnce(call, operation, key, fingerprint);
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isTransientConflict(error)) throw error;
+        if (attempt >= MAX_ATTEMPTS || !mayRunAgain(error)) throw error;
       }
     }
   }
@@ -180,7 +222,7 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
         } catch (error) {
           throw new OperationFailed(error);
         }
-        await storeCompleted(trx, call, key, fingerprint, response, now);
+        await storeResult(trx, call, key, fingerprint, response, now);
         return { response, replayed: false };
       });
     } catch (error) {
@@ -193,7 +235,7 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
         const now = clock.now();
         const replay = await storedResult(trx, call, key, fingerprint, now);
         if (replay) return { response: replay, replayed: true };
-        await storeCompleted(trx, call, key, fingerprint, failure, now);
+        await storeResult(trx, call, key, fingerprint, failure, now);
         return { response: failure, replayed: false };
       });
     }

@@ -3,9 +3,9 @@
  * request with its key, storing a result, and the purge of expired ones.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, type Param } from '../db/prepared.js';
 import type { Database, Executor, IdempotencyRecordTable } from '../db/types.js';
 import { AppError } from '../errors.js';
 import type { IdempotentCall } from './identity.js';
@@ -72,22 +72,30 @@ export type CompletedRecord = {
   readonly now: number;
 };
 
-/** Stores a completed result, replacing an expired or abandoned record of the key. */
-export const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) => {
-  const record = {
-    fingerprint: p('fingerprint'),
-    state: 'completed',
-    response_status: p('status'),
-    response_body: p('body'),
-    request_id: p('requestId'),
-    created_at: p('now'),
-    locked_until: 0,
-  };
+/**
+ * The insert of a completed result; on a conflict with the key's record it takes the new values, everywhere when
+ * `replaceable` is absent, else only where that condition holds of the record.
+ */
+function completedRecordInsert(
+  db: Kysely<Database>,
+  p: Param<CompletedRecord>,
+  replaceable?: (eb: ExpressionBuilder<Database, 'idempotency_records'>) => Expression<SqlBool>,
+) {
   return db
     .insertInto('idempotency_records')
-    .values({ scope: p('scope'), key: p('key'), ...record })
-    .onConflict((oc) =>
-      oc.columns(['scope', 'key']).doUpdateSet((eb) => ({
+    .values({
+      scope: p('scope'),
+      key: p('key'),
+      fingerprint: p('fingerprint'),
+      state: 'completed',
+      response_status: p('status'),
+      response_body: p('body'),
+      request_id: p('requestId'),
+      created_at: p('now'),
+      locked_until: 0,
+    })
+    .onConflict((oc) => {
+      const update = oc.columns(['scope', 'key']).doUpdateSet((eb) => ({
         fingerprint: eb.ref('excluded.fingerprint'),
         state: eb.ref('excluded.state'),
         response_status: eb.ref('excluded.response_status'),
@@ -95,9 +103,30 @@ export const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) =>
         request_id: eb.ref('excluded.request_id'),
         created_at: eb.ref('excluded.created_at'),
         locked_until: eb.ref('excluded.locked_until'),
-      })),
-    );
-});
+      }));
+      return replaceable ? update.where((eb) => replaceable(eb as ExpressionBuilder<Database, 'idempotency_records'>)) : update;
+    });
+}
+
+/** Stores a completed result, replacing an expired or abandoned record of the key. */
+export const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) => completedRecordInsert(db, p));
+
+/**
+ * Stores a completed result unless the key has a record that judgeExisting would not let a request take over
+ * (then nothing is written and no row is returned). On PostgreSQL the first read of a key runs in a snapshot taken
+ * before the key's lock was granted, so a duplicate that committed in between is invisible to it; this statement's
+ * conflict check sees every committed row, so such a duplicate shows here, instead of costing every write a second
+ * read of its key under the lock.
+ */
+export const insertCompletedRecordUnlessReplayable = prepared<CompletedRecord & { cutoff: number }, { key: string }>(
+  (db, p) =>
+    completedRecordInsert(db, p, (eb) =>
+      eb.or([
+        eb('idempotency_records.created_at', '<=', p('cutoff')),
+        eb.and([eb('idempotency_records.state', '<>', 'completed'), eb('idempotency_records.locked_until', '<=', p('now'))]),
+      ]),
+    ).returning('key'),
+);
 
 export async function storeCompleted(
   trx: Transaction<Database>,

@@ -249,6 +249,47 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     expect(await countWorkspaces('held')).toBe(1);
   });
 
+  // PostgreSQL only: its first read of a key runs in a snapshot taken before the key's lock was granted, so a
+  // duplicate that committed in between is not in it. Here the other request's record is committed from another
+  // session while the operation runs, which is later still: storing the result must find it all the same.
+  if (kind === 'postgres') {
+    async function commitRecordFromAnotherSession(completed: IdempotentCall, body: unknown): Promise<void> {
+      const other = new pg.Client({ connectionString: database.url });
+      await other.connect();
+      try {
+        await other.query(
+          `insert into idempotency_records (scope, key, fingerprint, state, response_status, response_body, request_id,
+             created_at, locked_until) values ($1, $2, $3, 'completed', 200, $4, $5, $6, 0)`,
+          [completed.scope, completed.key, fingerprintOf(completed), JSON.stringify(body), completed.requestId, clock.now()],
+        );
+      } finally {
+        await other.end();
+      }
+    }
+
+    it('a duplicate that completed the key after the first read is replayed, and this run leaves nothing', async () => {
+      const mine = call('raced-1');
+      const outcome = await idempotency().run(mine, async (trx) => {
+        const result = await insertWorkspace('raced')(trx);
+        await commitRecordFromAnotherSession(call('raced-1'), { id: 'theirs' });
+        return result;
+      });
+      expect(outcome).toMatchObject({ replayed: true, response: { status: 200, body: { id: 'theirs' } } });
+      expect(await countWorkspaces('raced')).toBe(0);
+    });
+
+    it('a different request that completed the key after the first read makes this one idempotency_key_reused', async () => {
+      const mine = call('raced-2');
+      const attempt = idempotency().run(mine, async (trx) => {
+        const result = await insertWorkspace('raced-other')(trx);
+        await commitRecordFromAnotherSession(call('raced-2', { other: true }), { id: 'theirs' });
+        return result;
+      });
+      await expect(attempt).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+      expect(await countWorkspaces('raced-other')).toBe(0);
+    });
+  }
+
   it('results are kept 24 hours, then the key is fresh and the purge removes them', async () => {
     await idempotency().run(call('expire-1'), insertWorkspace('expire'));
     clock.advance(IDEMPOTENCY_RETENTION_MS - 1000);
