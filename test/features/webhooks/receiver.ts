@@ -46,7 +46,12 @@ export interface Received {
   readonly answered: number | 'hang';
 }
 
-export type Behaviour = (request: { readonly path: string; readonly count: number }) => number | 'hang';
+export type Behaviour = (request: {
+  readonly path: string;
+  readonly count: number;
+  /** The delivery's `webhook-id` header: the event's id. */
+  readonly webhookId: string;
+}) => number | 'hang';
 
 /**
  * A real HTTP server on 127.0.0.1 (random port) standing in for webhook endpoints: each path is an endpoint with
@@ -107,7 +112,7 @@ export class Receiver {
     } catch {
       payload = undefined;
     }
-    const answer = this.behaviour({ path, count });
+    const answer = this.behaviour({ path, count, webhookId: String(headers['webhook-id'] ?? '') });
     this.received.push({ path, headers, body, verified: payload !== undefined, payload, answered: answer });
     if (answer === 'hang') {
       const release = () => res.destroy();
