@@ -50,6 +50,8 @@ export interface AppDeps {
   readonly fusedWrites?: boolean;
   /** Webhook deliveries waiting to be sent, for the metrics gauge (default: the outbox's pending deliveries). */
   readonly pendingWebhookDeliveries?: () => Promise<number>;
+  /** The instance's webhook delivery attempts by result, for the metrics counter (absent: no counter). */
+  readonly webhookAttempts?: () => Readonly<Record<string, number>>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -88,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics({
     liveShifts: createLiveShiftCounter({ db: store.db, clock, config }),
     pendingWebhookDeliveries: deps.pendingWebhookDeliveries ?? (() => countPendingDeliveries(store.db)),
+    ...(deps.webhookAttempts ? { webhookAttempts: deps.webhookAttempts } : {}),
     onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
   });
   registerRequestMetrics(app, metrics);

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openStore, type Store } from './db/connect.js';
 import { logFormatFor, loggerOptions } from './http/logging.js';
-import { startWebhookDispatcher } from './features/webhooks/runtime.js';
+import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.js';
 import { startBackgroundJobs } from './jobs.js';
 import { upgradeStore } from './upgrade.js';
 
@@ -27,12 +27,19 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     await store.close();
     throw error;
   }
-  const app = await buildApp({ config, store, clock, logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)) });
+  const attempts = new WebhookAttemptCounts();
+  const app = await buildApp({
+    config,
+    store,
+    clock,
+    logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)),
+    webhookAttempts: () => attempts.snapshot(),
+  });
   const jobs = startBackgroundJobs({ store, clock, config, log: app.log });
   // On PostgreSQL the dispatcher has connections of its own: its claims and results never wait in the pool's
   // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
   const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;
-  const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log });
+  const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts });
   const closeStores = async () => {
     if (dispatcherStore !== store) await dispatcherStore.close();
     await store.close();

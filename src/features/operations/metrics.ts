@@ -8,6 +8,11 @@ export interface MetricsDeps {
   readonly liveShifts: () => Promise<LiveShiftCounts>;
   /** Webhook deliveries not yet acknowledged; the gauge is left out when the service has no such outbox. */
   readonly pendingWebhookDeliveries?: () => Promise<number>;
+  /**
+   * This instance's webhook delivery attempts since it started, by result (`delivered`, `retrying`, `failed`);
+   * the counter is left out when the instance runs no dispatcher.
+   */
+  readonly webhookAttempts?: () => Readonly<Record<string, number>>;
   /** Called when a gauge cannot be read at scrape time (the scrape still answers, without that gauge's value). */
   readonly onCollectError?: (metric: string, error: unknown) => void;
 }
@@ -81,6 +86,22 @@ export function createMetrics(deps: MetricsDeps): Metrics {
           this.reset();
           failed('workspace_gateway_pending_webhook_deliveries', error);
         }
+      },
+    });
+  }
+
+  const attempts = deps.webhookAttempts;
+  if (attempts) {
+    new Counter({
+      name: 'workspace_gateway_webhook_attempts_total',
+      help:
+        'Webhook delivery attempts made by this instance, by result: delivered, retrying (failed, to be tried ' +
+        'again) and failed (failed, no more tries).',
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [result, count] of Object.entries(attempts())) this.inc({ result }, count);
       },
     });
   }

@@ -58,6 +58,8 @@ export interface DispatcherDeps {
   readonly settings: DispatcherSettings;
   /** What signs and POSTs the deliveries: on the event loop unless given (the serving process uses a thread). */
   readonly sender?: SenderFactory;
+  /** Told of every attempt's outcome as it comes back (the serving process counts them for its metrics). */
+  readonly onAttempt?: (outcome: AttemptRecord['outcome']) => void;
 }
 
 export interface Dispatcher {
@@ -91,7 +93,7 @@ function is2xx(status: number | null): boolean {
  * on PostgreSQL skip rows another instance holds), so each delivery is in one instance's hands at a time, and a
  * lapsed lease (a crashed instance) makes it due again: at least once, never lost.
  */
-export function startDispatcher({ store, clock, log, settings, sender: startSender }: DispatcherDeps): Dispatcher {
+export function startDispatcher({ store, clock, log, settings, sender: startSender, onAttempt }: DispatcherDeps): Dispatcher {
   const owner = `dispatcher_${randomBase62(12)}`;
   const { leaseMs } = settings;
   const sender = (startSender ?? startInlineSender)(settings);
@@ -181,7 +183,9 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
     const { url, eventId, secret, body } = delivery;
     const result: PostOutcome = await sender.send({ url, eventId, secret, body });
     if (discard) return;
-    results.push(outcomeOf(delivery, result, startedAt));
+    const record = outcomeOf(delivery, result, startedAt);
+    onAttempt?.(record.outcome);
+    results.push(record);
     finished.add(delivery.id);
     scheduleFlush();
   }

@@ -2,8 +2,30 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import { DEFAULT_DISPATCHER_SETTINGS, startDispatcher, type Dispatcher, type DispatcherLog } from './dispatcher.js';
+import type { AttemptRecord } from './repository.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { startThreadSender } from './sender-thread.js';
+
+/** Results as the attempts metric labels them: a failed attempt that will be retried is `retrying`. */
+const RESULT_OF: Record<AttemptRecord['outcome'], WebhookAttemptResult> = {
+  delivered: 'delivered',
+  pending: 'retrying',
+  failed: 'failed',
+};
+export type WebhookAttemptResult = 'delivered' | 'retrying' | 'failed';
+
+/** The delivery attempts of this instance's dispatcher since it started, by result. */
+export class WebhookAttemptCounts {
+  private readonly counts: Record<WebhookAttemptResult, number> = { delivered: 0, retrying: 0, failed: 0 };
+
+  add(outcome: AttemptRecord['outcome']): void {
+    this.counts[RESULT_OF[outcome]] += 1;
+  }
+
+  snapshot(): Readonly<Record<WebhookAttemptResult, number>> {
+    return { ...this.counts };
+  }
+}
 
 /**
  * The dispatcher of a serving instance, configured from the service's settings. Its sending (signatures, HTTP)
@@ -14,6 +36,8 @@ export function startWebhookDispatcher(deps: {
   readonly clock: Clock;
   readonly config: Config;
   readonly log: DispatcherLog;
+  /** Counts every attempt's result, for the metrics. */
+  readonly attempts?: WebhookAttemptCounts;
 }): Dispatcher {
   const { webhookTuning: tuning } = deps.config;
   return startDispatcher({
@@ -21,6 +45,7 @@ export function startWebhookDispatcher(deps: {
     clock: deps.clock,
     log: deps.log,
     sender: startThreadSender,
+    ...(deps.attempts ? { onAttempt: (outcome: AttemptRecord['outcome']) => deps.attempts?.add(outcome) } : {}),
     settings: {
       ...DEFAULT_DISPATCHER_SETTINGS,
       allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,

@@ -166,7 +166,7 @@ describe.each(STORE_KINDS)('GET /metrics settings (%s)', (kind) => {
     }
   });
 
-  it('each app counts its own requests (a registry per app) and reports an injected pending-deliveries count', async () => {
+  it('each app counts its own requests (a registry per app) and reports injected webhook figures', async () => {
     const ctx = await createTestContext(kind);
     const other = await buildApp({
       config: testConfig(),
@@ -174,6 +174,7 @@ describe.each(STORE_KINDS)('GET /metrics settings (%s)', (kind) => {
       clock: new ManualClock(DEFAULT_NOW),
       logger: false,
       pendingWebhookDeliveries: async () => 7,
+      webhookAttempts: () => ({ delivered: 5, retrying: 2, failed: 1 }),
     });
     try {
       await other.ready();
@@ -184,6 +185,11 @@ describe.each(STORE_KINDS)('GET /metrics settings (%s)', (kind) => {
       expect(mine.value('http_requests_total', { route: '/version' })).toBeUndefined();
       expect(theirs.value('http_requests_total', { route: '/version', status: '200' })).toBe(4);
       expect(theirs.value('workspace_gateway_pending_webhook_deliveries')).toBe(7);
+      // The attempts counter is there only where a dispatcher runs (a serving process; see the webhook tests).
+      expect(mine.types.get('workspace_gateway_webhook_attempts_total')).toBeUndefined();
+      expect(theirs.types.get('workspace_gateway_webhook_attempts_total')).toBe('counter');
+      const attempts = (result: string) => theirs.value('workspace_gateway_webhook_attempts_total', { result });
+      expect([attempts('delivered'), attempts('retrying'), attempts('failed')]).toEqual([5, 2, 1]);
     } finally {
       await other.close();
       await ctx.close();

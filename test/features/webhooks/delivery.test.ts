@@ -29,6 +29,9 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
   let token: string;
   let receiver: Receiver;
   let dispatcher: Dispatcher;
+  /** Every attempt's outcome as the dispatcher reported it (what a serving process counts for its metrics). */
+  const outcomes: string[] = [];
+  const outcomeCount = (outcome: string) => outcomes.filter((o) => o === outcome).length;
   const ids = { everything: newId(), acceptedOnly: newId(), disabled: newId(), shiftsOnly: newId() };
 
   beforeAll(async () => {
@@ -54,6 +57,7 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
       clock: ctx.clock,
       log: SILENT_LOG,
       sender,
+      onAttempt: (outcome) => outcomes.push(outcome),
       settings: testDispatcherSettings({ retry: { firstDelayMs: RETRY_FIRST_DELAY_MS, maxDelayMs: 10 * RETRY_FIRST_DELAY_MS } }),
     });
   });
@@ -63,6 +67,10 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
     await receiver?.close();
     await ctx?.close();
   });
+
+  /** Events recorded so far: a test's failures go to its own events, never to a late delivery of an earlier one. */
+  const eventIdsSoFar = async () =>
+    new Set((await ctx.store.db.selectFrom('webhook_events').select('id').execute()).map((r) => r.id));
 
   const deliveriesOf = (eventId: string) =>
     ctx.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute();
@@ -124,11 +132,11 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
   });
 
   it('a receiver that fails, then recovers, gets the event again with the same webhook-id and body', async () => {
-    // The one failure goes to an event of this test: a late delivery of an earlier test's event must not take it.
-    const earlier = new Set((await ctx.store.db.selectFrom('webhook_events').select('id').execute()).map((r) => r.id));
+    const earlier = await eventIdsSoFar();
     let failures = 0;
     receiver.behaviour = ({ path, webhookId }) =>
       path === EVERYTHING && !earlier.has(webhookId) && failures++ < 1 ? 500 : 204;
+    const retriedBefore = outcomeCount('pending');
     try {
       const id = await addSubmission(ctx, fixture.workspace);
       const res = await call(ctx.inject, 'reject', id, { token, body: {} });
@@ -155,6 +163,7 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
         const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
         return row?.status === 'delivered' && row.attempts === 2;
       });
+      expect(outcomeCount('pending') - retriedBefore).toBe(1);
     } finally {
       receiver.behaviour = () => 204;
       ctx.clock.set(DEFAULT_NOW);
@@ -162,7 +171,9 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
   });
 
   it('gives up 24 h after the event: the delivery is marked failed', async () => {
-    receiver.behaviour = ({ path }) => (path === EVERYTHING ? 503 : 204);
+    const earlier = await eventIdsSoFar();
+    receiver.behaviour = ({ path, webhookId }) => (path === EVERYTHING && !earlier.has(webhookId) ? 503 : 204);
+    const failedBefore = outcomeCount('failed');
     try {
       const id = await addSubmission(ctx, fixture.workspace);
       const res = await call(ctx.inject, 'mark-under-review', id, { token, body: {} });
@@ -172,6 +183,7 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
       ctx.clock.advance(24 * 60 * 60 * 1000);
       await eventually(async () => (await row())?.status === 'failed', 30_000, 'failed');
       expect((await row())!.last_status).toBe(503);
+      expect(outcomeCount('failed') - failedBefore).toBe(1);
     } finally {
       receiver.behaviour = () => 204;
       ctx.clock.set(DEFAULT_NOW);

@@ -7,6 +7,7 @@ import { buildFixture, dashboardToken, REVIEWER_USER_ID } from '../../helpers/fi
 import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
 import { killAll, startGateway, type Gateway } from '../../reliability/serving.js';
 import { submissionDoc } from '../applications/helpers.js';
+import { parseExposition } from '../../helpers/prometheus.js';
 import { eventually, Receiver } from './receiver.js';
 
 const GATEWAY_ENV = {
@@ -91,6 +92,28 @@ describe.each(STORE_KINDS)('webhook delivery across gateway processes (%s)', (ki
     expect(new Set(acknowledged.map((r) => r.headers['webhook-id']))).toEqual(new Set(eventIds));
     expect(acknowledged.every((r) => r.verified)).toBe(true);
   }, 180_000);
+
+  it('a serving process counts its delivery attempts by result in /metrics', async () => {
+    const { database, receiver, submissionIds } = await world(kind, 1);
+    cleanup.push(() => receiver.close(), () => database.drop());
+    const token = await dashboardToken(REVIEWER_USER_ID, { expiresAt: Date.now() + 3_600_000 });
+    receiver.behaviour = ({ count }) => (count === 1 ? 500 : 204);
+    const gateway = await startGateway({ name: 'metrics', databaseUrl: database.url, env: GATEWAY_ENV });
+    const attempts = async () => {
+      const res = await fetch(`${gateway.baseUrl}/metrics`);
+      expect(res.status).toBe(200);
+      const metrics = parseExposition(await res.text());
+      expect(metrics.types.get('workspace_gateway_webhook_attempts_total')).toBe('counter');
+      const of = (result: string) => metrics.value('workspace_gateway_webhook_attempts_total', { result });
+      return { delivered: of('delivered'), retrying: of('retrying'), failed: of('failed') };
+    };
+    expect(await attempts()).toEqual({ delivered: 0, retrying: 0, failed: 0 });
+    await accept(gateway, submissionIds[0]!, token);
+    await eventually(async () => (await deliveryStatuses(database)).every((s) => s === 'delivered'), 30_000, 'delivered');
+    expect(receiver.at('/hook').map((r) => r.answered)).toEqual([500, 204]);
+    await eventually(async () => (await attempts()).delivered === 1, 10_000, 'the counter');
+    expect(await attempts()).toEqual({ delivered: 1, retrying: 1, failed: 0 });
+  }, 60_000);
 });
 
 describe.runIf(postgresAvailable)('two gateway processes on one PostgreSQL schema', () => {
