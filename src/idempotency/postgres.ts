@@ -14,10 +14,10 @@ import {
 import { acceptableKey, advisoryLockKey, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.js';
 import { responseOf, storableFailure, type ErrorResponse, type IdempotentOperation, type IdempotentOutcome } from './operation.js';
 import {
-  IDEMPOTENCY_RETENTION_MS,
-  insertCompletedRecordUnlessReplayable,
+  completedRecord,
   judgeExisting,
   keyInProgress,
+  storeCompletedUnlessReplayable,
   type StoredResponse,
 } from './records.js';
 import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.js';
@@ -138,17 +138,8 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
     response: StoredResponse,
     now: number,
   ): Promise<void> {
-    const stored = await insertCompletedRecordUnlessReplayable.rows(trx, {
-      scope: call.scope,
-      key,
-      fingerprint,
-      status: response.status,
-      body: JSON.stringify(response.body),
-      requestId: call.requestId,
-      now,
-      cutoff: now - IDEMPOTENCY_RETENTION_MS,
-    });
-    if (stored.length === 0) throw new KeyCompletedMeanwhile();
+    const record = completedRecord(call, key, fingerprint, response, now);
+    if (!(await storeCompletedUnlessReplayable(trx, record))) throw new KeyCompletedMeanwhile();
   }
 
   const batchNames = new Map<string, readonly [number, string]>();

@@ -118,7 +118,7 @@ export const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) =>
  * conflict check sees every committed row, so such a duplicate shows here, instead of costing every write a second
  * read of its key under the lock.
  */
-export const insertCompletedRecordUnlessReplayable = prepared<CompletedRecord & { cutoff: number }, { key: string }>(
+const insertCompletedRecordUnlessReplayable = prepared<CompletedRecord & { cutoff: number }, { key: string }>(
   (db, p) =>
     completedRecordInsert(db, p, (eb) =>
       eb.or([
@@ -128,15 +128,15 @@ export const insertCompletedRecordUnlessReplayable = prepared<CompletedRecord & 
     ).returning('key'),
 );
 
-export async function storeCompleted(
-  trx: Transaction<Database>,
+/** A request's result as the record statements bind it. */
+export function completedRecord(
   call: IdempotentCall,
   key: string,
   fingerprint: string,
   response: StoredResponse,
   now: number,
-): Promise<void> {
-  await upsertCompletedRecord.execute(trx, {
+): CompletedRecord {
+  return {
     scope: call.scope,
     key,
     fingerprint,
@@ -144,7 +144,24 @@ export async function storeCompleted(
     body: JSON.stringify(response.body),
     requestId: call.requestId,
     now,
+  };
+}
+
+/** Stores a completed result, replacing an expired or abandoned record of the key. */
+export async function storeCompleted(trx: Transaction<Database>, record: CompletedRecord): Promise<void> {
+  await upsertCompletedRecord.execute(trx, record);
+}
+
+/**
+ * Stores a completed result unless the key has a replayable record (see insertCompletedRecordUnlessReplayable);
+ * whether it was stored.
+ */
+export async function storeCompletedUnlessReplayable(trx: Transaction<Database>, record: CompletedRecord): Promise<boolean> {
+  const stored = await insertCompletedRecordUnlessReplayable.rows(trx, {
+    ...record,
+    cutoff: record.now - IDEMPOTENCY_RETENTION_MS,
   });
+  return stored.length > 0;
 }
 
 /** Records one purge step deletes: bounds how long a step holds the event loop (SQLite) and its locks. */

@@ -13,7 +13,15 @@ import {
   type IdempotentOperation,
   type IdempotentOutcome,
 } from './operation.js';
-import { findRecord, judgeExisting, keyInProgress, reusedKey, storeCompleted, upsertCompletedRecord } from './records.js';
+import {
+  completedRecord,
+  findRecord,
+  judgeExisting,
+  keyInProgress,
+  reusedKey,
+  storeCompleted,
+  upsertCompletedRecord,
+} from './records.js';
 import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.js';
 
 const OPERATION_SAVEPOINT = savepoint('idempotent_operation');
@@ -80,7 +88,7 @@ export function sqliteStrategy(store: Store, clock: Clock, errorResponse: ErrorR
       if (!failure) throw outcome.error;
       response = failure;
     }
-    await storeCompleted(trx, call, key, fingerprint, response, now);
+    await storeCompleted(trx, completedRecord(call, key, fingerprint, response, now));
     return { response, replayed: false };
   }
 
