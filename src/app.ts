@@ -29,6 +29,7 @@ import { reportRoutes } from './features/reports/routes.js';
 import { createReportService } from './features/reports/service.js';
 import { shiftBatchRoutes } from './features/shifts/batch-routes.js';
 import { countPendingDeliveries } from './features/webhooks/outbox.js';
+import { pendingBacklog } from './features/webhooks/repository.js';
 import { createShiftBatchService } from './features/shifts/batch.js';
 import { shiftRoutes } from './features/shifts/routes.js';
 import { createLiveShiftCounter } from './features/shifts/live-count.js';
@@ -90,6 +91,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = createMetrics({
     liveShifts: createLiveShiftCounter({ db: store.db, clock, config }),
     pendingWebhookDeliveries: deps.pendingWebhookDeliveries ?? (() => countPendingDeliveries(store.db)),
+    oldestPendingWebhookDeliverySeconds: async () => {
+      const { oldestCreatedAt } = await pendingBacklog(store.db);
+      return oldestCreatedAt === null ? 0 : Math.max(0, clock.now() - oldestCreatedAt) / 1000;
+    },
     ...(deps.webhookAttempts ? { webhookAttempts: deps.webhookAttempts } : {}),
     onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
   });

@@ -8,6 +8,8 @@ export interface MetricsDeps {
   readonly liveShifts: () => Promise<LiveShiftCounts>;
   /** Webhook deliveries not yet acknowledged; the gauge is left out when the service has no such outbox. */
   readonly pendingWebhookDeliveries?: () => Promise<number>;
+  /** Seconds the oldest of those has waited since its event (0 when none); left out with the gauge above. */
+  readonly oldestPendingWebhookDeliverySeconds?: () => Promise<number>;
   /**
    * This instance's webhook delivery attempts since it started, by result (`delivered`, `retrying`, `failed`);
    * the counter is left out when the instance runs no dispatcher.
@@ -85,6 +87,23 @@ export function createMetrics(deps: MetricsDeps): Metrics {
         } catch (error) {
           this.reset();
           failed('workspace_gateway_pending_webhook_deliveries', error);
+        }
+      },
+    });
+  }
+
+  const oldest = deps.oldestPendingWebhookDeliverySeconds;
+  if (pending && oldest) {
+    new Gauge({
+      name: 'workspace_gateway_oldest_pending_webhook_delivery_seconds',
+      help: 'Seconds the oldest pending webhook delivery has waited since its event (0 when none is pending).',
+      registers: [registry],
+      async collect() {
+        try {
+          this.set(await oldest());
+        } catch (error) {
+          this.reset();
+          failed('workspace_gateway_oldest_pending_webhook_delivery_seconds', error);
         }
       },
     });

@@ -146,21 +146,25 @@ describe.each(STORE_KINDS)('GET /metrics settings (%s)', (kind) => {
     }
   });
 
-  it('reports the webhook outbox: a start with an endpoint subscribed moves the pending-deliveries gauge', async () => {
+  it('reports the webhook outbox: a start with an endpoint subscribed moves the pending-deliveries gauges', async () => {
     const ctx = await createTestContext(kind);
     try {
       const fixture = buildFixture();
       const secret = generateWebhookSecret();
       fixture.workspace.webhooks = [{ id: newId(), url: 'https://hooks.example.com/gateway', events: ['*'], secret }];
       await seed(ctx, fixture);
-      const pending = async () =>
-        parseExposition((await ctx.inject({ method: 'GET', url: '/metrics' })).body).value(
-          'workspace_gateway_pending_webhook_deliveries',
-        );
+      const gauge = async (name: string) =>
+        parseExposition((await ctx.inject({ method: 'GET', url: '/metrics' })).body).value(name);
+      const pending = () => gauge('workspace_gateway_pending_webhook_deliveries');
+      const oldestSeconds = () => gauge('workspace_gateway_oldest_pending_webhook_delivery_seconds');
       expect(await pending()).toBe(0);
-      // No dispatcher runs in this app: the delivery stays pending.
+      expect(await oldestSeconds()).toBe(0);
+      // No dispatcher runs in this app: the delivery stays pending, and waits longer as time passes.
       dataOf(await shiftClient(ctx, fixture.keys.test.secret).start(startBody(fixture)));
       expect(await pending()).toBe(1);
+      expect(await oldestSeconds()).toBe(0);
+      ctx.clock.advance(90_500);
+      expect(await oldestSeconds()).toBe(90.5);
     } finally {
       await ctx.close();
     }
