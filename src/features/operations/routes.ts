@@ -84,8 +84,8 @@ export function operationsRoutes({ readiness, metrics, metricsToken }: Operation
           description:
             'Process and runtime metrics, `http_requests_total` and `http_request_duration_seconds` by method, route ' +
             'pattern and status, the gauges `workspace_gateway_active_shifts` (by environment), ' +
-            '`workspace_gateway_pending_webhook_deliveries` and `workspace_gateway_oldest_pending_webhook_delivery_seconds`, ' +
-            'and the counter ' +
+            '`workspace_gateway_pending_webhook_deliveries` and ' +
+            '`workspace_gateway_oldest_pending_webhook_delivery_seconds`, and the counter ' +
             '`workspace_gateway_webhook_attempts_total` (this instance\'s delivery attempts by `result`: ' +
             '`delivered`, `retrying`, `failed`). When the gateway is configured with a metrics token ' +
             '(`METRICS_TOKEN`), it requires `Authorization: Bearer <that token>` (401 otherwise); it never accepts ' +
