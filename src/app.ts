@@ -22,13 +22,12 @@ import { createApplicationService } from './features/applications/service.js';
 import { integrationRoutes } from './features/integration/routes.js';
 import { createIntegrationService } from './features/integration/service.js';
 import { metadataRoutes } from './features/metadata/routes.js';
-import { createMetrics } from './features/operations/metrics.js';
+import { createMetrics, type WebhookBacklog } from './features/operations/metrics.js';
 import { createReadinessCheck } from './features/operations/readiness.js';
 import { operationsRoutes } from './features/operations/routes.js';
 import { reportRoutes } from './features/reports/routes.js';
 import { createReportService } from './features/reports/service.js';
 import { shiftBatchRoutes } from './features/shifts/batch-routes.js';
-import { countPendingDeliveries } from './features/webhooks/outbox.js';
 import { pendingBacklog } from './features/webhooks/repository.js';
 import { createShiftBatchService } from './features/shifts/batch.js';
 import { shiftRoutes } from './features/shifts/routes.js';
@@ -49,8 +48,8 @@ export interface AppDeps {
    * (src/idempotency/fused-write.ts). Responses and rows are the same either way.
    */
   readonly fusedWrites?: boolean;
-  /** Webhook deliveries waiting to be sent, for the metrics gauge (default: the outbox's pending deliveries). */
-  readonly pendingWebhookDeliveries?: () => Promise<number>;
+  /** The webhook backlog, for the metrics gauges (default: the outbox's pending deliveries). */
+  readonly webhookBacklog?: () => Promise<WebhookBacklog>;
   /** The instance's webhook delivery attempts by result, for the metrics counter (absent: no counter). */
   readonly webhookAttempts?: () => Readonly<Record<string, number>>;
 }
@@ -90,11 +89,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerCors(app, config.corsOrigins);
   const metrics = createMetrics({
     liveShifts: createLiveShiftCounter({ db: store.db, clock, config }),
-    pendingWebhookDeliveries: deps.pendingWebhookDeliveries ?? (() => countPendingDeliveries(store.db)),
-    oldestPendingWebhookDeliverySeconds: async () => {
-      const { oldestCreatedAt } = await pendingBacklog(store.db);
-      return oldestCreatedAt === null ? 0 : Math.max(0, clock.now() - oldestCreatedAt) / 1000;
-    },
+    webhookBacklog:
+      deps.webhookBacklog ??
+      (async () => {
+        const { pending, oldestCreatedAt } = await pendingBacklog(store.db);
+        const oldestAgeSeconds = oldestCreatedAt === null ? 0 : Math.max(0, clock.now() - oldestCreatedAt) / 1000;
+        return { pending, oldestAgeSeconds };
+      }),
     ...(deps.webhookAttempts ? { webhookAttempts: deps.webhookAttempts } : {}),
     onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
   });

@@ -1,15 +1,21 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ENVIRONMENTS, type Environment } from '../../actor.js';
 
+export interface WebhookBacklog {
+  readonly pending: number;
+  readonly oldestAgeSeconds: number;
+}
+
 /** Counts of live shifts per environment. */
 export type LiveShiftCounts = Readonly<Partial<Record<Environment, number>>>;
 
 export interface MetricsDeps {
   readonly liveShifts: () => Promise<LiveShiftCounts>;
-  /** Webhook deliveries not yet acknowledged; the gauge is left out when the service has no such outbox. */
-  readonly pendingWebhookDeliveries?: () => Promise<number>;
-  /** Seconds the oldest of those has waited since its event (0 when none); left out with the gauge above. */
-  readonly oldestPendingWebhookDeliverySeconds?: () => Promise<number>;
+  /**
+   * The webhook outbox's deliveries not yet acknowledged, and how long the oldest has waited since its event (0
+   * when none); read once per scrape for both gauges, which are left out when the service has no such outbox.
+   */
+  readonly webhookBacklog?: () => Promise<WebhookBacklog>;
   /**
    * This instance's webhook delivery attempts since it started, by result (`delivered`, `retrying`, `failed`);
    * the counter is left out when the instance runs no dispatcher.
@@ -34,6 +40,18 @@ export interface Metrics {
   observeRequest(labels: RequestLabels, seconds: number): void;
   /** The exposition text (Prometheus text format). */
   render(): Promise<string>;
+}
+
+/**
+ * `read`, shared by the callers that ask while a read is under way: the gauges of one scrape are collected at
+ * once, so two gauges of the same row cost one query.
+ */
+function oneReadAtATime<T>(read: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  return () =>
+    (current ??= read().finally(() => {
+      current = undefined;
+    }));
 }
 
 /**
@@ -75,38 +93,34 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
   });
 
-  const pending = deps.pendingWebhookDeliveries;
-  if (pending) {
+  /** A gauge of one value read at scrape time; when the read fails, the gauge has no value in that scrape. */
+  const valueGauge = (name: string, help: string, read: () => Promise<number>) =>
     new Gauge({
-      name: 'workspace_gateway_pending_webhook_deliveries',
-      help: 'Webhook deliveries waiting for a first or a further attempt.',
+      name,
+      help,
       registers: [registry],
       async collect() {
         try {
-          this.set(await pending());
+          this.set(await read());
         } catch (error) {
           this.reset();
-          failed('workspace_gateway_pending_webhook_deliveries', error);
+          failed(name, error);
         }
       },
     });
-  }
 
-  const oldest = deps.oldestPendingWebhookDeliverySeconds;
-  if (pending && oldest) {
-    new Gauge({
-      name: 'workspace_gateway_oldest_pending_webhook_delivery_seconds',
-      help: 'Seconds the oldest pending webhook delivery has waited since its event (0 when none is pending).',
-      registers: [registry],
-      async collect() {
-        try {
-          this.set(await oldest());
-        } catch (error) {
-          this.reset();
-          failed('workspace_gateway_oldest_pending_webhook_delivery_seconds', error);
-        }
-      },
-    });
+  if (deps.webhookBacklog) {
+    const backlog = oneReadAtATime(deps.webhookBacklog);
+    valueGauge(
+      'workspace_gateway_pending_webhook_deliveries',
+      'Webhook deliveries waiting for a first or a further attempt.',
+      async () => (await backlog()).pending,
+    );
+    valueGauge(
+      'workspace_gateway_oldest_pending_webhook_delivery_seconds',
+      'Seconds the oldest pending webhook delivery has waited since its event (0 when none is pending).',
+      async () => (await backlog()).oldestAgeSeconds,
+    );
   }
 
   const attempts = deps.webhookAttempts;

@@ -173,13 +173,3 @@ export async function enqueueWebhookEvent(trx: Executor, event: WebhookEvent): P
   if (subscribers.size === 0) return 0;
   return writeWebhookEvents(trx, [event], subscribers);
 }
-
-/** Deliveries not yet acknowledged nor given up (the metrics gauge and the backlog log line read it). */
-export async function countPendingDeliveries(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
-}

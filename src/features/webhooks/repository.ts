@@ -203,7 +203,7 @@ export async function releaseClaims(write: Store['write'], ids: readonly string[
   );
 }
 
-/** Pending count and the oldest pending event's age, for the backlog log line. */
+/** Pending deliveries and when the oldest was created, for the backlog log line and the metrics gauges. */
 export async function pendingBacklog(db: Executor): Promise<{ pending: number; oldestCreatedAt: number | null }> {
   const row = await db
     .selectFrom('webhook_deliveries')

@@ -172,12 +172,16 @@ describe.each(STORE_KINDS)('GET /metrics settings (%s)', (kind) => {
 
   it('each app counts its own requests (a registry per app) and reports injected webhook figures', async () => {
     const ctx = await createTestContext(kind);
+    let backlogReads = 0;
     const other = await buildApp({
       config: testConfig(),
       store: ctx.store,
       clock: new ManualClock(DEFAULT_NOW),
       logger: false,
-      pendingWebhookDeliveries: async () => 7,
+      webhookBacklog: async () => {
+        backlogReads += 1;
+        return { pending: 7, oldestAgeSeconds: 12 };
+      },
       webhookAttempts: () => ({ delivered: 5, retrying: 2, failed: 1 }),
     });
     try {
@@ -189,6 +193,9 @@ describe.each(STORE_KINDS)('GET /metrics settings (%s)', (kind) => {
       expect(mine.value('http_requests_total', { route: '/version' })).toBeUndefined();
       expect(theirs.value('http_requests_total', { route: '/version', status: '200' })).toBe(4);
       expect(theirs.value('workspace_gateway_pending_webhook_deliveries')).toBe(7);
+      expect(theirs.value('workspace_gateway_oldest_pending_webhook_delivery_seconds')).toBe(12);
+      // Both gauges come from one read of the backlog per scrape.
+      expect(backlogReads).toBe(1);
       // The attempts counter is there only where a dispatcher runs (a serving process; see the webhook tests).
       expect(mine.types.get('workspace_gateway_webhook_attempts_total')).toBeUndefined();
       expect(theirs.types.get('workspace_gateway_webhook_attempts_total')).toBe('counter');
