@@ -181,8 +181,8 @@ export function postgresStrategy(store: Store, clock: Clock, errorResponse: Erro
   /**
    * Runs the operation; when PostgreSQL aborts its transaction to break a deadlock or a serialization conflict
    * with a concurrent one, or a duplicate completed the key meanwhile, nothing of it committed, so it runs again,
-   * up to MAX_ATTEMPTS times, before the error is answered (500). A safety net: writers of several rows lock them in one order (db/row-locks.ts), so that
-   * they wait for each other instead of deadlocking.
+   * up to MAX_ATTEMPTS times, before the error is answered (500). A safety net: writers of several rows lock them
+   * in one order (db/row-locks.ts), so that they wait for each other instead of deadlocking.
    */
   async function run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome> {
     const key = validateIdempotencyKey(call.key);

@@ -40,12 +40,13 @@ export function startWebhookDispatcher(deps: {
   readonly attempts?: WebhookAttemptCounts;
 }): Dispatcher {
   const { webhookTuning: tuning } = deps.config;
+  const { attempts } = deps;
   return startDispatcher({
     store: deps.store,
     clock: deps.clock,
     log: deps.log,
     sender: startThreadSender,
-    ...(deps.attempts ? { onAttempt: (outcome: AttemptRecord['outcome']) => deps.attempts?.add(outcome) } : {}),
+    ...(attempts ? { onAttempt: (outcome: AttemptRecord['outcome']) => attempts.add(outcome) } : {}),
     settings: {
       ...DEFAULT_DISPATCHER_SETTINGS,
       allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
