@@ -6,7 +6,7 @@ import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
 import { cachingSqliteDatabase } from '../../src/db/statement-cache.js';
 import type { Database } from '../../src/db/types.js';
 import { workspaceRow } from '../helpers/rows.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
 
 const insertMember = (userId: string) => async (trx: Transaction<Database>) => {
   await trx.insertInto('members').values({ workspace_id: 'w', user_id: userId, permissions: '[]' }).execute();
@@ -161,15 +161,9 @@ describe('SQLite group commit', () => {
 });
 
 describe.each(STORE_KINDS)('the store\'s writer (%s)', (kind) => {
-  let database: TestDatabase;
   let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
+  withTestStore(kind, (opened) => {
+    store = opened;
   });
 
   const slugsOf = async () =>

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.js';
 import { ParamLayers, prepared, type StatementRegistry } from '../../src/db/prepared.js';
 import type { Executor } from '../../src/db/types.js';
 import { workspaceRow } from '../helpers/rows.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
 
 const byName = prepared<{ name: string; after: number }, { id: string; name: string }>((db, p) =>
   db
@@ -18,19 +18,17 @@ const byName = prepared<{ name: string; after: number }, { id: string; name: str
 describe.each(STORE_KINDS)('prepared queries (%s)', (kind) => {
   let database: TestDatabase;
   let store: Store;
+  withTestStore(kind, (opened, made) => {
+    store = opened;
+    database = made;
+  });
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
     const row = (id: string, name: string, createdAt: number, timezone = 'UTC') =>
       workspaceRow(id, name, createdAt, { timezone });
     await store.db
       .insertInto('workspaces')
       .values([row('w1', 'alpha', 10), row('w2', 'alpha', 20), row('w3', 'beta', 30), row('w4', 'alpha', 40, 'Europe/Berlin')])
       .execute();
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
   });
 
   /** The store's registry, as its adapter carries it. */

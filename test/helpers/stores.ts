@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openStore, type Store } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { randomBase62 } from '../../src/ids.js';
@@ -64,4 +65,23 @@ export async function createTestDatabase(kind: StoreKind, options: { migrate?: b
       await client.end();
     },
   };
+}
+
+/**
+ * A fresh, migrated database of `kind` for the enclosing `describe`: made and its store opened before the block's
+ * tests (both handed to `opened`), the store closed and the database dropped after them. Call it where the block's
+ * own setup begins: hooks registered after it run after it, and their after-hooks before it closes.
+ */
+export function withTestStore(kind: StoreKind, opened: (store: Store, database: TestDatabase) => void): void {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    store = database.open();
+    opened(store, database);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
 }

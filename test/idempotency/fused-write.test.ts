@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
 import { errorResponse } from '../../src/http/idempotency.js';
@@ -16,7 +16,7 @@ import {
   type StoredResponse,
 } from '../../src/idempotency/index.js';
 import { newId, newRequestId } from '../../src/ids.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
 import { workspaceRow } from '../helpers/rows.js';
 
 const T0 = Date.parse('2026-03-11T12:00:00Z');
@@ -58,14 +58,12 @@ describe.each(STORE_KINDS)('fused writes (%s)', (kind) => {
   let idempotency: Idempotency;
   const clock = new ManualClock(T0);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
-    idempotency = createIdempotency({ store, clock, errorResponse });
+  withTestStore(kind, (opened, made) => {
+    store = opened;
+    database = made;
   });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
+  beforeAll(async () => {
+    idempotency = createIdempotency({ store, clock, errorResponse });
   });
 
   function call(key: string, body: unknown = { a: 1 }): IdempotentCall {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
 import { AppError } from '../../src/errors.js';
@@ -17,7 +17,7 @@ import {
   type StoredResponse,
 } from '../../src/idempotency/index.js';
 import { newId, newRequestId } from '../../src/ids.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
 import { workspaceRow } from '../helpers/rows.js';
 
 const T0 = Date.parse('2026-03-11T12:00:00Z');
@@ -27,13 +27,9 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
   let store: Store;
   const clock = new ManualClock(T0);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
+  withTestStore(kind, (opened, made) => {
+    store = opened;
+    database = made;
   });
 
   let shared: Idempotency | undefined;

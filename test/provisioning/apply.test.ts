@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/types.js';
@@ -15,7 +15,7 @@ import type {
 } from '../../src/provisioning/schema.js';
 import { DEFAULT_NOW } from '../helpers/app.js';
 import { buildFixture, type Fixture, type WorkspaceFixture } from '../helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { STORE_KINDS, withTestStore } from '../helpers/stores.js';
 import { dumpDatabase } from './dump.js';
 
 type BaseFixture = Fixture & { readonly second: WorkspaceFixture };
@@ -345,7 +345,6 @@ const INVALID_CASES: InvalidCase[] = [
 ];
 
 describe.each(STORE_KINDS)('provisioning (%s)', (kind) => {
-  let database: TestDatabase;
   let store: Store;
   let clock: ManualClock;
   let base: BaseFixture;
@@ -361,15 +360,12 @@ describe.each(STORE_KINDS)('provisioning (%s)', (kind) => {
     return found;
   }
 
+  withTestStore(kind, (opened) => {
+    store = opened;
+  });
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
     base = buildFixture({ secondWorkspace: true });
     await applyProvisioning(store.db, base.document, new ManualClock(DEFAULT_NOW));
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
   });
   beforeEach(() => {
     clock = new ManualClock(DEFAULT_NOW);

@@ -7,25 +7,23 @@ import type { Store } from '../../src/db/connect.js';
 import { sha256Hex } from '../../src/ids.js';
 import { applyProvisioningFile, ProvisioningError } from '../../src/provisioning/apply.js';
 import { DEFAULT_NOW } from '../helpers/app.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { STORE_KINDS, withTestStore } from '../helpers/stores.js';
 import { dumpDatabase } from './dump.js';
 
 const EXAMPLE = new URL('../../examples/provision.example.json', import.meta.url).pathname;
 
 describe.each(STORE_KINDS)('provisioning from a file (%s)', (kind) => {
-  let database: TestDatabase;
   let store: Store;
   let dir: string;
   const clock = new ManualClock(DEFAULT_NOW);
 
+  withTestStore(kind, (opened) => {
+    store = opened;
+  });
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
     dir = mkdtempSync(join(tmpdir(), 'wsg-provision-'));
   });
   afterAll(async () => {
-    await store.close();
-    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { Store } from '../../src/db/connect.js';
 import { createKeyManagement } from '../../src/keys/management.js';
@@ -7,7 +7,7 @@ import { applyProvisioning } from '../../src/provisioning/apply.js';
 import type { KeyDocument } from '../../src/provisioning/schema.js';
 import { DEFAULT_NOW } from '../helpers/app.js';
 import { buildFixture } from '../helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { STORE_KINDS, withTestStore } from '../helpers/stores.js';
 
 /** The fixture with its keys' `revoked` and `expiresAt` left out, as a routine document leaves them. */
 function documentWithoutKeyState() {
@@ -22,7 +22,6 @@ function documentWithoutKeyState() {
 }
 
 describe.each(STORE_KINDS)('provisioning again after keys revoke and keys rotate (%s)', (kind) => {
-  let database: TestDatabase;
   let store: Store;
   const clock = new ManualClock(DEFAULT_NOW);
 
@@ -34,13 +33,8 @@ describe.each(STORE_KINDS)('provisioning again after keys revoke and keys rotate
     return { revoked: Number(row.revoked), expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
+  withTestStore(kind, (opened) => {
+    store = opened;
   });
 
   it('a document that leaves out revoked and expiresAt keeps a revoked key revoked and a rotated key expiring', async () => {

@@ -6,7 +6,7 @@
  * rebuild from the shifts gives the very rows the incremental updates left, and undo is the inverse of apply.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.js';
 import { clipMs, overlaps, type Interval } from '../../../src/features/activity/metrics.js';
 import { dayPeriod, monthPeriod, weekPeriod } from '../../../src/features/activity/periods.js';
@@ -24,7 +24,7 @@ import { applyProvisioning } from '../../../src/provisioning/apply.js';
 import type { ProvisioningDocument } from '../../../src/provisioning/schema.js';
 import { newId } from '../../../src/ids.js';
 import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
+import { STORE_KINDS, withTestStore } from '../../helpers/stores.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -158,15 +158,9 @@ async function totalsRows(store: Store, workspaceId: string) {
 }
 
 describe.each(STORE_KINDS)('activity totals against raw shifts (%s)', (kind) => {
-  let database: TestDatabase;
   let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
+  withTestStore(kind, (opened) => {
+    store = opened;
   });
 
   it('every report from the totals equals the report from the raw shifts', async () => {

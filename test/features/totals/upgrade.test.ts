@@ -3,7 +3,7 @@
  * from the shifts, so the reports of the new version read what the old one computed from the shifts.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.js';
 import { ACTIVITY_TOTALS_MIGRATION } from '../../../src/db/migrate.js';
 import * as webhooks from '../../../src/db/migrations/20261124_0005_webhooks.js';
@@ -13,7 +13,7 @@ import { applyProvisioning } from '../../../src/provisioning/apply.js';
 import { upgradeStore } from '../../../src/upgrade.js';
 import { DEFAULT_NOW } from '../../helpers/app.js';
 import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
+import { STORE_KINDS, withTestStore } from '../../helpers/stores.js';
 
 const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
 const CHANGES_MIGRATION = '20261125_0006_activity_changes';
@@ -21,15 +21,9 @@ const CHANGES_MIGRATION = '20261125_0006_activity_changes';
 const HOUR = 60 * 60 * 1000;
 
 describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals (%s)', (kind) => {
-  let database: TestDatabase;
   let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    store = database.open();
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
+  withTestStore(kind, (opened) => {
+    store = opened;
   });
 
   const totals = () =>
