@@ -1,13 +1,42 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The unit suite: tests that need neither a database server nor a gateway process (pure rules, period
+ * arithmetic, the SQLite driver in memory, the TypeScript client's retry rules). CI also runs it on the oldest
+ * supported Node.js line; `npm test` runs it with everything else.
+ */
+const UNIT = [
+  'test/clock.test.ts',
+  'test/config.test.ts',
+  'test/ids.test.ts',
+  'test/paging.test.ts',
+  'test/keys/**/*.test.ts',
+  'test/features/activity/**/*.test.ts',
+  'test/features/shifts/rules.test.ts',
+  'test/features/reports/ranking-cache.test.ts',
+  'test/db/statement-cache.test.ts',
+  'test/clients/typescript/retry.test.ts',
+  'test/bench/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT],
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

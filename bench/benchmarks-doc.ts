@@ -2,9 +2,9 @@
  * docs/BENCHMARKS.md: how to run and read the benchmark (from the profiles, so the numbers cannot drift), then
  * the newest full result of each store in bench/results.
  */
-import { PROFILES } from './profiles.js';
-import { latestRecord, runMarkdown } from './report.js';
-import { LATENCY_CONNECTIONS, type StoreName } from './targets.js';
+import { PROFILES } from './profiles.ts';
+import { latestRecord, runMarkdown } from './report.ts';
+import { LATENCY_CONNECTIONS, type StoreName } from './targets.ts';
 
 const STORE_LABEL: Record<StoreName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const n = (value: number) => value.toLocaleString('en-US');
@@ -25,7 +25,7 @@ npm run bench -- --store postgres      # full run on PostgreSQL
 npm run bench -- --quick               # CI smoke run: small data, short phases, SQLite and PostgreSQL
 \`\`\`
 
-The script builds the package (\`npm run build\`) and the benchmark (\`bench/\`, compiled to \`dist/bench/\`),
+The script (run from source by Node's type stripping, like the service)
 generates the data, and starts the real server as a separate process:
 \`node bin/workspace-gateway.js serve --port <free> --host 127.0.0.1 --database-url <url>\` with \`LOG_LEVEL=warn\`,
 \`SHIFT_TIMEOUT_SECONDS=86400\` and \`RATE_LIMIT_MAX=1000000000\` (the per-key rate limiter runs, in memory, with a
@@ -48,7 +48,7 @@ pass/fail.
 | \`--only a,b\` | only these scenarios (and the baseline) |
 | \`--no-baseline\` | skip the baseline too, e.g. to profile one scenario alone |
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario, connections |
-| \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node dist/bench/bench/profile-summary.js <file>\`) |
+| \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node bench/profile-summary.ts <file>\`) |
 | \`--server-bin <path>\` | run another build's \`bin/workspace-gateway.js\`, for A/B comparisons |
 | \`--no-pin\` | let the load generator run on every CPU (by default it is held on the last one while measuring; see below) |
 | \`--keep\` | keep the run's database: the SQLite file in the run directory, or the PostgreSQL schema |

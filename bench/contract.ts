@@ -5,7 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import type { JsonResponse } from './http.js';
+import type { JsonResponse } from './http.ts';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -21,7 +21,9 @@ export class ResponseContract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: OpenApiDocument) {
+  private readonly document: OpenApiDocument;
+  constructor(document: OpenApiDocument) {
+    this.document = document;
     addFormats(this.ajv);
     this.ajv.addSchema(document as object, 'openapi');
   }

@@ -9,12 +9,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { openStore, type Store } from '../src/db/connect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { generateDataset, type GenerationStats } from './generate.js';
-import { CACHE_DIR } from './paths.js';
-import { buildPlan, type DatasetPlan } from './plan.js';
-import { DATASET_SEED, GENERATOR_VERSION, type Profile } from './profiles.js';
+import { openStore, type Store } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { generateDataset, type GenerationStats } from './generate.ts';
+import { CACHE_DIR } from './paths.ts';
+import { buildPlan, type DatasetPlan } from './plan.ts';
+import { DATASET_SEED, GENERATOR_VERSION, type Profile } from './profiles.ts';
 
 const CACHE_MAX_AGE_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -4,11 +4,11 @@
  * chunk. SQLite takes multi-row INSERTs; PostgreSQL one INSERT … SELECT FROM unnest(…) per chunk.
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { Database, Dialect, ShiftTable } from '../src/db/types.js';
-import { rebuildTotals } from '../src/features/totals/service.js';
-import { applyProvisioning } from '../src/provisioning/apply.js';
-import type { DatasetPlan } from './plan.js';
-import { shiftRows } from './shifts.js';
+import type { Database, Dialect, ShiftTable } from '../src/db/types.ts';
+import { rebuildTotals } from '../src/features/totals/service.ts';
+import { applyProvisioning } from '../src/provisioning/apply.ts';
+import type { DatasetPlan } from './plan.ts';
+import { shiftRows } from './shifts.ts';
 
 /** Rows per transaction. */
 const CHUNK = 10_000;

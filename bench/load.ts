@@ -3,8 +3,8 @@
  * resolution (autocannon's own histogram counts whole milliseconds) and the server process sampled meanwhile.
  */
 import autocannon from 'autocannon';
-import type { EventLoopDelay } from './event-loop-probe.js';
-import type { ServerProcess } from './server.js';
+import type { EventLoopDelay } from './event-loop-probe.ts';
+import type { ServerProcess } from './server.ts';
 
 const SAMPLE_INTERVAL_MS = 200;
 const REQUEST_TIMEOUT_SECONDS = 30;

@@ -1,5 +1,5 @@
-import type { ProfileName } from './profiles.js';
-import type { StoreName } from './targets.js';
+import type { ProfileName } from './profiles.ts';
+import type { StoreName } from './targets.ts';
 
 export const USAGE = `Usage: npm run bench -- [options]
 

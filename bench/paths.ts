@@ -22,5 +22,5 @@ export const CACHE_DIR = join(REPO_ROOT, 'bench', '.cache');
 export const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 export const BENCHMARKS_DOC = join(REPO_ROOT, 'docs', 'BENCHMARKS.md');
 export const SERVER_BIN = join(REPO_ROOT, 'bin', 'workspace-gateway.js');
-/** The compiled event-loop probe the server under test is started with (see event-loop-probe.ts). */
-export const EVENT_LOOP_PROBE = join(dirname(fileURLToPath(import.meta.url)), 'event-loop-probe.js');
+/** The event-loop probe the server under test is started with (see event-loop-probe.ts). */
+export const EVENT_LOOP_PROBE = join(dirname(fileURLToPath(import.meta.url)), 'event-loop-probe.ts');

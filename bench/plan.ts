@@ -3,9 +3,9 @@
  * secrets, and how many shifts each workspace gets. Deterministic for a (profile, seed, now): a cached database
  * is described again by rebuilding its plan with the `now` it was generated at.
  */
-import type { ProvisioningDocument, StaffDocument, WorkspaceDocument } from '../src/provisioning/schema.js';
-import { DATASET_SEED, type Profile } from './profiles.js';
-import { Random } from './random.js';
+import type { ProvisioningDocument, StaffDocument, WorkspaceDocument } from '../src/provisioning/schema.ts';
+import { DATASET_SEED, type Profile } from './profiles.ts';
+import { Random } from './random.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

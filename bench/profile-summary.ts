@@ -1,6 +1,6 @@
 /**
  * Summarizes a V8 .cpuprofile (from `node --cpu-prof`): self time by package or area and by function, and
- * inclusive time of the heaviest functions. `node dist/bench/bench/profile-summary.js <file.cpuprofile> [top]`
+ * inclusive time of the heaviest functions. `node bench/profile-summary.ts <file.cpuprofile> [top]`
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -25,14 +25,14 @@ export function areaOf(url: string, functionName: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg?.[1]) return pkg[1];
   if (url.startsWith('node:')) return 'node internals';
-  const own = /\/dist\/(.+?)\.js$/.exec(url);
+  const own = /\/src\/(.+?)\.ts$/.exec(url);
   if (own?.[1]) return `gateway: ${own[1].split('/').slice(0, 2).join('/')}`;
   return url;
 }
 
 function label(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/');
+  const file = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/src\//, 'src/');
   return `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
 }
 
@@ -97,7 +97,7 @@ export function summarizeProfileFile(path: string, top = 25): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [file, top] = process.argv.slice(2);
   if (!file) {
-    process.stderr.write('usage: node dist/bench/bench/profile-summary.js <file.cpuprofile> [top]\n');
+    process.stderr.write('usage: node bench/profile-summary.ts <file.cpuprofile> [top]\n');
     process.exitCode = 2;
   } else {
     process.stdout.write(`${summarizeProfileFile(file, top ? Number(top) : 25)}\n`);

@@ -1,11 +1,11 @@
 /** Results: one JSON record per run, its console table and its Markdown section. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GenerationStats } from './generate.js';
-import type { LoadResult } from './load.js';
-import type { MachineDescription } from './machine.js';
-import type { ProfileName } from './profiles.js';
-import type { StoreName, TargetResult } from './targets.js';
+import type { GenerationStats } from './generate.ts';
+import type { LoadResult } from './load.ts';
+import type { MachineDescription } from './machine.ts';
+import type { ProfileName } from './profiles.ts';
+import type { StoreName, TargetResult } from './targets.ts';
 
 export const RECORD_VERSION = 1;
 

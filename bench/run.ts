@@ -5,20 +5,20 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { pinLoadGenerator } from './affinity.js';
-import { ResponseContract } from './contract.js';
-import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.js';
-import { requestJson } from './http.js';
-import { runLoad, sequentialResult, type LoadResult } from './load.js';
-import { currentLoad, describeMachine } from './machine.js';
-import { OptionsError, parseOptions, USAGE, type BenchOptions } from './options.js';
-import { BENCHMARKS_DOC, REPO_ROOT, RESULTS_DIR } from './paths.js';
-import { GENERATOR_VERSION, PROFILES } from './profiles.js';
-import { summarizeProfileFile } from './profile-summary.js';
-import { benchmarksDocument } from './benchmarks-doc.js';
-import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord, type ScenarioRecord } from './report.js';
-import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
-import { startServer, type ServerProcess } from './server.js';
+import { pinLoadGenerator } from './affinity.ts';
+import { ResponseContract } from './contract.ts';
+import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.ts';
+import { requestJson } from './http.ts';
+import { runLoad, sequentialResult, type LoadResult } from './load.ts';
+import { currentLoad, describeMachine } from './machine.ts';
+import { OptionsError, parseOptions, USAGE, type BenchOptions } from './options.ts';
+import { BENCHMARKS_DOC, REPO_ROOT, RESULTS_DIR } from './paths.ts';
+import { GENERATOR_VERSION, PROFILES } from './profiles.ts';
+import { summarizeProfileFile } from './profile-summary.ts';
+import { benchmarksDocument } from './benchmarks-doc.ts';
+import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord, type ScenarioRecord } from './report.ts';
+import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.ts';
+import { startServer, type ServerProcess } from './server.ts';
 import {
   evaluateTargets,
   LATENCY_CONNECTIONS,
@@ -26,7 +26,7 @@ import {
   latencyKey,
   type StoreName,
   type TargetResult,
-} from './targets.js';
+} from './targets.ts';
 
 const started = performance.now();
 function log(message: string): void {

@@ -3,13 +3,13 @@
  * say) before it is measured, so a broken endpoint fails the run instead of benchmarking error responses.
  */
 import type autocannon from 'autocannon';
-import type { ResponseContract } from './contract.js';
-import { mapConcurrent, requestJson, type JsonResponse } from './http.js';
-import { PLACE_ID, SERVER_COUNT, UNIVERSE_ID, type DatasetPlan, type StaffPlan } from './plan.js';
-import type { Profile } from './profiles.js';
-import { Random } from './random.js';
-import type { TargetResult } from './targets.js';
-import { webhookScenarios } from './webhooks.js';
+import type { ResponseContract } from './contract.ts';
+import { mapConcurrent, requestJson, type JsonResponse } from './http.ts';
+import { PLACE_ID, SERVER_COUNT, UNIVERSE_ID, type DatasetPlan, type StaffPlan } from './plan.ts';
+import type { Profile } from './profiles.ts';
+import { Random } from './random.ts';
+import type { TargetResult } from './targets.ts';
+import { webhookScenarios } from './webhooks.ts';
 
 /** Every scenario, in the order a run measures them: reads first, on the generated data only, then writes. */
 export const SCENARIO_NAMES = [

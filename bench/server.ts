@@ -7,8 +7,8 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EventLoopDelay } from './event-loop-probe.js';
-import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.js';
+import type { EventLoopDelay } from './event-loop-probe.ts';
+import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.ts';
 
 /** Long enough that no shift started by the benchmark times out during the run. */
 const SHIFT_TIMEOUT_SECONDS = '86400';

@@ -3,9 +3,9 @@
  * profile's history days before `now`, more at weekends and in the evening (UTC) and growing over the year,
  * shared among staff by their activity weight. Yields rows day by day, oldest first, in chunks.
  */
-import type { ShiftTable } from '../src/db/types.js';
-import { ENVIRONMENT, PLACE_ID, SERVER_COUNT, UNIVERSE_ID, type WorkspacePlan } from './plan.js';
-import { Random, WeightedSampler } from './random.js';
+import type { ShiftTable } from '../src/db/types.ts';
+import { ENVIRONMENT, PLACE_ID, SERVER_COUNT, UNIVERSE_ID, type WorkspacePlan } from './plan.ts';
+import { Random, WeightedSampler } from './random.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;

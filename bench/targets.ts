@@ -1,6 +1,6 @@
 /** The performance targets (reported with pass/fail; a run never fails on speed). */
-import type { LoadResult } from './load.js';
-import { HEARTBEAT_BATCH_SIZE } from './scenarios.js';
+import type { LoadResult } from './load.ts';
+import { HEARTBEAT_BATCH_SIZE } from './scenarios.ts';
 
 export type StoreName = 'sqlite' | 'postgres';
 

@@ -9,10 +9,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openStore } from '../src/db/connect.js';
-import { PLACE_ID, UNIVERSE_ID } from './plan.js';
-import type { Scenario, ScenarioContext } from './scenarios.js';
-import type { TargetResult } from './targets.js';
+import { openStore } from '../src/db/connect.ts';
+import { PLACE_ID, UNIVERSE_ID } from './plan.ts';
+import type { Scenario, ScenarioContext } from './scenarios.ts';
+import type { TargetResult } from './targets.ts';
 
 const DELIVERY_RATE_TARGET = 2_000;
 const EVENT_TO_DELIVERY_P99_TARGET_MS = 1_000;
@@ -23,10 +23,12 @@ const FULL_BACKLOG = 30_000;
 class BenchReceiver {
   received = 0;
   latenciesMs: number[] = [];
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  private readonly server: Server;
+  readonly url: string;
+  private constructor(server: Server, url: string) {
+    this.server = server;
+    this.url = url;
+  }
 
   static async start(onDelivery: (receiver: BenchReceiver, body: string) => void): Promise<BenchReceiver> {
     const holder: { self?: BenchReceiver } = {};

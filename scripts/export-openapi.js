@@ -1,9 +1,9 @@
 // Writes the OpenAPI document the service serves (built from the route schemas) to the given file.
 import { writeFileSync } from 'node:fs';
-import { buildApp } from '../dist/app.js';
-import { systemClock } from '../dist/clock.js';
-import { loadConfig } from '../dist/config.js';
-import { openStore } from '../dist/db/connect.js';
+import { buildApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { openStore } from '../src/db/connect.ts';
 
 const out = process.argv[2] ?? 'openapi.json';
 const config = loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });

@@ -1,4 +1,4 @@
-import type { ConfigOverrides } from './config.js';
+import type { ConfigOverrides } from './config.ts';
 
 export interface ParsedArgs {
   readonly command: string | undefined;

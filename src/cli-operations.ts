@@ -1,10 +1,10 @@
-import { UsageError } from './cli-args.js';
-import { systemClock } from './clock.js';
-import { loadConfig, type ConfigOverrides } from './config.js';
-import { backupSqlite } from './db/backup.js';
-import { openStore } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
-import { createKeyManagement, DEFAULT_GRACE_SECONDS } from './keys/management.js';
+import { UsageError } from './cli-args.ts';
+import { systemClock } from './clock.ts';
+import { loadConfig, type ConfigOverrides } from './config.ts';
+import { backupSqlite } from './db/backup.ts';
+import { openStore } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createKeyManagement, DEFAULT_GRACE_SECONDS } from './keys/management.ts';
 
 export const OPERATIONS_USAGE = `  keys create --application <id> --environment test|live [--scope <scope>]...
                         create an API key; prints it with its secret (shown once). Scopes: activity:write,

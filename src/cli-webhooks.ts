@@ -1,16 +1,16 @@
 import { parseArgs as parseNodeArgs } from 'node:util';
-import { UsageError } from './cli-args.js';
-import { systemClock } from './clock.js';
-import { loadConfig } from './config.js';
-import { openStore } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
-import { isUuid } from './ids.js';
+import { UsageError } from './cli-args.ts';
+import { systemClock } from './clock.ts';
+import { loadConfig } from './config.ts';
+import { openStore } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { isUuid } from './ids.ts';
 import {
   DELIVERY_STATUSES,
   listDeliveries,
   redeliver,
   type DeliveryStatus,
-} from './features/webhooks/operations.js';
+} from './features/webhooks/operations.ts';
 
 export const WEBHOOKS_USAGE = `  webhooks deliveries --workspace <id> [--status pending|delivered|failed] [--limit n]
                         a workspace's recent webhook deliveries (JSON)

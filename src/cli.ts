@@ -1,16 +1,16 @@
-import { parseArgs, UsageError } from './cli-args.js';
-import { systemClock } from './clock.js';
-import { backup, keys, OPERATIONS_USAGE } from './cli-operations.js';
-import { ConfigError, loadConfig, type ConfigOverrides } from './config.js';
-import { BackupError } from './db/backup.js';
-import { openStore } from './db/connect.js';
-import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks.js';
-import { runDemo } from './demo.js';
-import { KeyManagementError } from './keys/management.js';
-import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.js';
-import { startServer, stopOnSignals } from './server.js';
-import { rebuildTotals, workspaceExists } from './features/totals/service.js';
-import { upgradeStore } from './upgrade.js';
+import { parseArgs, UsageError } from './cli-args.ts';
+import { systemClock } from './clock.ts';
+import { backup, keys, OPERATIONS_USAGE } from './cli-operations.ts';
+import { ConfigError, loadConfig, type ConfigOverrides } from './config.ts';
+import { BackupError } from './db/backup.ts';
+import { openStore } from './db/connect.ts';
+import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks.ts';
+import { runDemo } from './demo.ts';
+import { KeyManagementError } from './keys/management.ts';
+import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.ts';
+import { startServer, stopOnSignals } from './server.ts';
+import { rebuildTotals, workspaceExists } from './features/totals/service.ts';
+import { upgradeStore } from './upgrade.ts';
 
 /** The command options each command takes (configuration flags aside); keys and backup judge theirs themselves. */
 const KEY_OPTIONS = ['application', 'environment', 'scope', 'grace-seconds'];

@@ -8,7 +8,10 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that only moves when told to. */
 export class ManualClock implements Clock {
-  constructor(private current: number) {}
+  private current: number;
+  constructor(current: number) {
+    this.current = current;
+  }
   now(): number {
     return this.current;
   }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { systemClock } from './clock.js';
-import { loadConfig, type ConfigOverrides } from './config.js';
-import { newId } from './ids.js';
-import { applyProvisioning } from './provisioning/apply.js';
-import { startServer, stopOnSignals } from './server.js';
+import { systemClock } from './clock.ts';
+import { loadConfig, type ConfigOverrides } from './config.ts';
+import { newId } from './ids.ts';
+import { applyProvisioning } from './provisioning/apply.ts';
+import { startServer, stopOnSignals } from './server.ts';
 
 export const DEMO_DATABASE_URL = 'sqlite:./data/demo.db';
 

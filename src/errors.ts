@@ -47,12 +47,12 @@ export interface ValidationIssue {
 
 export class AppError extends Error {
   override name = 'AppError';
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
+    this.code = code;
+    this.details = details;
   }
 }
 

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import type { Store } from './db/connect.js';
-import { purgeExpiredRecords } from './idempotency/index.js';
-import { sweepIntervalMs, sweepTimedOutShifts } from './features/shifts/sweep.js';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Store } from './db/connect.ts';
+import { purgeExpiredRecords } from './idempotency/index.ts';
+import { sweepIntervalMs, sweepTimedOutShifts } from './features/shifts/sweep.ts';
 
 export interface BackgroundJobs {
   stop(): void;

@@ -1,4 +1,4 @@
-import { validationError } from './errors.js';
+import { validationError } from './errors.ts';
 
 /**
  * The two query parameters of a keyset cursor (the last item's sort value and id, from the previous page's

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
-import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
-import { openStore, type Store } from './db/connect.js';
-import { logFormatFor, loggerOptions } from './http/logging.js';
-import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.js';
-import { startBackgroundJobs } from './jobs.js';
-import { upgradeStore } from './upgrade.js';
+import { buildApp } from './app.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { openStore, type Store } from './db/connect.ts';
+import { logFormatFor, loggerOptions } from './http/logging.ts';
+import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
+import { startBackgroundJobs } from './jobs.ts';
+import { upgradeStore } from './upgrade.ts';
 
 /** PostgreSQL connections of the webhook dispatcher (claims, results), apart from the API's pool. */
 const DISPATCHER_POOL_SIZE = 2;

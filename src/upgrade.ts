@@ -2,9 +2,9 @@
  * Brings a store up to date: pending migrations, then the derived data a migration introduced for data that
  * already existed (the activity totals of the shifts recorded before them).
  */
-import type { Store } from './db/connect.js';
-import { ACTIVITY_TOTALS_MIGRATION, migrateToLatest, type MigrateResult } from './db/migrate.js';
-import { rebuildTotals } from './features/totals/service.js';
+import type { Store } from './db/connect.ts';
+import { ACTIVITY_TOTALS_MIGRATION, migrateToLatest, type MigrateResult } from './db/migrate.ts';
+import { rebuildTotals } from './features/totals/service.ts';
 
 export async function upgradeStore(store: Pick<Store, 'db' | 'dialect' | 'write'>): Promise<MigrateResult> {
   const result = await migrateToLatest(store);

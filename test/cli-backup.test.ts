@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.js';
-import { openStore } from '../src/db/connect.js';
-import { pendingMigrations } from '../src/db/migrate.js';
-import { SqliteDatabase } from '../src/db/sqlite-driver.js';
-import { newId, randomBase62 } from '../src/ids.js';
-import { runCli, startCli, type ServingProcess } from './helpers/cli.js';
-import { bearer, buildFixture, seed, UNIVERSE_ID } from './helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.js';
+import { systemClock } from '../src/clock.ts';
+import { openStore } from '../src/db/connect.ts';
+import { pendingMigrations } from '../src/db/migrate.ts';
+import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
+import { newId, randomBase62 } from '../src/ids.ts';
+import { runCli, startCli, type ServingProcess } from './helpers/cli.ts';
+import { bearer, buildFixture, seed, UNIVERSE_ID } from './helpers/fixtures.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';
 
 /** Enough rows that the copy takes many backup steps (writes land between them). */
 const EXTRA_STAFF = 3_000;

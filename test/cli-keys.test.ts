@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.js';
-import { sha256Hex } from '../src/ids.js';
-import { runCli, startCli, type ServingProcess } from './helpers/cli.js';
-import { bearer, buildFixture, seed } from './helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.js';
+import { systemClock } from '../src/clock.ts';
+import { sha256Hex } from '../src/ids.ts';
+import { runCli, startCli, type ServingProcess } from './helpers/cli.ts';
+import { bearer, buildFixture, seed } from './helpers/fixtures.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';
 
 interface KeyOutput {
   id: string;

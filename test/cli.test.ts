@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/db/connect.js';
-import { ROOT, runCli, startCli } from './helpers/cli.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.js';
+import { openStore } from '../src/db/connect.ts';
+import { ROOT, runCli, startCli } from './helpers/cli.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';
 
 const EXAMPLE = join(ROOT, 'examples/provision.example.json');
 

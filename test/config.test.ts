@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../src/cli-args.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { parseArgs, UsageError } from '../src/cli-args.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {

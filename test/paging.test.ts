@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/errors.js';
-import { pageCursor } from '../src/features/shifts/page-cursor.js';
-import { cursorPair } from '../src/paging.js';
+import { AppError } from '../src/errors.ts';
+import { pageCursor } from '../src/features/shifts/page-cursor.ts';
+import { cursorPair } from '../src/paging.ts';
 
 function thrown(run: () => unknown): AppError {
   try {

@@ -1,8 +1,8 @@
 import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { randomBase62 } from '../ids.js';
-import { sqliteFilename } from './connect.js';
-import { SqliteDatabase } from './sqlite-driver.js';
+import { randomBase62 } from '../ids.ts';
+import { sqliteFilename } from './connect.ts';
+import { SqliteDatabase } from './sqlite-driver.ts';
 
 /** A backup that cannot be taken; nothing was written. */
 export class BackupError extends Error {

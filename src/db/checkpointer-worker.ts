@@ -11,7 +11,7 @@
  * The next commit then starts the log over.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqliteDatabase } from './sqlite-driver.js';
+import { SqliteDatabase } from './sqlite-driver.ts';
 
 export interface CheckpointerData {
   readonly filename: string;

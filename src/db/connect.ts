@@ -9,19 +9,19 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
-import { SqliteDatabase } from './sqlite-driver.js';
-import { GroupCommit } from './group-commit.js';
-import { ReadTurns } from './read-turns.js';
-import { attachRegistry, StatementRegistry } from './prepared.js';
-import type { CheckpointerData } from './checkpointer-worker.js';
-import type { SyncStatements } from './savepoint.js';
-import { cachingSqliteDatabase } from './statement-cache.js';
-import type { Store } from './store.js';
-import { DurableCommitSqliteDialect, WalSync } from './wal-sync.js';
-import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.js';
-import type { Database } from './types.js';
+import { SqliteDatabase } from './sqlite-driver.ts';
+import { GroupCommit } from './group-commit.ts';
+import { ReadTurns } from './read-turns.ts';
+import { attachRegistry, StatementRegistry } from './prepared.ts';
+import type { CheckpointerData } from './checkpointer-worker.ts';
+import type { SyncStatements } from './savepoint.ts';
+import { cachingSqliteDatabase } from './statement-cache.ts';
+import type { Store } from './store.ts';
+import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
+import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
+import type { Database } from './types.ts';
 
-export type { Store, SyncWriteJob, WriteJob } from './store.js';
+export type { Store, SyncWriteJob, WriteJob } from './store.ts';
 
 export interface StoreOptions {
   /** PostgreSQL schema to place on the search path (tests use one schema per file). */
@@ -90,7 +90,7 @@ export function syncStatements(database: KyselySqliteDatabase): SyncStatements {
 
 function startCheckpointer(filename: string, writer: GroupCommit, settings: CheckpointSettings): () => Promise<void> {
   const workerData: CheckpointerData = { filename, ...settings };
-  const worker = new Worker(new URL('./checkpointer-worker.js', import.meta.url), { workerData });
+  const worker = new Worker(new URL('./checkpointer-worker.ts', import.meta.url), { workerData });
   let holdLimit: NodeJS.Timeout | undefined;
   const release = (): void => {
     clearTimeout(holdLimit);

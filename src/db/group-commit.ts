@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { inSavepoint, inSavepointSync, savepoint, type SavepointOutcome, type SyncStatements } from './savepoint.js';
-import type { SyncWriteJob, WriteJob } from './store.js';
-import type { Database } from './types.js';
+import { inSavepoint, inSavepointSync, savepoint, type SavepointOutcome, type SyncStatements } from './savepoint.ts';
+import type { SyncWriteJob, WriteJob } from './store.ts';
+import type { Database } from './types.ts';
 
 const JOB_SAVEPOINT = savepoint('batch_job');
 
@@ -26,13 +26,17 @@ export class GroupCommit {
   /** Set while held (see hold): the batches after the current one wait for `release`. */
   private held: { readonly until: Promise<void>; readonly release: () => void } | undefined;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly connection: SyncStatements,
-    private readonly maxBatch = 128,
-    /** Milliseconds of jobs one batch runs before the rest wait for the next one. */
-    private readonly budgetMs = 6,
-  ) {}
+  private readonly db: Kysely<Database>;
+  private readonly connection: SyncStatements;
+  private readonly maxBatch: number;
+  /** Milliseconds of jobs one batch runs before the rest wait for the next one. */
+  private readonly budgetMs: number;
+  constructor(db: Kysely<Database>, connection: SyncStatements, maxBatch: number = 128, budgetMs: number = 6) {
+    this.db = db;
+    this.connection = connection;
+    this.maxBatch = maxBatch;
+    this.budgetMs = budgetMs;
+  }
 
   write<T>(job: WriteJob<T>): Promise<T> {
     return this.enqueue<T>({ job });

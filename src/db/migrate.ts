@@ -1,11 +1,11 @@
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
-import type { Store } from './connect.js';
-import * as initial from './migrations/20261121_0001_initial.js';
-import * as activityVersion from './migrations/20261121_0002_activity_version.js';
-import * as heartbeatHotUpdates from './migrations/20261122_0003_heartbeat_hot_updates.js';
-import * as activityTotals from './migrations/20261124_0004_activity_totals.js';
-import * as webhooks from './migrations/20261124_0005_webhooks.js';
-import * as activityChanges from './migrations/20261125_0006_activity_changes.js';
+import type { Store } from './connect.ts';
+import * as initial from './migrations/20261121_0001_initial.ts';
+import * as activityVersion from './migrations/20261121_0002_activity_version.ts';
+import * as heartbeatHotUpdates from './migrations/20261122_0003_heartbeat_hot_updates.ts';
+import * as activityTotals from './migrations/20261124_0004_activity_totals.ts';
+import * as webhooks from './migrations/20261124_0005_webhooks.ts';
+import * as activityChanges from './migrations/20261125_0006_activity_changes.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {

@@ -12,8 +12,8 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type pg from 'pg';
-import { sha256Hex } from '../ids.js';
-import type { StatementRegistry } from './prepared.js';
+import { sha256Hex } from '../ids.ts';
+import type { StatementRegistry } from './prepared.ts';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -22,7 +22,10 @@ import type { StatementRegistry } from './prepared.js';
  * migrator only needs to know whether its two bookkeeping tables exist, which this answers from pg_tables.
  */
 class CurrentSchemaIntrospector implements DatabaseIntrospector {
-  constructor(private readonly db: Kysely<unknown>) {}
+  private readonly db: Kysely<unknown>;
+  constructor(db: Kysely<unknown>) {
+    this.db = db;
+  }
 
   async getSchemas(): Promise<SchemaMetadata[]> {
     const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db);

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
-import type { Database, Executor } from './types.js';
+import type { Database, Executor } from './types.ts';
 
 /**
  * Queries built once and compiled once per dialect, then run with new values: building and compiling a Kysely
@@ -99,8 +99,10 @@ export abstract class ParamSource<P> {
  * properties one transition at a time, which costs microseconds per call; here each value is looked up once.
  */
 export class ParamLayers<P> extends ParamSource<P> {
-  private constructor(private readonly parts: readonly object[]) {
+  private readonly parts: readonly object[];
+  private constructor(parts: readonly object[]) {
     super();
+    this.parts = parts;
   }
 
   static of<T extends readonly object[]>(...parts: T): ParamLayers<Merged<T>> {

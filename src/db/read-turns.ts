@@ -15,7 +15,10 @@ export class ReadTurns {
   private windowStart = 0;
   private draining = false;
 
-  constructor(private readonly budgetMs: number) {}
+  private readonly budgetMs: number;
+  constructor(budgetMs: number) {
+    this.budgetMs = budgetMs;
+  }
 
   /** Runs `job` now when the turn's budget allows, else in a later turn; resolves or rejects as `job` does. */
   run<T>(job: () => Promise<T>): Promise<T> {

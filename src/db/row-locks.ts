@@ -6,7 +6,7 @@
  * primary-key order, before it changes them or any other row. SQLite runs one writer at a time: nothing to lock.
  */
 import { PostgresAdapter, sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Database, Executor } from './types.js';
+import type { Database, Executor } from './types.ts';
 
 /** Whether the store behind `db` takes row locks (PostgreSQL), i.e. whether concurrent writers can deadlock. */
 function takesRowLocks(db: Executor): boolean {

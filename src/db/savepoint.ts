@@ -1,5 +1,5 @@
 import { CompiledQuery, type Transaction } from 'kysely';
-import type { Database } from './types.js';
+import type { Database } from './types.ts';
 
 /**
  * One savepoint sequence for every write that must be undone alone inside a larger transaction (a job of the

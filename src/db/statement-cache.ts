@@ -1,6 +1,6 @@
 import type { Database as SqliteHandle, Statement } from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import type { CommitTracker } from './wal-sync.js';
+import type { CommitTracker } from './wal-sync.ts';
 
 /**
  * Kysely prepares every query anew; on better-sqlite3 that preparation is a large share of a request's CPU.

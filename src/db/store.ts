@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { SyncStatements } from './savepoint.js';
-import type { Database, Dialect } from './types.js';
+import type { SyncStatements } from './savepoint.ts';
+import type { Database, Dialect } from './types.ts';
 
 /** A write that runs in a transaction (its own, or a savepoint of a shared one) and resolves once durable. */
 export type WriteJob<T> = (trx: Transaction<Database>) => Promise<T>;

@@ -17,7 +17,10 @@ export class WalSync {
   private next: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly walPath: string) {}
+  private readonly walPath: string;
+  constructor(walPath: string) {
+    this.walPath = walPath;
+  }
 
   /** Resolves once everything committed before the call is on disk. */
   sync(): Promise<void> {
@@ -68,11 +71,14 @@ const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
  * the next transaction may already run.
  */
 class DurableCommitDriver implements Driver {
-  constructor(
-    private readonly inner: Driver,
-    private readonly tracker: CommitTracker,
-    private readonly wal: WalSync,
-  ) {}
+  private readonly inner: Driver;
+  private readonly tracker: CommitTracker;
+  private readonly wal: WalSync;
+  constructor(inner: Driver, tracker: CommitTracker, wal: WalSync) {
+    this.inner = inner;
+    this.tracker = tracker;
+    this.wal = wal;
+  }
 
   init(): Promise<void> {
     return this.inner.init();
@@ -116,12 +122,12 @@ class DurableCommitDriver implements Driver {
 }
 
 export class DurableCommitSqliteDialect extends SqliteDialect {
-  constructor(
-    config: SqliteDialectConfig,
-    private readonly tracker: CommitTracker,
-    private readonly wal: WalSync,
-  ) {
+  private readonly tracker: CommitTracker;
+  private readonly wal: WalSync;
+  constructor(config: SqliteDialectConfig, tracker: CommitTracker, wal: WalSync) {
     super(config);
+    this.tracker = tracker;
+    this.wal = wal;
   }
 
   override createDriver(): Driver {

@@ -1,12 +1,12 @@
-import type { ApiKeyActor, Environment } from '../actor.js';
-import type { Clock } from '../clock.js';
-import { prepared } from '../db/prepared.js';
-import type { Executor } from '../db/types.js';
-import { AppError } from '../errors.js';
-import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.js';
-import { keyCredentialHolds, type KeyCredentialParams, type ReusedKey } from '../keys/credential.js';
-import { bearerToken, unauthenticated } from './bearer.js';
-import { parseFlags, parseStringArray } from './json-columns.js';
+import type { ApiKeyActor, Environment } from '../actor.ts';
+import type { Clock } from '../clock.ts';
+import { prepared } from '../db/prepared.ts';
+import type { Executor } from '../db/types.ts';
+import { AppError } from '../errors.ts';
+import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
+import { keyCredentialHolds, type KeyCredentialParams, type ReusedKey } from '../keys/credential.ts';
+import { bearerToken, unauthenticated } from './bearer.ts';
+import { parseFlags, parseStringArray } from './json-columns.ts';
 
 /** The key row and its application, by the key's hash (every authenticated request runs it: built once). */
 const findKeyByHash = prepared<{ hash: string }, KeyRow>((db, p) =>

@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Executor } from '../db/types.js';
-import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from './api-key-auth.js';
-import { createDashboardAuthenticator, type DashboardAuthenticator } from './dashboard-auth.js';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Executor } from '../db/types.ts';
+import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from './api-key-auth.ts';
+import { createDashboardAuthenticator, type DashboardAuthenticator } from './dashboard-auth.ts';
 
 /**
  * Who a request's bearer credential is: an API key (game servers, the chat bot; see api-key-auth.ts) or a

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../errors.ts';
 
 const BEARER_RE = /^Bearer ([^\s]+)$/i;
 

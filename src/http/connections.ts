@@ -1,10 +1,10 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { Config } from '../config.js';
-import type { ErrorCode } from '../errors.js';
-import { newRequestId } from '../ids.js';
-import { errorBody, STATUS_BY_CODE } from './errors.js';
+import type { Config } from '../config.ts';
+import type { ErrorCode } from '../errors.ts';
+import { newRequestId } from '../ids.ts';
+import { errorBody, STATUS_BY_CODE } from './errors.ts';
 
 type TimeoutSettings = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
 

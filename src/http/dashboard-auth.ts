@@ -1,13 +1,13 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } from 'jose';
-import type { UserActor } from '../actor.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Executor } from '../db/types.js';
-import { AppError } from '../errors.js';
-import { isUuid } from '../ids.js';
-import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.js';
-import { bearerToken, unauthenticated } from './bearer.js';
-import { parseStringArray } from './json-columns.js';
+import type { UserActor } from '../actor.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Executor } from '../db/types.ts';
+import { AppError } from '../errors.ts';
+import { isUuid } from '../ids.ts';
+import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.ts';
+import { bearerToken, unauthenticated } from './bearer.ts';
+import { parseStringArray } from './json-columns.ts';
 
 const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 

@@ -3,18 +3,18 @@
  * response, and an outcome (fresh or replayed) becomes a reply.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { idempotencyScope } from '../actor.js';
-import { AppError } from '../errors.js';
+import { idempotencyScope } from '../actor.ts';
+import { AppError } from '../errors.ts';
 import type {
   ErrorResponse,
   Idempotency,
   IdempotentCall,
   IdempotentOperation,
   IdempotentOutcome,
-} from '../idempotency/index.js';
-import { errorBody, STATUS_BY_CODE } from './errors.js';
+} from '../idempotency/index.ts';
+import { errorBody, STATUS_BY_CODE } from './errors.ts';
 
-export type { Idempotency, IdempotentOperation, IdempotentOutcome, StoredResponse } from '../idempotency/index.js';
+export type { Idempotency, IdempotentOperation, IdempotentOutcome, StoredResponse } from '../idempotency/index.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
 export const errorResponse: ErrorResponse = (error: AppError, requestId: string) => ({

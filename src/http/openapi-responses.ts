@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../errors.js';
-import { AUTH_REALM, ERROR_SCHEMA_ID, STATUS_BY_CODE } from './errors.js';
+import type { ErrorCode } from '../errors.ts';
+import { AUTH_REALM, ERROR_SCHEMA_ID, STATUS_BY_CODE } from './errors.ts';
 
 /**
  * Error responses as the OpenAPI document shows them: the shared error body, a description naming the codes the

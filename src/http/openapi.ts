@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import type { ErrorCode } from '../errors.js';
-import { ErrorResponseSchema } from './errors.js';
-import { IDEMPOTENCY_KEY_HEADER } from './headers.js';
+import type { ErrorCode } from '../errors.ts';
+import { ErrorResponseSchema } from './errors.ts';
+import { IDEMPOTENCY_KEY_HEADER } from './headers.ts';
 import {
   errorResponses,
   isErrorResponse,
@@ -13,10 +13,10 @@ import {
   unmatchedResponses,
   WWW_AUTHENTICATE_HEADER,
   type ErrorCodesByStatus,
-} from './openapi-responses.js';
-import type { RouteAuth } from './route-auth.js';
+} from './openapi-responses.ts';
+import type { RouteAuth } from './route-auth.ts';
 
-export { errorResponses } from './openapi-responses.js';
+export { errorResponses } from './openapi-responses.ts';
 
 export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management product.
 

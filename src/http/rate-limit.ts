@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { Actor } from '../actor.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import type { Actor } from '../actor.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
 
 /** Counts hits in fixed windows; `count` includes this hit. */
 export interface RateLimitStore {
@@ -43,7 +43,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'wsg:rl:') {
+  private readonly prefix: string;
+  constructor(url: string, prefix: string = 'wsg:rl:') {
+    this.prefix = prefix;
     // No offline queue: when Redis is down a hit fails at once and the limiter lets the request through.
     this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
     this.redis.on('error', () => undefined);

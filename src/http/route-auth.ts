@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.js';
-import { AppError } from '../errors.js';
-import type { ReusedKey } from '../keys/credential.js';
-import type { Authenticator } from './authentication.js';
-import { CORRELATION_ID_RE } from './headers.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.ts';
+import { AppError } from '../errors.ts';
+import type { ReusedKey } from '../keys/credential.ts';
+import type { Authenticator } from './authentication.ts';
+import { CORRELATION_ID_RE } from './headers.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 /** Declared on each route (`config.auth`); checked in one hook, and turned into the route's OpenAPI security. */
 export type RouteAuth =

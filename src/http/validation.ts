@@ -1,9 +1,9 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validationError } from '../errors.js';
-import { uuidTextKeyword } from './uuid-text.js';
-import { IDEMPOTENCY_KEY_HEADER } from './headers.js';
+import { validationError } from '../errors.ts';
+import { uuidTextKeyword } from './uuid-text.ts';
+import { IDEMPOTENCY_KEY_HEADER } from './headers.ts';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;

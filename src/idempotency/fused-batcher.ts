@@ -50,10 +50,9 @@ export class FusedBatcher<S, V> {
   private readonly concurrency: number;
   private readonly maxBatch: number;
 
-  constructor(
-    private readonly runner: BatchRunner<S, V>,
-    options: FusedBatcherOptions = {},
-  ) {
+  private readonly runner: BatchRunner<S, V>;
+  constructor(runner: BatchRunner<S, V>, options: FusedBatcherOptions = {}) {
+    this.runner = runner;
     this.concurrency = options.concurrency ?? 4;
     this.maxBatch = options.maxBatch ?? 32;
   }

@@ -12,8 +12,8 @@
  * definition and compiled once per store.
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { prepared, type Buildable, type Param, type Prepared } from '../db/prepared.js';
-import type { Database } from '../db/types.js';
+import { prepared, type Buildable, type Param, type Prepared } from '../db/prepared.ts';
+import type { Database } from '../db/types.ts';
 
 /**
  * The effect: one data-modifying statement with RETURNING that changes (and returns) a row only when `keyFree`

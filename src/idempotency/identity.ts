@@ -2,8 +2,8 @@
  * Request identity: what makes two requests "the same" under an Idempotency-Key. The key's own rules, the
  * canonical form of a body, the fingerprint stored with a result, and (PostgreSQL) the key's advisory lock.
  */
-import { AppError } from '../errors.js';
-import { sha256Hex } from '../ids.js';
+import { AppError } from '../errors.ts';
+import { sha256Hex } from '../ids.ts';
 
 const MAX_KEY_LENGTH = 255;
 const KEY_RE = /^[\x20-\x7e]+$/;

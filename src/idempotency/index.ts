@@ -7,26 +7,26 @@
  * - a 4xx outcome is stored too (replayed as is); a 5xx outcome keeps nothing, so the client may retry;
  * - a concurrent duplicate sees 409 while the first request is in flight.
  */
-import type { Clock } from '../clock.js';
-import type { Store } from '../db/store.js';
-import type { FusedWriteRun } from './fused-write.js';
-import type { IdempotentCall } from './identity.js';
-import type { ErrorResponse, IdempotentOperation, IdempotentOutcome } from './operation.js';
-import { purgeExpiredRecords } from './records.js';
-import { postgresStrategy } from './postgres.js';
-import { sqliteStrategy } from './sqlite.js';
-import type { AnyFusedRun } from './strategy.js';
+import type { Clock } from '../clock.ts';
+import type { Store } from '../db/store.ts';
+import type { FusedWriteRun } from './fused-write.ts';
+import type { IdempotentCall } from './identity.ts';
+import type { ErrorResponse, IdempotentOperation, IdempotentOutcome } from './operation.ts';
+import { purgeExpiredRecords } from './records.ts';
+import { postgresStrategy } from './postgres.ts';
+import { sqliteStrategy } from './sqlite.ts';
+import type { AnyFusedRun } from './strategy.ts';
 
-export { defineFusedWrite, type FusedEffect, type FusedCondition, type FusedWrite, type FusedWriteRun } from './fused-write.js';
-export { advisoryLockKey, canonicalJson, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.js';
+export { defineFusedWrite, type FusedEffect, type FusedCondition, type FusedWrite, type FusedWriteRun } from './fused-write.ts';
+export { advisoryLockKey, canonicalJson, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.ts';
 export type {
   ErrorResponse,
   IdempotentOperation,
   IdempotentOutcome,
   OperationResult,
   RefusalAfterWrites,
-} from './operation.js';
-export { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords, type StoredResponse } from './records.js';
+} from './operation.ts';
+export { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords, type StoredResponse } from './records.ts';
 
 export interface Idempotency {
   /** Runs `operation` under the call's key, or replays or refuses as the key's record says. */

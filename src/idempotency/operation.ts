@@ -1,8 +1,8 @@
 /** What an idempotent operation is and comes to, shared by the strategies of both stores. */
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/types.js';
-import { AppError } from '../errors.js';
-import type { StoredResponse } from './records.js';
+import type { Database } from '../db/types.ts';
+import { AppError } from '../errors.ts';
+import type { StoredResponse } from './records.ts';
 
 /**
  * A refusal whose writes still commit (a thrown error rolls the operation back): e.g. a heartbeat on a shift

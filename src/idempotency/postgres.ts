@@ -1,26 +1,26 @@
 import { sql, type Transaction } from 'kysely';
-import type { Clock } from '../clock.js';
-import { ParamLayers, ParamSource } from '../db/prepared.js';
-import type { Store } from '../db/store.js';
-import type { Database, IdempotencyRecordTable } from '../db/types.js';
-import { FusedBatcher, type BatchRunner } from './fused-batcher.js';
+import type { Clock } from '../clock.ts';
+import { ParamLayers, ParamSource } from '../db/prepared.ts';
+import type { Store } from '../db/store.ts';
+import type { Database, IdempotencyRecordTable } from '../db/types.ts';
+import { FusedBatcher, type BatchRunner } from './fused-batcher.ts';
 import {
   postgresBatch,
   statementsFor,
   type FusedStatements,
   type LockParams,
   type PostgresFusedParams,
-} from './fused-write.js';
-import { acceptableKey, advisoryLockKey, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.js';
-import { responseOf, storableFailure, type ErrorResponse, type IdempotentOperation, type IdempotentOutcome } from './operation.js';
+} from './fused-write.ts';
+import { acceptableKey, advisoryLockKey, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.ts';
+import { responseOf, storableFailure, type ErrorResponse, type IdempotentOperation, type IdempotentOutcome } from './operation.ts';
 import {
   completedRecord,
   judgeExisting,
   keyInProgress,
   storeCompletedUnlessReplayable,
   type StoredResponse,
-} from './records.js';
-import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.js';
+} from './records.ts';
+import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.ts';
 
 /** The most fused writes one statement applies. */
 const MAX_BATCH = 32;
@@ -33,11 +33,12 @@ const BATCH_CONCURRENCY = 2;
 
 /** A batch statement's values: item `i`'s placeholders are named `i:name` (see batchParamName). */
 class BatchValues extends ParamSource<Record<string, unknown>> {
-  constructor(
-    private readonly items: readonly ParamSource<unknown>[],
-    private readonly names: Map<string, readonly [number, string]>,
-  ) {
+  private readonly items: readonly ParamSource<unknown>[];
+  private readonly names: Map<string, readonly [number, string]>;
+  constructor(items: readonly ParamSource<unknown>[], names: Map<string, readonly [number, string]>) {
     super();
+    this.items = items;
+    this.names = names;
   }
 
   get(name: PropertyKey): unknown {
@@ -58,8 +59,10 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** An error thrown by the operation itself (as opposed to the idempotency checks around it). */
 class OperationFailed extends Error {
-  constructor(readonly failure: unknown) {
+  readonly failure: unknown;
+  constructor(failure: unknown) {
     super('idempotent operation failed');
+    this.failure = failure;
   }
 }
 

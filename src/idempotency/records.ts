@@ -4,11 +4,11 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import type { Clock } from '../clock.js';
-import { prepared, type Param } from '../db/prepared.js';
-import type { Database, Executor, IdempotencyRecordTable } from '../db/types.js';
-import { AppError } from '../errors.js';
-import type { IdempotentCall } from './identity.js';
+import type { Clock } from '../clock.ts';
+import { prepared, type Param } from '../db/prepared.ts';
+import type { Database, Executor, IdempotencyRecordTable } from '../db/types.ts';
+import { AppError } from '../errors.ts';
+import type { IdempotentCall } from './identity.ts';
 
 /** Results are replayable for this long. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;

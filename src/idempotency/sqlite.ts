@@ -1,18 +1,18 @@
 import type { Transaction } from 'kysely';
-import type { Clock } from '../clock.js';
-import { ParamLayers } from '../db/prepared.js';
-import { inSavepoint, savepoint, type SyncStatements } from '../db/savepoint.js';
-import type { Store } from '../db/store.js';
-import type { Database } from '../db/types.js';
-import { statementsFor } from './fused-write.js';
-import { acceptableKey, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.js';
+import type { Clock } from '../clock.ts';
+import { ParamLayers } from '../db/prepared.ts';
+import { inSavepoint, savepoint, type SyncStatements } from '../db/savepoint.ts';
+import type { Store } from '../db/store.ts';
+import type { Database } from '../db/types.ts';
+import { statementsFor } from './fused-write.ts';
+import { acceptableKey, fingerprintOf, validateIdempotencyKey, type IdempotentCall } from './identity.ts';
 import {
   responseOf,
   storableFailure,
   type ErrorResponse,
   type IdempotentOperation,
   type IdempotentOutcome,
-} from './operation.js';
+} from './operation.ts';
 import {
   completedRecord,
   findRecord,
@@ -21,8 +21,8 @@ import {
   reusedKey,
   storeCompleted,
   upsertCompletedRecord,
-} from './records.js';
-import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.js';
+} from './records.ts';
+import { NO_CONDITION, recordParams, type AnyFusedRun, type Strategy } from './strategy.ts';
 
 const OPERATION_SAVEPOINT = savepoint('idempotent_operation');
 

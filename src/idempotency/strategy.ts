@@ -1,7 +1,7 @@
 /** What each store's idempotency strategy provides, and the values both bind for a fused write. */
-import type { FusedWriteRun, RecordParams } from './fused-write.js';
-import type { IdempotentCall } from './identity.js';
-import type { IdempotentOperation, IdempotentOutcome } from './operation.js';
+import type { FusedWriteRun, RecordParams } from './fused-write.ts';
+import type { IdempotentCall } from './identity.ts';
+import type { IdempotentOperation, IdempotentOutcome } from './operation.ts';
 
 export type AnyFusedRun = FusedWriteRun<Record<string, unknown>, Record<string, unknown>>;
 

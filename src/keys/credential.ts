@@ -3,8 +3,8 @@
  * built from, and the SQL condition under which they still hold, which the statement that acts for it checks.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { ApiKeyActor } from '../actor.js';
-import type { Param } from '../db/prepared.js';
+import type { ApiKeyActor } from '../actor.ts';
+import type { Param } from '../db/prepared.ts';
 
 /** The key and application values an actor was built from; its credential holds while all are unchanged. */
 export type KeyCredentialParams = {

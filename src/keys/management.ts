@@ -1,8 +1,8 @@
-import { ENVIRONMENTS, SCOPES, type Environment, type Scope } from '../actor.js';
-import type { Clock } from '../clock.js';
-import type { Db, Executor } from '../db/types.js';
-import { newId } from '../ids.js';
-import { generateApiKey, hashApiKey } from './api-key.js';
+import { ENVIRONMENTS, SCOPES, type Environment, type Scope } from '../actor.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Executor } from '../db/types.ts';
+import { newId } from '../ids.ts';
+import { generateApiKey, hashApiKey } from './api-key.ts';
 
 /** Scopes a key gets when none are named: every scope an application key can hold. */
 export const DEFAULT_SCOPES: readonly Scope[] = SCOPES;

@@ -1,19 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.js';
-import type { Database } from '../db/types.js';
-import { consistencyIssues } from './consistency.js';
-import { parseProvisioningDocument } from './document.js';
-import { documentEntities } from './entities.js';
-import { ProvisioningError } from './errors.js';
-import { loadSnapshot } from './snapshot.js';
-import { webhookDocumentIssues, writeWebhooks, type ProvisionedWebhook } from './webhooks.js';
-import { writeDocument, type ProvisionedKey } from './write.js';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/types.ts';
+import { consistencyIssues } from './consistency.ts';
+import { parseProvisioningDocument } from './document.ts';
+import { documentEntities } from './entities.ts';
+import { ProvisioningError } from './errors.ts';
+import { loadSnapshot } from './snapshot.ts';
+import { webhookDocumentIssues, writeWebhooks, type ProvisionedWebhook } from './webhooks.ts';
+import { writeDocument, type ProvisionedKey } from './write.ts';
 
-export { ProvisioningError, type ProvisioningIssue } from './errors.js';
-export type { ProvisioningDocument } from './schema.js';
-export type { ProvisionedKey } from './write.js';
-export type { ProvisionedWebhook } from './webhooks.js';
+export { ProvisioningError, type ProvisioningIssue } from './errors.ts';
+export type { ProvisioningDocument } from './schema.ts';
+export type { ProvisionedKey } from './write.ts';
+export type { ProvisionedWebhook } from './webhooks.ts';
 
 export interface ProvisionResult {
   /** One entry per key this run created. */

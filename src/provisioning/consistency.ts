@@ -1,8 +1,8 @@
-import { hashApiKey } from '../keys/api-key.js';
-import { ENTITY_LABELS, ownersOf, type EntityEntry, type EntityKind } from './entities.js';
-import { jsonPath, type ProvisioningIssue } from './errors.js';
-import type { ProvisioningDocument, WorkspaceDocument } from './schema.js';
-import type { OwnedKind, Snapshot } from './snapshot.js';
+import { hashApiKey } from '../keys/api-key.ts';
+import { ENTITY_LABELS, ownersOf, type EntityEntry, type EntityKind } from './entities.ts';
+import { jsonPath, type ProvisioningIssue } from './errors.ts';
+import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';
+import type { OwnedKind, Snapshot } from './snapshot.ts';
 
 /**
  * Rules that need the database as well as the document: references resolve within their workspace, entities

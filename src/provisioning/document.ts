@@ -1,8 +1,8 @@
-import { apiKeyEnvironment } from '../keys/api-key.js';
-import { ENTITY_LABELS, documentEntities } from './entities.js';
-import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.js';
-import type { ProvisioningDocument, WorkspaceDocument } from './schema.js';
-import { validateStructure } from './structure.js';
+import { apiKeyEnvironment } from '../keys/api-key.ts';
+import { ENTITY_LABELS, documentEntities } from './entities.ts';
+import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.ts';
+import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';
+import { validateStructure } from './structure.ts';
 
 /**
  * Structural validation, then the rules that need only the document itself (time zones, time order, key

@@ -1,5 +1,5 @@
-import { jsonPath } from './errors.js';
-import type { ProvisioningDocument, WorkspaceDocument } from './schema.js';
+import { jsonPath } from './errors.ts';
+import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';
 
 export type EntityKind =
   | 'workspace'

@@ -7,10 +7,12 @@ export interface ProvisioningIssue {
 /** The document was rejected; nothing was changed. */
 export class ProvisioningError extends Error {
   override name = 'ProvisioningError';
-  constructor(readonly issues: readonly ProvisioningIssue[]) {
+  readonly issues: readonly ProvisioningIssue[];
+  constructor(issues: readonly ProvisioningIssue[]) {
     super(
       `The provisioning document is invalid:\n${issues.map((issue) => `  ${issue.path}: ${issue.message}`).join('\n')}`,
     );
+    this.issues = issues;
   }
 }
 

@@ -8,8 +8,8 @@ import type {
   StaffTable,
   SubmissionTable,
   WorkspaceTable,
-} from '../db/types.js';
-import { instant } from './document.js';
+} from '../db/types.ts';
+import { instant } from './document.ts';
 import type {
   ApplicationDocument,
   DepartmentDocument,
@@ -19,7 +19,7 @@ import type {
   StaffDocument,
   SubmissionDocument,
   WorkspaceDocument,
-} from './schema.js';
+} from './schema.ts';
 
 /** Document entities as table rows (instants in epoch ms, booleans 0/1, JSON as text). Pure. */
 

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../actor.js';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-types.js';
-import { UUID_PATTERN } from '../ids.js';
+import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../actor.ts';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-types.ts';
+import { UUID_PATTERN } from '../ids.ts';
 
 /**
  * The provisioning document (CONTRACT section 2). Every object rejects unknown properties so a typo fails loudly

@@ -1,7 +1,7 @@
-import type { Executor } from '../db/types.js';
-import { hashApiKey } from '../keys/api-key.js';
-import type { EntityEntry, EntityKind } from './entities.js';
-import type { ProvisioningDocument } from './schema.js';
+import type { Executor } from '../db/types.ts';
+import { hashApiKey } from '../keys/api-key.ts';
+import type { EntityEntry, EntityKind } from './entities.ts';
+import type { ProvisioningDocument } from './schema.ts';
 
 /** The rows already in the database that the document touches or refers to. */
 export interface Snapshot {

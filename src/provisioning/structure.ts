@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import { UUID_PATTERN } from '../ids.js';
-import { jsonPath, type ProvisioningIssue } from './errors.js';
-import { ProvisioningDocumentSchema, SLUG_PATTERN, type ProvisioningDocument } from './schema.js';
+import { UUID_PATTERN } from '../ids.ts';
+import { jsonPath, type ProvisioningIssue } from './errors.ts';
+import { ProvisioningDocumentSchema, SLUG_PATTERN, type ProvisioningDocument } from './schema.ts';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Database, Executor } from '../db/types.js';
+import type { Database, Executor } from '../db/types.ts';
 
 /** Tables provisioning writes in batches from a document. */
 type DocumentTable =

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Executor } from '../db/types.js';
-import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.js';
-import type { ProvisioningDocument, WebhookDocument } from './schema.js';
+import type { Executor } from '../db/types.ts';
+import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.ts';
+import type { ProvisioningDocument, WebhookDocument } from './schema.ts';
 
 /** A webhook endpoint this run created; `secret` only when this run generated it (printed once, here). */
 export interface ProvisionedWebhook {

@@ -1,9 +1,9 @@
-import type { Environment, Scope } from '../actor.js';
-import type { Executor } from '../db/types.js';
-import { rankings } from '../features/workspaces/rankings.js';
-import { generateApiKey, hashApiKey } from '../keys/api-key.js';
-import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/totals/service.js';
-import { instant } from './document.js';
+import type { Environment, Scope } from '../actor.ts';
+import type { Executor } from '../db/types.ts';
+import { rankings } from '../features/workspaces/rankings.ts';
+import { generateApiKey, hashApiKey } from '../keys/api-key.ts';
+import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/totals/service.ts';
+import { instant } from './document.ts';
 import {
   applicationRow,
   departmentRow,
@@ -13,10 +13,10 @@ import {
   staffRow,
   submissionRow,
   workspaceRow,
-} from './rows.js';
-import type { ApplicationDocument, KeyDocument, ProvisioningDocument, WorkspaceDocument } from './schema.js';
-import type { Snapshot } from './snapshot.js';
-import { batches, upsertRows, type Upsert } from './upsert.js';
+} from './rows.ts';
+import type { ApplicationDocument, KeyDocument, ProvisioningDocument, WorkspaceDocument } from './schema.ts';
+import type { Snapshot } from './snapshot.ts';
+import { batches, upsertRows, type Upsert } from './upsert.ts';
 
 /** A key this run created. `secret` is present only when this run generated it (never for an imported one). */
 export interface ProvisionedKey {

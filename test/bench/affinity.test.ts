@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { allowedCpus, expandCpuList, pinLoadGenerator } from '../../bench/affinity.js';
-import { parseOptions } from '../../bench/options.js';
+import { allowedCpus, expandCpuList, pinLoadGenerator } from '../../bench/affinity.ts';
+import { parseOptions } from '../../bench/options.ts';
 
 describe('benchmark: load generator pinning', () => {
   it('reads CPU lists as taskset prints them', () => {

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startCli, type ServingProcess } from '../helpers/cli.js';
-import type { FetchedResponse } from '../helpers/contract.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
+import { ROOT, runCli, startCli, type ServingProcess } from '../helpers/cli.ts';
+import type { FetchedResponse } from '../helpers/contract.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
 
 /**
  * The game-server client (clients/roblox): its busted unit suite under Lua 5.1, and an end-to-end run in

@@ -3,11 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type * as SourceConnect from '../../src/db/connect.js';
-// The checkpointer is a worker thread loaded from the build (as the serving process loads it), so the store is
-// opened from the build too (the global setup builds it).
-const BUILT_CONNECT = '../../dist/db/connect.js';
-const { openStore } = (await import(BUILT_CONNECT)) as typeof SourceConnect;
+import { openStore } from '../../src/db/connect.ts';
 
 type Options = NonNullable<Parameters<typeof openStore>[1]>;
 type OpenedStore = ReturnType<typeof openStore>;

@@ -1,12 +1,12 @@
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncStatements, type Store } from '../../src/db/connect.js';
-import { GroupCommit } from '../../src/db/group-commit.js';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
-import { cachingSqliteDatabase } from '../../src/db/statement-cache.js';
-import type { Database } from '../../src/db/types.js';
-import { workspaceRow } from '../helpers/rows.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
+import { syncStatements, type Store } from '../../src/db/connect.ts';
+import { GroupCommit } from '../../src/db/group-commit.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { cachingSqliteDatabase } from '../../src/db/statement-cache.ts';
+import type { Database } from '../../src/db/types.ts';
+import { workspaceRow } from '../helpers/rows.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.ts';
 
 const insertMember = (userId: string) => async (trx: Transaction<Database>) => {
   await trx.insertInto('members').values({ workspace_id: 'w', user_id: userId, permissions: '[]' }).execute();

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { randomBase62 } from '../../src/ids.js';
-import { POSTGRES_URL } from '../helpers/postgres.js';
-import { createTestDatabase, STORE_KINDS } from '../helpers/stores.js';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { randomBase62 } from '../../src/ids.ts';
+import { POSTGRES_URL } from '../helpers/postgres.ts';
+import { createTestDatabase, STORE_KINDS } from '../helpers/stores.ts';
 
 describe.each(STORE_KINDS)('migrations (%s)', (kind) => {
   it('apply once; a second run applies nothing and leaves the schema as it was', async () => {

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/connect.js';
-import { executeFixed, prepared } from '../../src/db/prepared.js';
-import { newId } from '../../src/ids.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
-import { workspaceRow } from '../helpers/rows.js';
+import { openStore, type Store } from '../../src/db/connect.ts';
+import { executeFixed, prepared } from '../../src/db/prepared.ts';
+import { newId } from '../../src/ids.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
+import { workspaceRow } from '../helpers/rows.ts';
 
 const findWorkspaceName = prepared<{ id: string }, { id: string; name: string }>((db, p) =>
   db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', p('id')),

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/db/connect.js';
-import { ParamLayers, prepared, type StatementRegistry } from '../../src/db/prepared.js';
-import type { Executor } from '../../src/db/types.js';
-import { workspaceRow } from '../helpers/rows.js';
-import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
+import type { Store } from '../../src/db/connect.ts';
+import { ParamLayers, prepared, type StatementRegistry } from '../../src/db/prepared.ts';
+import type { Executor } from '../../src/db/types.ts';
+import { workspaceRow } from '../helpers/rows.ts';
+import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.ts';
 
 const byName = prepared<{ name: string; after: number }, { id: string; name: string }>((db, p) =>
   db

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadTurns } from '../../src/db/read-turns.js';
+import { ReadTurns } from '../../src/db/read-turns.ts';
 
 /** Holds the thread for `ms`, as a synchronous SQLite read does. */
 function busy(ms: number): void {

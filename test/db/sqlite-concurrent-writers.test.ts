@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/connect.js';
+import { openStore, type Store } from '../../src/db/connect.ts';
 
 /**
  * A SQLite file is written by the serving process and, at times, by another one (the CLI's `keys` and

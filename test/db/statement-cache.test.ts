@@ -1,6 +1,6 @@
-import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { describe, expect, it } from 'vitest';
-import { cachingSqliteDatabase } from '../../src/db/statement-cache.js';
+import { cachingSqliteDatabase } from '../../src/db/statement-cache.ts';
 
 describe('SQLite statement cache', () => {
   function setup(capacity?: number) {

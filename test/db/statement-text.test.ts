@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.js';
-import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.js';
-import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/shifts/shift-client.js';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
+import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';
+import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/shifts/shift-client.ts';
 
 /**
  * The SQLite store reuses prepared statements by SQL text (src/db/statement-cache.ts). A value written into the

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.js';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachingSqliteDatabase } from '../../src/db/statement-cache.js';
-import { DurableCommitSqliteDialect, WalSync } from '../../src/db/wal-sync.js';
+import { cachingSqliteDatabase } from '../../src/db/statement-cache.ts';
+import { DurableCommitSqliteDialect, WalSync } from '../../src/db/wal-sync.ts';
 
 /** The real flush, counted, and observable while it runs. */
 class CountingWalSync extends WalSync {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 describe.each(STORE_KINDS)('metadata routes (%s)', (kind) => {
   let ctx: TestContext;

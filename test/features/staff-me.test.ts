@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { bearer, buildFixture, GUILD_ID, seed } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { bearer, buildFixture, GUILD_ID, seed } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 describe.each(STORE_KINDS)('GET /v1/staff/me (%s)', (kind) => {
   let ctx: TestContext;

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import type { Store } from '../../src/db/connect.js';
-import { checkedInject, type Inject } from './contract.js';
-import { createTestDatabase, type StoreKind, type TestDatabase } from './stores.js';
+import { buildApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Store } from '../../src/db/connect.ts';
+import { checkedInject, type Inject } from './contract.ts';
+import { createTestDatabase, type StoreKind, type TestDatabase } from './stores.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-for-dashboard-tokens-0123456789';
 export const DEFAULT_NOW = Date.parse('2026-03-11T12:00:00.000Z');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { checkedFetch, checkerFor, type ContractChecker, type FetchedResponse } from './contract.js';
+import { checkedFetch, checkerFor, type ContractChecker, type FetchedResponse } from './contract.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = `${ROOT}bin/workspace-gateway.js`;

@@ -4,12 +4,12 @@
  * required, a header behind `$ref`, a boolean header) are the served document with one change.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from './app.js';
-import { checkedFetch, ContractChecker, ContractViolation, type CheckableResponse, type OpenApiDocument } from './contract.js';
-import { bearer, buildFixture, seed } from './fixtures.js';
-import { checkWire, send, type WireResponse } from '../reliability/serving.js';
+import { createTestContext, type TestContext } from './app.ts';
+import { checkedFetch, ContractChecker, ContractViolation, type CheckableResponse, type OpenApiDocument } from './contract.ts';
+import { bearer, buildFixture, seed } from './fixtures.ts';
+import { checkWire, send, type WireResponse } from '../reliability/serving.ts';
 
 type ResponseHeaders = CheckableResponse['headers'];
 

@@ -93,7 +93,9 @@ export class ContractChecker {
   private readonly operations: Operation[];
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: OpenApiDocument) {
+  private readonly document: OpenApiDocument;
+  constructor(document: OpenApiDocument) {
+    this.document = document;
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addSchema(document, 'openapi');

@@ -20,19 +20,19 @@
  * 3001..3003, chat user ids 6661..6663, its only member SECOND_REVIEWER_USER_ID with every permission).
  */
 import { SignJWT } from 'jose';
-import { PERMISSIONS, SCOPES, type Environment, type Feature, type Scope } from '../../src/actor.js';
-import type { Clock } from '../../src/clock.js';
-import type { Store } from '../../src/db/connect.js';
-import { newId, randomBase62 } from '../../src/ids.js';
-import { applyProvisioning, type ProvisionResult } from '../../src/provisioning/apply.js';
+import { PERMISSIONS, SCOPES, type Environment, type Feature, type Scope } from '../../src/actor.ts';
+import type { Clock } from '../../src/clock.ts';
+import type { Store } from '../../src/db/connect.ts';
+import { newId, randomBase62 } from '../../src/ids.ts';
+import { applyProvisioning, type ProvisionResult } from '../../src/provisioning/apply.ts';
 import type {
   ChatDocument,
   KeyDocument,
   ProvisioningDocument,
   StaffDocument,
   WorkspaceDocument,
-} from '../../src/provisioning/schema.js';
-import { DEFAULT_NOW, TEST_JWT_SECRET } from './app.js';
+} from '../../src/provisioning/schema.ts';
+import { DEFAULT_NOW, TEST_JWT_SECRET } from './app.ts';
 
 export const REVIEWER_USER_ID = 'user-reviewer';
 export const READONLY_USER_ID = 'user-readonly';

@@ -1,21 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { POSTGRES_URL, probePostgres } from './postgres.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { POSTGRES_URL, probePostgres } from './postgres.ts';
 
 export default async function globalSetup(): Promise<void> {
-  // The CLI tests run the built program, exactly as `npx workspace-gateway` does.
-  // tsc emits even when it reports type errors; those fail `npm run typecheck`, not the tests.
-  try {
-    execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-  } catch {
-    console.error('warning: the build reported type errors; the CLI tests run what it emitted');
-  }
-
   const available = await probePostgres();
   if (available) return;
   const banner = [

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { WorkspaceTable } from '../../src/db/types.js';
+import type { WorkspaceTable } from '../../src/db/types.ts';
 
 /** A complete `workspaces` row for tests that write the table directly (the slug is the id unless given). */
 export function workspaceRow(

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { openStore, type Store } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { randomBase62 } from '../../src/ids.js';
-import { POSTGRES_URL, probePostgres, urlWithSchema } from './postgres.js';
+import { openStore, type Store } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { randomBase62 } from '../../src/ids.ts';
+import { POSTGRES_URL, probePostgres, urlWithSchema } from './postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 

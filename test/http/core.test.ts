@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import { REDACT_PATHS } from '../../src/http/logging.js';
-import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../helpers/app.js';
-import { checkedInject } from '../helpers/contract.js';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { buildApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { REDACT_PATHS } from '../../src/http/logging.ts';
+import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../helpers/app.ts';
+import { checkedInject } from '../helpers/contract.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 function submissionDocument(fixture: ReturnType<typeof buildFixture>, id: string) {
   fixture.workspace.submissions = [

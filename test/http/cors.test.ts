@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { bearer, buildFixture, seed } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { loadConfig } from '../../src/config.ts';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { bearer, buildFixture, seed } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 const LISTED = 'https://dashboard.example.com';
 const ALSO_LISTED = 'http://localhost:5173';

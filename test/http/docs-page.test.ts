@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { checkedFetch } from '../helpers/contract.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { checkedFetch } from '../helpers/contract.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

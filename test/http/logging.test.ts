@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logFormatFor, loggerOptions, REDACT_PATHS } from '../../src/http/logging.js';
-import { BIN, ROOT, startCli } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/stores.js';
+import { logFormatFor, loggerOptions, REDACT_PATHS } from '../../src/http/logging.ts';
+import { BIN, ROOT, startCli } from '../helpers/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/stores.ts';
 
 const SECRET = `wsk_test_${'S3cr3t'.repeat(7)}`;
 

@@ -12,10 +12,10 @@ import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { checkedFetch } from '../helpers/contract.js';
-import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { checkedFetch } from '../helpers/contract.ts';
+import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 const FIXTURE = `
 import createClient from 'openapi-fetch';

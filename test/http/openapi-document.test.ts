@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateIdempotencyKey } from '../../src/idempotency/index.js';
-import { serverUrl } from '../../src/http/openapi.js';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { validateIdempotencyKey } from '../../src/idempotency/index.ts';
+import { serverUrl } from '../../src/http/openapi.ts';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 type Json = Record<string, unknown>;
 interface Parameter {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { checkedInject } from '../helpers/contract.js';
-import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.js';
-import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { buildApp } from '../../src/app.ts';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { checkedInject } from '../helpers/contract.ts';
+import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
+import { REDIS_URL, redisAvailable } from '../helpers/redis.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 const LIMIT_ENV = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import type { Store } from '../../src/db/connect.js';
-import { AppError } from '../../src/errors.js';
+import { ManualClock } from '../../src/clock.ts';
+import type { Store } from '../../src/db/connect.ts';
+import { AppError } from '../../src/errors.ts';
 import pg from 'pg';
-import { errorResponse } from '../../src/http/idempotency.js';
+import { errorResponse } from '../../src/http/idempotency.ts';
 import {
   advisoryLockKey,
   canonicalJson,
@@ -15,10 +15,10 @@ import {
   type Idempotency,
   type IdempotentCall,
   type StoredResponse,
-} from '../../src/idempotency/index.js';
-import { newId, newRequestId } from '../../src/ids.js';
-import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.js';
-import { workspaceRow } from '../helpers/rows.js';
+} from '../../src/idempotency/index.ts';
+import { newId, newRequestId } from '../../src/ids.ts';
+import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.ts';
+import { workspaceRow } from '../helpers/rows.ts';
 
 const T0 = Date.parse('2026-03-11T12:00:00Z');
 

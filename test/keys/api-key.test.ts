@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiKeyEnvironment, generateApiKey, hashApiKey, isApiKeyFormat } from '../../src/keys/api-key.js';
+import { apiKeyEnvironment, generateApiKey, hashApiKey, isApiKeyFormat } from '../../src/keys/api-key.ts';
 
 const SECRET_32 = 'A'.repeat(16) + '0123456789abcdef';
 

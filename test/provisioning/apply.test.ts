@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import type { Store } from '../../src/db/connect.js';
-import type { Database } from '../../src/db/types.js';
-import { newId, randomBase62, sha256Hex } from '../../src/ids.js';
-import { applyProvisioning, ProvisioningError } from '../../src/provisioning/apply.js';
+import { ManualClock } from '../../src/clock.ts';
+import type { Store } from '../../src/db/connect.ts';
+import type { Database } from '../../src/db/types.ts';
+import { newId, randomBase62, sha256Hex } from '../../src/ids.ts';
+import { applyProvisioning, ProvisioningError } from '../../src/provisioning/apply.ts';
 import type {
   NoticeDocument,
   ProvisioningDocument,
@@ -12,11 +12,11 @@ import type {
   StaffDocument,
   SubmissionDocument,
   WorkspaceDocument,
-} from '../../src/provisioning/schema.js';
-import { DEFAULT_NOW } from '../helpers/app.js';
-import { buildFixture, type Fixture, type WorkspaceFixture } from '../helpers/fixtures.js';
-import { STORE_KINDS, withTestStore } from '../helpers/stores.js';
-import { dumpDatabase } from './dump.js';
+} from '../../src/provisioning/schema.ts';
+import { DEFAULT_NOW } from '../helpers/app.ts';
+import { buildFixture, type Fixture, type WorkspaceFixture } from '../helpers/fixtures.ts';
+import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
+import { dumpDatabase } from './dump.ts';
 
 type BaseFixture = Fixture & { readonly second: WorkspaceFixture };
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/types.js';
+import type { Database } from '../../src/db/types.ts';
 
 const TABLES = [
   'workspaces',

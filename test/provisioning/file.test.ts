@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import type { Store } from '../../src/db/connect.js';
-import { sha256Hex } from '../../src/ids.js';
-import { applyProvisioningFile, ProvisioningError } from '../../src/provisioning/apply.js';
-import { DEFAULT_NOW } from '../helpers/app.js';
-import { STORE_KINDS, withTestStore } from '../helpers/stores.js';
-import { dumpDatabase } from './dump.js';
+import { ManualClock } from '../../src/clock.ts';
+import type { Store } from '../../src/db/connect.ts';
+import { sha256Hex } from '../../src/ids.ts';
+import { applyProvisioningFile, ProvisioningError } from '../../src/provisioning/apply.ts';
+import { DEFAULT_NOW } from '../helpers/app.ts';
+import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
+import { dumpDatabase } from './dump.ts';
 
 const EXAMPLE = new URL('../../examples/provision.example.json', import.meta.url).pathname;
 

@@ -1,8 +1,8 @@
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, TEST_JWT_SECRET, type TestContext } from '../helpers/app.js';
-import { bearer, buildFixture, dashboardToken, seed } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
+import { createTestContext, DEFAULT_NOW, TEST_JWT_SECRET, type TestContext } from '../helpers/app.ts';
+import { bearer, buildFixture, dashboardToken, seed } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 
 const secretKey = new TextEncoder().encode(TEST_JWT_SECRET);
 

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import type { Store } from '../../src/db/connect.js';
-import { createKeyManagement } from '../../src/keys/management.js';
-import { applyProvisioning } from '../../src/provisioning/apply.js';
-import type { KeyDocument } from '../../src/provisioning/schema.js';
-import { DEFAULT_NOW } from '../helpers/app.js';
-import { buildFixture } from '../helpers/fixtures.js';
-import { STORE_KINDS, withTestStore } from '../helpers/stores.js';
+import { ManualClock } from '../../src/clock.ts';
+import type { Store } from '../../src/db/connect.ts';
+import { createKeyManagement } from '../../src/keys/management.ts';
+import { applyProvisioning } from '../../src/provisioning/apply.ts';
+import type { KeyDocument } from '../../src/provisioning/schema.ts';
+import { DEFAULT_NOW } from '../helpers/app.ts';
+import { buildFixture } from '../helpers/fixtures.ts';
+import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
 
 /** The fixture with its keys' `revoked` and `expiresAt` left out, as a routine document leaves them. */
 function documentWithoutKeyState() {

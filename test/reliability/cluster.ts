@@ -5,9 +5,9 @@
  */
 import pg from 'pg';
 import { expect } from 'vitest';
-import { UNIVERSE_ID } from '../helpers/fixtures.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/stores.js';
-import { killAll, seedLoadWorld, send, startGateway, type Gateway, type LoadWorld, type WireRequest, type WireResponse } from './serving.js';
+import { UNIVERSE_ID } from '../helpers/fixtures.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/stores.ts';
+import { killAll, seedLoadWorld, send, startGateway, type Gateway, type LoadWorld, type WireRequest, type WireResponse } from './serving.ts';
 
 export interface ClusterOptions {
   readonly instances: number;

@@ -19,12 +19,12 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/db/connect.js';
-import { randomBase62 } from '../../src/ids.js';
-import { ContractViolation } from '../helpers/contract.js';
-import { UNIVERSE_ID } from '../helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type StoreKind, type TestDatabase } from '../helpers/stores.js';
-import { allViolations } from './invariants.js';
+import type { Store } from '../../src/db/connect.ts';
+import { randomBase62 } from '../../src/ids.ts';
+import { ContractViolation } from '../helpers/contract.ts';
+import { UNIVERSE_ID } from '../helpers/fixtures.ts';
+import { createTestDatabase, STORE_KINDS, type StoreKind, type TestDatabase } from '../helpers/stores.ts';
+import { allViolations } from './invariants.ts';
 import {
   jsonRequest,
   killAll,
@@ -38,7 +38,7 @@ import {
   type ShiftBody,
   type WireRequest,
   type WireResponse,
-} from './serving.js';
+} from './serving.ts';
 
 const ROUNDS = 3;
 const EXTRA_STAFF = 38; // with alice and bob: 40 staff members starting shifts
@@ -96,10 +96,12 @@ class Load {
   readonly sent: Sent[] = [];
   killed = false;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly world: LoadWorld,
-  ) {}
+  private readonly baseUrl: string;
+  private readonly world: LoadWorld;
+  constructor(baseUrl: string, world: LoadWorld) {
+    this.baseUrl = baseUrl;
+    this.world = world;
+  }
 
   private async issue(kind: Kind, subject: string, request: WireRequest, key: string, racing = false) {
     if (this.killed) return undefined;

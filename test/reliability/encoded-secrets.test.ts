@@ -6,9 +6,9 @@
  * credential and every 12-character piece of its secret, as written and as it decodes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
-import { exchange } from './raw-http.js';
-import { killAll, seedLoadWorld, startGateway, type Gateway } from './serving.js';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
+import { exchange } from './raw-http.ts';
+import { killAll, seedLoadWorld, startGateway, type Gateway } from './serving.ts';
 
 const FRAGMENT = 12;
 

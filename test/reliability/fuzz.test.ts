@@ -17,9 +17,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { bearer } from '../helpers/fixtures.js';
-import { STORE_KINDS, type StoreKind } from '../helpers/stores.js';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { bearer } from '../helpers/fixtures.ts';
+import { STORE_KINDS, type StoreKind } from '../helpers/stores.ts';
 import {
   describeRequest,
   injectOptions,
@@ -27,9 +27,9 @@ import {
   requestArbitrary,
   type FuzzRequest,
   type KnownValues,
-} from './hostile-requests.js';
-import { servedRoutes, servedRoutesOf } from './served-routes.js';
-import { businessSnapshot, changedTables, seedWorld, type World } from './world.js';
+} from './hostile-requests.ts';
+import { servedRoutes, servedRoutesOf } from './served-routes.ts';
+import { businessSnapshot, changedTables, seedWorld, type World } from './world.ts';
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 150);
 /** Route i runs with seed BASE_SEED + i, so FUZZ_SEED=<BASE_SEED> replays a whole run. */

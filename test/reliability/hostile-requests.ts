@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { DEFAULT_NOW } from '../helpers/app.js';
-import { bearer, GUILD_ID, SECOND_GUILD_ID, UNIVERSE_ID } from '../helpers/fixtures.js';
-import { fillPath, pathParameters, type JsonSchema, type ServedRoute } from './served-routes.js';
-import type { World } from './world.js';
+import { DEFAULT_NOW } from '../helpers/app.ts';
+import { bearer, GUILD_ID, SECOND_GUILD_ID, UNIVERSE_ID } from '../helpers/fixtures.ts';
+import { fillPath, pathParameters, type JsonSchema, type ServedRoute } from './served-routes.ts';
+import type { World } from './world.ts';
 
 export interface FuzzRequest {
   readonly method: string;

@@ -5,11 +5,11 @@
  * test/reliability/.results/instances-sweep.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_URL } from '../helpers/postgres.js';
-import { postgresAvailable } from '../helpers/stores.js';
-import { allViolations } from './invariants.js';
-import { newKey, startCluster, tally, type Cluster } from './cluster.js';
-import { jsonRequest, sleep, writeFigures, type ShiftBody } from './serving.js';
+import { POSTGRES_URL } from '../helpers/postgres.ts';
+import { postgresAvailable } from '../helpers/stores.ts';
+import { allViolations } from './invariants.ts';
+import { newKey, startCluster, tally, type Cluster } from './cluster.ts';
+import { jsonRequest, sleep, writeFigures, type ShiftBody } from './serving.ts';
 
 const INSTANCES = 3;
 const SWEEP_SHIFTS = 20;

@@ -10,10 +10,10 @@
  * several instances has its own file (instances-sweep.test.ts). Figures go to test/reliability/.results/instances.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_URL } from '../helpers/postgres.js';
-import { postgresAvailable } from '../helpers/stores.js';
-import { newKey, startCluster, tally, type Cluster } from './cluster.js';
-import { jsonRequest, writeFigures, type DecisionBody, type LoadWorld, type ShiftBody, type WireRequest, type WireResponse } from './serving.js';
+import { POSTGRES_URL } from '../helpers/postgres.ts';
+import { postgresAvailable } from '../helpers/stores.ts';
+import { newKey, startCluster, tally, type Cluster } from './cluster.ts';
+import { jsonRequest, writeFigures, type DecisionBody, type LoadWorld, type ShiftBody, type WireRequest, type WireResponse } from './serving.ts';
 
 const INSTANCES = 3;
 const PER_INSTANCE = 10;

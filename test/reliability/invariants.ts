@@ -3,8 +3,8 @@
  * read directly with Kysely. Each check returns human-readable violations; an empty list means it holds.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/types.js';
-import { OPERATION_RULES } from '../../src/features/applications/rules.js';
+import type { Database } from '../../src/db/types.ts';
+import { OPERATION_RULES } from '../../src/features/applications/rules.ts';
 
 const EVENT_OF_COMMAND: Readonly<Record<string, string>> = Object.fromEntries(
   Object.values(OPERATION_RULES).map((rule) => [rule.commandType, rule.eventType]),

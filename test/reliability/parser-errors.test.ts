@@ -6,11 +6,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../../src/errors.js';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { ContractChecker } from '../helpers/contract.js';
-import { STORE_KINDS } from '../helpers/stores.js';
-import { exchange, firstResponse } from './raw-http.js';
+import type { ErrorCode } from '../../src/errors.ts';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { ContractChecker } from '../helpers/contract.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
+import { exchange, firstResponse } from './raw-http.ts';
 
 interface Case {
   readonly name: string;

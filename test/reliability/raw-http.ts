@@ -3,7 +3,7 @@
  * oversized headers. Everything the server sends is collected until it closes the connection.
  */
 import { connect, type Socket } from 'node:net';
-import type { CheckableResponse } from '../helpers/contract.js';
+import type { CheckableResponse } from '../helpers/contract.ts';
 
 export interface RawConnection {
   readonly socket: Socket;

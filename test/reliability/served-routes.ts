@@ -4,10 +4,10 @@
  * its cases).
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import { openStore } from '../../src/db/connect.js';
-import { DEFAULT_NOW, testConfig } from '../helpers/app.js';
+import { buildApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { openStore } from '../../src/db/connect.ts';
+import { DEFAULT_NOW, testConfig } from '../helpers/app.ts';
 
 export type JsonSchema = {
   readonly type?: string | readonly string[];

@@ -10,16 +10,16 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { systemClock } from '../../src/clock.js';
-import { newId } from '../../src/ids.js';
-import { applyProvisioning } from '../../src/provisioning/apply.js';
-import type { StaffDocument, SubmissionDocument } from '../../src/provisioning/schema.js';
-import { submissionDoc } from '../features/applications/helpers.js';
-import { TEST_JWT_SECRET } from '../helpers/app.js';
-import { BIN, ROOT } from '../helpers/cli.js';
-import { checkerFor, headersOf, type ContractChecker } from '../helpers/contract.js';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID, type Fixture } from '../helpers/fixtures.js';
-import type { TestDatabase } from '../helpers/stores.js';
+import { systemClock } from '../../src/clock.ts';
+import { newId } from '../../src/ids.ts';
+import { applyProvisioning } from '../../src/provisioning/apply.ts';
+import type { StaffDocument, SubmissionDocument } from '../../src/provisioning/schema.ts';
+import { submissionDoc } from '../features/applications/helpers.ts';
+import { TEST_JWT_SECRET } from '../helpers/app.ts';
+import { BIN, ROOT } from '../helpers/cli.ts';
+import { checkerFor, headersOf, type ContractChecker } from '../helpers/contract.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, type Fixture } from '../helpers/fixtures.ts';
+import type { TestDatabase } from '../helpers/stores.ts';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./.results/', import.meta.url));
 

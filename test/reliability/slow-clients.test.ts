@@ -8,10 +8,10 @@
  * SHUTDOWN_TIMEOUT_SECONDS); the waits for them are generous, so a slow machine only makes the test slower.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkerFor } from '../helpers/contract.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.js';
-import { exchange, firstResponse, openRaw, within, type RawConnection } from './raw-http.js';
-import { killAll, seedLoadWorld, sleep, startGateway, type Gateway } from './serving.js';
+import { checkerFor } from '../helpers/contract.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
+import { exchange, firstResponse, openRaw, within, type RawConnection } from './raw-http.ts';
+import { killAll, seedLoadWorld, sleep, startGateway, type Gateway } from './serving.ts';
 
 const BOUNDS = { HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '500' };
 /** How long a test waits for what the bounds above promise within about a second. */

@@ -9,10 +9,10 @@
  */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/app.js';
-import { bearer } from '../helpers/fixtures.js';
-import { STORE_KINDS } from '../helpers/stores.js';
-import { businessSnapshot, changedTables, seedWorld, type World } from './world.js';
+import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { bearer } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
+import { businessSnapshot, changedTables, seedWorld, type World } from './world.ts';
 
 interface ErrorBody {
   readonly error: { readonly code: string; readonly details?: { readonly issues?: ReadonlyArray<{ path: string; message: string }> } };

@@ -10,14 +10,14 @@
  * key (11:00-11:30) and 60 minutes with the live key (10:00-11:00) today; alice of B 20 minutes (test).
  */
 import type { Kysely } from 'kysely';
-import { PERMISSIONS } from '../../src/actor.js';
-import type { Database } from '../../src/db/types.js';
-import { newId } from '../../src/ids.js';
-import type { SubmissionDocument, WorkspaceDocument } from '../../src/provisioning/schema.js';
-import { submissionDoc } from '../features/applications/helpers.js';
-import { addSecondApplication } from '../features/shifts/shift-client.js';
-import type { TestContext } from '../helpers/app.js';
-import type { Inject } from '../helpers/contract.js';
+import { PERMISSIONS } from '../../src/actor.ts';
+import type { Database } from '../../src/db/types.ts';
+import { newId } from '../../src/ids.ts';
+import type { SubmissionDocument, WorkspaceDocument } from '../../src/provisioning/schema.ts';
+import { submissionDoc } from '../features/applications/helpers.ts';
+import { addSecondApplication } from '../features/shifts/shift-client.ts';
+import type { TestContext } from '../helpers/app.ts';
+import type { Inject } from '../helpers/contract.ts';
 import {
   bearer,
   buildFixture,
@@ -30,7 +30,7 @@ import {
   type Fixture,
   type FixtureKey,
   type WorkspaceFixture,
-} from '../helpers/fixtures.js';
+} from '../helpers/fixtures.ts';
 
 /** Member of both workspaces with every permission in each. */
 export const MULTI_USER_ID = 'user-reliability-multi';

@@ -3,7 +3,7 @@
 //
 //   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js <guildId> <chatUserId>
 import process from 'node:process';
-import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.js';
+import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.ts';
 
 /** Who ran the command, as the chat platform reports it. */
 export interface CommandContext {

@@ -1,5 +1,5 @@
 // Renders the TypeScript types of the gateway's OpenAPI document (openapi-typescript), and, run as a program,
-// writes them for the document the gateway serves: `npm run client:generate` (builds the gateway first).
+// writes them for the document the gateway serves: `npm run client:generate`.
 import { writeFileSync } from 'node:fs';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
@@ -21,12 +21,12 @@ export async function renderTypes(document) {
   return `${HEADER}${astToString(ast)}`;
 }
 
-/** The document the gateway serves, from an in-process app on an in-memory store (needs the built gateway). */
+/** The document the gateway serves, from an in-process app on an in-memory store . */
 export async function servedDocument() {
-  const { buildApp } = await import('../../../dist/app.js');
-  const { systemClock } = await import('../../../dist/clock.js');
-  const { loadConfig } = await import('../../../dist/config.js');
-  const { openStore } = await import('../../../dist/db/connect.js');
+  const { buildApp } = await import('../../../src/app.ts');
+  const { systemClock } = await import('../../../src/clock.ts');
+  const { loadConfig } = await import('../../../src/config.ts');
+  const { openStore } = await import('../../../src/db/connect.ts');
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
   const store = openStore(config.databaseUrl);
   const app = await buildApp({ config, store, clock: systemClock, logger: false });

@@ -1,7 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { paths } from './openapi.js';
-import { gatewayOperations, type GatewayOperations } from './operations.js';
-import { retryingFetch, type FetchLike, type RetryOptions } from './retry.js';
+import type { paths } from './openapi.ts';
+import { gatewayOperations, type GatewayOperations } from './operations.ts';
+import { retryingFetch, type FetchLike, type RetryOptions } from './retry.ts';
 
 export interface GatewayClientOptions {
   /** Base address of the gateway, e.g. `https://gateway.example.com`. */

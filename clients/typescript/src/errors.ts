@@ -1,4 +1,4 @@
-import type { components } from './openapi.js';
+import type { components } from './openapi.ts';
 
 /** The error envelope every 4xx and 5xx answer carries. */
 export type ErrorEnvelope = components['schemas']['ErrorResponse'];

@@ -1,6 +1,6 @@
 import type { Client } from 'openapi-fetch';
-import type { paths } from './openapi.js';
-import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.js';
+import type { paths } from './openapi.ts';
+import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.ts';
 
 export interface CallOptions {
   /** X-Correlation-Id (1..128 visible ASCII) to find this call in the gateway's logs. */

@@ -1,5 +1,5 @@
-import { GatewayError } from './errors.js';
-import type { operations } from './openapi.js';
+import { GatewayError } from './errors.ts';
+import type { operations } from './openapi.ts';
 
 /** A success of the gateway: the body, with what the headers say about it. */
 export interface Reply<Body> {

@@ -2,7 +2,7 @@
  * Activity arithmetic (CONTRACT 5 and 9): clipping shifts to periods, whole minutes, period requirements,
  * inactivity-notice waivers and progress percentages. Pure functions over epoch milliseconds and minutes.
  */
-import { calendarDays, type Period } from './periods.js';
+import { calendarDays, type Period } from './periods.ts';
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 

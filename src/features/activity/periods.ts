@@ -8,8 +8,8 @@
  * Periods are half-open `[start, end)`; `end` is the instant the next period starts. A day starts at local
  * midnight, or at the first instant of that date that exists when a DST jump skips midnight.
  */
-import { AppError } from '../../errors.js';
-import { parseIsoDateTime, utcFromFields } from './iso-date-time.js';
+import { AppError } from '../../errors.ts';
+import { parseIsoDateTime, utcFromFields } from './iso-date-time.ts';
 
 export { parseIsoDateTime };
 
@@ -62,12 +62,12 @@ export type PeriodErrorReason = 'invalid_timestamp' | 'incomplete_range' | 'inva
  */
 export class PeriodError extends AppError {
   override name = 'PeriodError';
-  constructor(
-    readonly reason: PeriodErrorReason,
-    readonly field: 'start' | 'end',
-    message: string,
-  ) {
+  readonly reason: PeriodErrorReason;
+  readonly field: 'start' | 'end';
+  constructor(reason: PeriodErrorReason, field: 'start' | 'end', message: string) {
     super('validation_failed', message, { issues: [{ path: `/${field}`, message }] });
+    this.reason = reason;
+    this.field = field;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import type { Executor, SubmissionTable } from '../../db/types.js';
+import type { Executor, SubmissionTable } from '../../db/types.ts';
 
 export interface Submission {
   readonly id: string;

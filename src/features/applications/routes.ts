@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { UserActor } from '../../actor.js';
-import type { Database } from '../../db/types.js';
-import { envelope } from '../../http/envelope.js';
-import { sendIdempotent, type Idempotency } from '../../http/idempotency.js';
-import { errorResponses } from '../../http/openapi.js';
-import { headerValue, userActor } from '../../http/route-auth.js';
+import type { UserActor } from '../../actor.ts';
+import type { Database } from '../../db/types.ts';
+import { envelope } from '../../http/envelope.ts';
+import { sendIdempotent, type Idempotency } from '../../http/idempotency.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import { headerValue, userActor } from '../../http/route-auth.ts';
 import {
   AcceptBodySchema,
   AcceptResponseSchema,
@@ -20,8 +20,8 @@ import {
   type DecisionInput,
   type ReviewPatchInput,
   type SubmissionParams,
-} from './schemas.js';
-import type { ApplicationService, RequestContext } from './service.js';
+} from './schemas.ts';
+import type { ApplicationService, RequestContext } from './service.ts';
 
 const BASE = '/v1/applications/submissions/:submissionId';
 

@@ -1,6 +1,6 @@
-import type { Permission } from '../../actor.js';
-import { AppError } from '../../errors.js';
-import type { WebhookEventType } from '../webhooks/event-types.js';
+import type { Permission } from '../../actor.ts';
+import { AppError } from '../../errors.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
 
 export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];

@@ -1,9 +1,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { envelopeSchema } from '../../http/envelope.js';
-import { UuidText } from '../../http/uuid-text.js';
-import { CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.js';
-import * as examples from './examples.js';
-import { UUID_PATTERN } from '../../ids.js';
+import { envelopeSchema } from '../../http/envelope.ts';
+import { UuidText } from '../../http/uuid-text.ts';
+import { CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.ts';
+import * as examples from './examples.ts';
+import { UUID_PATTERN } from '../../ids.ts';
 
 export const REVIEW_NOTE_MAX = 5000;
 export const REVIEWER_NOTES_MAX = 5000;

@@ -1,12 +1,12 @@
 import type { Updateable } from 'kysely';
-import type { UserActor } from '../../actor.js';
-import { toIso, type Clock } from '../../clock.js';
-import type { Executor, SubmissionTable } from '../../db/types.js';
-import { AppError, notFound } from '../../errors.js';
-import { isUuid, newId } from '../../ids.js';
-import { enqueueWebhookEvent } from '../webhooks/outbox.js';
-import { rankings } from '../workspaces/rankings.js';
-import { findWorkspace } from '../workspaces/workspace.js';
+import type { UserActor } from '../../actor.ts';
+import { toIso, type Clock } from '../../clock.ts';
+import type { Executor, SubmissionTable } from '../../db/types.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { isUuid, newId } from '../../ids.ts';
+import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { rankings } from '../workspaces/rankings.ts';
+import { findWorkspace } from '../workspaces/workspace.ts';
 import {
   findStaffIdByGameUser,
   findSubmission,
@@ -16,8 +16,8 @@ import {
   setStaffProfile,
   updateSubmissionIf,
   type Submission,
-} from './repository.js';
-import { OPERATION_RULES, stateError, type ReviewOperation } from './rules.js';
+} from './repository.ts';
+import { OPERATION_RULES, stateError, type ReviewOperation } from './rules.ts';
 import type {
   AcceptInput,
   AcceptResult,
@@ -26,7 +26,7 @@ import type {
   ReviewPatchInput,
   ReviewUpdateResult,
   UnderReviewResult,
-} from './schemas.js';
+} from './schemas.ts';
 
 /** The request an operation belongs to, as recorded on its command. */
 export interface RequestContext {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { envelope } from '../../http/envelope.js';
-import { errorResponses } from '../../http/openapi.js';
-import { apiKeyActor, headerValue } from '../../http/route-auth.js';
-import { IntegrationHeadersSchema, IntegrationResponseSchema } from './schemas.js';
-import type { IntegrationService } from './service.js';
+import { envelope } from '../../http/envelope.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import { apiKeyActor, headerValue } from '../../http/route-auth.ts';
+import { IntegrationHeadersSchema, IntegrationResponseSchema } from './schemas.ts';
+import type { IntegrationService } from './service.ts';
 
 export function integrationRoutes(service: IntegrationService) {
   return async function register(app: FastifyInstance): Promise<void> {

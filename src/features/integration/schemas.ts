@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { FEATURES, SCOPES } from '../../actor.js';
-import { envelopeSchema } from '../../http/envelope.js';
-import { CorrelationIdHeader } from '../../http/headers.js';
+import { FEATURES, SCOPES } from '../../actor.ts';
+import { envelopeSchema } from '../../http/envelope.ts';
+import { CorrelationIdHeader } from '../../http/headers.ts';
 
 export const IntegrationContextSchema = Type.Object({
   application: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }),

@@ -1,10 +1,10 @@
-import { SCOPES, type ApiKeyActor, type Scope } from '../../actor.js';
-import { toIsoOrNull } from '../../clock.js';
-import type { Executor } from '../../db/types.js';
-import { notFound } from '../../errors.js';
-import { assertGuildMatches, isChatConnected } from '../workspaces/chat-binding.js';
-import { findWorkspace } from '../workspaces/workspace.js';
-import type { IntegrationContext } from './schemas.js';
+import { SCOPES, type ApiKeyActor, type Scope } from '../../actor.ts';
+import { toIsoOrNull } from '../../clock.ts';
+import type { Executor } from '../../db/types.ts';
+import { notFound } from '../../errors.ts';
+import { assertGuildMatches, isChatConnected } from '../workspaces/chat-binding.ts';
+import { findWorkspace } from '../workspaces/workspace.ts';
+import type { IntegrationContext } from './schemas.ts';
 
 export interface IntegrationServiceDeps {
   readonly db: Executor;

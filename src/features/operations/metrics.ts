@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { ENVIRONMENTS, type Environment } from '../../actor.js';
+import { ENVIRONMENTS, type Environment } from '../../actor.ts';
 
 export interface WebhookBacklog {
   readonly pending: number;

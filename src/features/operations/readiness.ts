@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Store } from '../../db/connect.js';
-import { pendingMigrations } from '../../db/migrate.js';
+import type { Store } from '../../db/connect.ts';
+import { pendingMigrations } from '../../db/migrate.ts';
 
 export type Readiness =
   | { readonly ready: true }

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
-import { errorResponses } from '../../http/openapi.js';
-import type { Metrics } from './metrics.js';
-import type { ReadinessCheck } from './readiness.js';
+import { AppError } from '../../errors.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import type { Metrics } from './metrics.ts';
+import type { ReadinessCheck } from './readiness.ts';
 
 const ReadySchema = Type.Object(
   { status: Type.Literal('ready') },

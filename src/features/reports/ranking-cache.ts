@@ -42,7 +42,10 @@ export type Advance<T> = (previous: RankingEntry<T>, fromVersion: number) => Pro
 export class RankingCache<T> {
   private readonly slots = new Map<string, Slot<T>>();
 
-  constructor(private readonly maxEntries = 32) {}
+  private readonly maxEntries: number;
+  constructor(maxEntries = 32) {
+    this.maxEntries = maxEntries;
+  }
 
   /**
    * The ranking for `key` at `version`: from the cache when it holds one computed at that version and still

@@ -3,8 +3,8 @@
  * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
 import { sql } from 'kysely';
-import type { Executor } from '../../db/types.js';
-import type { Interval } from '../activity/metrics.js';
+import type { Executor } from '../../db/types.ts';
+import type { Interval } from '../activity/metrics.ts';
 
 // Literals (not bound parameters) let both stores match the predicates of the partial shift indexes.
 const ACTIVE = sql.lit('active');

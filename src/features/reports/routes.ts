@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { envelope } from '../../http/envelope.js';
-import { errorResponses } from '../../http/openapi.js';
-import { apiKeyActor, type RouteAuth } from '../../http/route-auth.js';
+import { envelope } from '../../http/envelope.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import { apiKeyActor, type RouteAuth } from '../../http/route-auth.ts';
 import {
   ActivitySummaryResponseSchema,
   LeaderboardQuerySchema,
@@ -14,8 +14,8 @@ import {
   type LeaderboardQuery,
   type PeriodQueryParams,
   type SummaryHeaders,
-} from './schemas.js';
-import type { ReportService } from './service.js';
+} from './schemas.ts';
+import type { ReportService } from './service.ts';
 
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
 

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { dataSchema, envelopeSchema } from '../../http/envelope.js';
-import { UuidText } from '../../http/uuid-text.js';
-import { UUID_PATTERN } from '../../ids.js';
-import { CorrelationHeadersSchema, CorrelationIdHeader } from '../../http/headers.js';
-import { ChatHeadersSchema } from '../staff/schemas.js';
-import * as examples from './examples.js';
+import { dataSchema, envelopeSchema } from '../../http/envelope.ts';
+import { UuidText } from '../../http/uuid-text.ts';
+import { UUID_PATTERN } from '../../ids.ts';
+import { CorrelationHeadersSchema, CorrelationIdHeader } from '../../http/headers.ts';
+import { ChatHeadersSchema } from '../staff/schemas.ts';
+import * as examples from './examples.ts';
 
 export const DEFAULT_LEADERBOARD_LIMIT = 25;
 export const MAX_LEADERBOARD_LIMIT = 100;

@@ -2,13 +2,13 @@
  * Activity reports (CONTRACT 3, 5 and 9): the self summary, per-staff aggregates and the leaderboard. Reads see
  * the calling key's workspace and environment only. Active shifts are reported, never added to the totals.
  */
-import type { ApiKeyActor } from '../../actor.js';
-import { toIso, type Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Executor } from '../../db/types.js';
-import { notFound } from '../../errors.js';
-import { cursorPair } from '../../paging.js';
-import { progressPercent, requirementForPeriod, waivedForNotices } from '../activity/metrics.js';
+import type { ApiKeyActor } from '../../actor.ts';
+import { toIso, type Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Executor } from '../../db/types.ts';
+import { notFound } from '../../errors.ts';
+import { cursorPair } from '../../paging.ts';
+import { progressPercent, requirementForPeriod, waivedForNotices } from '../activity/metrics.ts';
 import {
   dayPeriod,
   monthPeriod,
@@ -18,15 +18,15 @@ import {
   weekPeriod,
   type Period,
   type ResolvedPeriod,
-} from '../activity/periods.js';
-import { staleBefore } from '../shifts/rules.js';
-import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../staff/profiles.js';
-import { weeklyRequirement } from '../staff/requirement.js';
-import { resolveActingStaff, type ChatContext } from '../staff/service.js';
-import { findWorkspace, type Workspace } from '../workspaces/workspace.js';
-import { pageAfter, compareRanked, withUpdated, type RankCursor } from './ranking.js';
-import { RankingCache, type Advance, type RankingEntry } from './ranking-cache.js';
-import { changedStaff, planPeriod, staffWorked, workspaceWorked, type Worked, type WorkedRow } from '../totals/service.js';
+} from '../activity/periods.ts';
+import { staleBefore } from '../shifts/rules.ts';
+import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../staff/profiles.ts';
+import { weeklyRequirement } from '../staff/requirement.ts';
+import { resolveActingStaff, type ChatContext } from '../staff/service.ts';
+import { findWorkspace, type Workspace } from '../workspaces/workspace.ts';
+import { pageAfter, compareRanked, withUpdated, type RankCursor } from './ranking.ts';
+import { RankingCache, type Advance, type RankingEntry } from './ranking-cache.ts';
+import { changedStaff, planPeriod, staffWorked, workspaceWorked, type Worked, type WorkedRow } from '../totals/service.ts';
 import {
   earliestLiveSeen,
   findApprovedNotices,
@@ -34,7 +34,7 @@ import {
   type NoticeRow,
   type ReportAudience,
   type StaffShiftRow,
-} from './repository.js';
+} from './repository.ts';
 import {
   DEFAULT_LEADERBOARD_LIMIT,
   type ActivitySummary,
@@ -43,8 +43,8 @@ import {
   type LeaderboardQuery,
   type PeriodQueryParams,
   type StaffActivity,
-} from './schemas.js';
-import { activeShiftView, noticeInterval, noticeWaiver, splitShifts, totalsFromMs, type PeriodTotals } from './totals.js';
+} from './schemas.ts';
+import { activeShiftView, noticeInterval, noticeWaiver, splitShifts, totalsFromMs, type PeriodTotals } from './totals.ts';
 
 export interface ReportServiceDeps {
   readonly db: Executor;

@@ -1,7 +1,7 @@
 /**
  * In-memory report arithmetic over one staff member's shifts and notices (CONTRACT 5 and 9). Pure functions.
  */
-import { toIso } from '../../clock.js';
+import { toIso } from '../../clock.ts';
 import {
   clipMs,
   overlaps,
@@ -9,11 +9,11 @@ import {
   waivedForNotices,
   wholeMinutes,
   type Interval,
-} from '../activity/metrics.js';
-import type { Period } from '../activity/periods.js';
-import { liveShiftFields } from '../shifts/views.js';
-import type { NoticeRow, StaffShiftRow } from './repository.js';
-import type { InactivityEffect, ReportActiveShift } from './schemas.js';
+} from '../activity/metrics.ts';
+import type { Period } from '../activity/periods.ts';
+import { liveShiftFields } from '../shifts/views.ts';
+import type { NoticeRow, StaffShiftRow } from './repository.ts';
+import type { InactivityEffect, ReportActiveShift } from './schemas.ts';
 
 export interface PeriodTotals {
   readonly totalSeconds: number;

@@ -1,6 +1,6 @@
 /** Set-based shift queries of the game-server batch calls: a constant number of statements per batch. */
-import { idAmongLockedInOrder, lockingWhatItReads } from '../../db/row-locks.js';
-import type { Executor } from '../../db/types.js';
+import { idAmongLockedInOrder, lockingWhatItReads } from '../../db/row-locks.ts';
+import type { Executor } from '../../db/types.ts';
 import {
   ACTIVE,
   guardHolds,
@@ -10,7 +10,7 @@ import {
   type LiveShiftGuard,
   type ShiftOwner,
   type ShiftRow,
-} from './repository.js';
+} from './repository.ts';
 
 export type RecordedHeartbeat = Pick<ShiftRow, 'id' | 'last_heartbeat_at'>;
 

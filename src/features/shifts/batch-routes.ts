@@ -1,9 +1,9 @@
 /** HTTP glue of the game-server batch calls (CONTRACT 10). */
 import type { FastifyInstance } from 'fastify';
-import { sendOutcome } from '../../http/idempotency.js';
-import { errorResponses } from '../../http/openapi.js';
-import type { ErrorCodesByStatus } from '../../http/openapi-responses.js';
-import { apiKeyActor } from '../../http/route-auth.js';
+import { sendOutcome } from '../../http/idempotency.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import type { ErrorCodesByStatus } from '../../http/openapi-responses.ts';
+import { apiKeyActor } from '../../http/route-auth.ts';
 import {
   HeartbeatBatchBodySchema,
   HeartbeatBatchResponseSchema,
@@ -13,10 +13,10 @@ import {
   ServerStopResponseSchema,
   type HeartbeatBatchBody,
   type ServerStopBody,
-} from './batch-schemas.js';
-import type { ShiftBatchService } from './batch.js';
-import { requireJsonContentType, WRITE, writeContext, type WriteHeaders } from './routes.js';
-import { ShiftWriteHeadersSchema } from './schemas.js';
+} from './batch-schemas.ts';
+import type { ShiftBatchService } from './batch.ts';
+import { requireJsonContentType, WRITE, writeContext, type WriteHeaders } from './routes.ts';
+import { ShiftWriteHeadersSchema } from './schemas.ts';
 
 const BATCH_NOTE =
   'Scope `activity:write`, feature `activity`. Acts only on shifts of the calling key\'s application and ' +

@@ -1,6 +1,6 @@
 /** Schemas of the game-server batch calls (CONTRACT 10): a batch heartbeat and the stop of a whole server. */
 import { Type, type Static } from '@sinclair/typebox';
-import { dataSchema } from '../../http/envelope.js';
+import { dataSchema } from '../../http/envelope.ts';
 import {
   CLIENT_END_REASONS,
   Described,
@@ -10,7 +10,7 @@ import {
   ServerId,
   StoppedShiftSchema,
   StringEnum,
-} from './schemas.js';
+} from './schemas.ts';
 
 /** The most shifts one batch heartbeat names. */
 export const MAX_BATCH_SHIFTS = 200;

@@ -4,22 +4,22 @@
  * shift exactly what the single call applies (the same named start/completion functions of lifecycle.ts).
  */
 import type { Transaction } from 'kysely';
-import type { ApiKeyActor } from '../../actor.js';
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/types.js';
-import { validationError, type AppError } from '../../errors.js';
-import { isUuid } from '../../ids.js';
-import type { Idempotency, IdempotentOutcome, OperationResult } from '../../idempotency/index.js';
-import { findActiveShiftsOfServer, findOwnedShifts, recordHeartbeats } from './batch-repository.js';
-import type { HeartbeatBatchBody, HeartbeatBatchItem, ItemErrorCode, ServerStopBody } from './batch-schemas.js';
-import { heartbeatView } from './heartbeat.js';
-import { stopShift, timeOutShift } from './lifecycle.js';
-import { serverMismatch, shiftNotActive, shiftNotFound } from './refusals.js';
-import { recordHeartbeat, type ShiftOwner, type ShiftRow } from './repository.js';
-import { clientInstant, isStale, staleBefore } from './rules.js';
-import type { ShiftWriteContext } from './service.js';
-import { stoppedView } from './views.js';
+import type { ApiKeyActor } from '../../actor.ts';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/types.ts';
+import { validationError, type AppError } from '../../errors.ts';
+import { isUuid } from '../../ids.ts';
+import type { Idempotency, IdempotentOutcome, OperationResult } from '../../idempotency/index.ts';
+import { findActiveShiftsOfServer, findOwnedShifts, recordHeartbeats } from './batch-repository.ts';
+import type { HeartbeatBatchBody, HeartbeatBatchItem, ItemErrorCode, ServerStopBody } from './batch-schemas.ts';
+import { heartbeatView } from './heartbeat.ts';
+import { stopShift, timeOutShift } from './lifecycle.ts';
+import { serverMismatch, shiftNotActive, shiftNotFound } from './refusals.ts';
+import { recordHeartbeat, type ShiftOwner, type ShiftRow } from './repository.ts';
+import { clientInstant, isStale, staleBefore } from './rules.ts';
+import type { ShiftWriteContext } from './service.ts';
+import { stoppedView } from './views.ts';
 
 type Trx = Transaction<Database>;
 

@@ -3,9 +3,9 @@
  * transaction of the change. Recording them locks the workspaces' rows and moves their activity version, which
  * invalidates their cached rankings (src/features/workspaces/rankings.ts) in the same statement.
  */
-import type { Executor } from '../../db/types.js';
-import { applyCompletedShifts } from '../totals/service.js';
-import type { ShiftRow } from './repository.js';
+import type { Executor } from '../../db/types.ts';
+import { applyCompletedShifts } from '../totals/service.ts';
+import type { ShiftRow } from './repository.ts';
 
 export async function recordCompletions(trx: Executor, shifts: readonly ShiftRow[]): Promise<void> {
   if (shifts.length === 0) return;

@@ -3,13 +3,13 @@
  * functions in the transaction that starts or completes the shifts. Nothing is read or written beyond one indexed
  * read of the workspace's endpoints unless an endpoint subscribes to the type.
  */
-import { prepared } from '../../db/prepared.js';
-import type { Executor } from '../../db/types.js';
-import { newTimeOrderedId } from '../../ids.js';
-import type { WebhookEventType } from '../webhooks/event-types.js';
-import { findSubscribers, subscribersOf, writeWebhookEvents, type EndpointSubscription, type WebhookEvent } from '../webhooks/outbox.js';
-import type { ShiftRow } from './repository.js';
-import { detailView } from './views.js';
+import { prepared } from '../../db/prepared.ts';
+import type { Executor } from '../../db/types.ts';
+import { newTimeOrderedId } from '../../ids.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
+import { findSubscribers, subscribersOf, writeWebhookEvents, type EndpointSubscription, type WebhookEvent } from '../webhooks/outbox.ts';
+import type { ShiftRow } from './repository.ts';
+import { detailView } from './views.ts';
 
 interface StaffFields {
   readonly displayName: string;

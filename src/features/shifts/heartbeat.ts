@@ -3,14 +3,14 @@
  * included (src/idempotency/fused-write.ts). When a heartbeat's outcome cannot be known in advance, or the
  * statement changes nothing, the full operation runs instead (service.ts), which replays, refuses or explains.
  */
-import type { ApiKeyActor } from '../../actor.js';
-import { toIso } from '../../clock.js';
-import { isUuid } from '../../ids.js';
-import { defineFusedWrite, type FusedWriteRun } from '../../idempotency/index.js';
-import { keyCredentialHolds, type KeyCredentialParams } from '../../keys/credential.js';
-import { predictedHeartbeat, type PredictedHeartbeatParams } from './repository.js';
-import { clientInstant } from './rules.js';
-import type { HeartbeatBody, HeartbeatShift } from './schemas.js';
+import type { ApiKeyActor } from '../../actor.ts';
+import { toIso } from '../../clock.ts';
+import { isUuid } from '../../ids.ts';
+import { defineFusedWrite, type FusedWriteRun } from '../../idempotency/index.ts';
+import { keyCredentialHolds, type KeyCredentialParams } from '../../keys/credential.ts';
+import { predictedHeartbeat, type PredictedHeartbeatParams } from './repository.ts';
+import { clientInstant } from './rules.ts';
+import type { HeartbeatBody, HeartbeatShift } from './schemas.ts';
 
 /**
  * A heartbeat with and without a `serverId`. Its condition, checked when the caller's key was reused without a

@@ -8,9 +8,9 @@
  * event's `createdAt`), taken from the caller's clock.
  */
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/types.js';
-import { recordCompletions } from './completion.js';
-import { recordShiftEvents } from './events.js';
+import type { Database } from '../../db/types.ts';
+import { recordCompletions } from './completion.ts';
+import { recordShiftEvents } from './events.ts';
 import {
   completeIfStale,
   completeShift,
@@ -18,7 +18,7 @@ import {
   insertActiveShift,
   type LiveShiftGuard,
   type ShiftRow,
-} from './repository.js';
+} from './repository.ts';
 
 type Trx = Transaction<Database>;
 

@@ -1,8 +1,8 @@
-import type { Environment } from '../../actor.js';
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Executor } from '../../db/types.js';
-import { staleBefore } from './rules.js';
+import type { Environment } from '../../actor.ts';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Executor } from '../../db/types.ts';
+import { staleBefore } from './rules.ts';
 
 export interface LiveShiftCountDeps {
   readonly db: Executor;

@@ -1,7 +1,7 @@
-import { validationError } from '../../errors.js';
-import { cursorPair } from '../../paging.js';
-import { parseIsoDateTime } from '../activity/periods.js';
-import type { ActiveShiftsQuery } from './schemas.js';
+import { validationError } from '../../errors.ts';
+import { cursorPair } from '../../paging.ts';
+import { parseIsoDateTime } from '../activity/periods.ts';
+import type { ActiveShiftsQuery } from './schemas.ts';
 
 /** Where a page of the active shifts list starts: after this shift in (startedAt, id) order; null from the top. */
 export function pageCursor(query: ActiveShiftsQuery): { startedAt: number; id: string } | null {

@@ -1,5 +1,5 @@
 /** The refusals of the shift writes, worded once for the single calls and the batch calls alike. */
-import { AppError, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.ts';
 
 export function shiftNotActive(): AppError {
   return new AppError('shift_not_active', 'The shift is not active (it was stopped or timed out).');

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { prepared, type Param } from '../../db/prepared.js';
-import { idAmongLockedInOrder } from '../../db/row-locks.js';
-import type { Database, Executor, ShiftTable } from '../../db/types.js';
+import { prepared, type Param } from '../../db/prepared.ts';
+import { idAmongLockedInOrder } from '../../db/row-locks.ts';
+import type { Database, Executor, ShiftTable } from '../../db/types.ts';
 
 export type ShiftRow = Selectable<ShiftTable>;
 

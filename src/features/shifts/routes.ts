@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
-import { JSON_MEDIA_TYPE } from '../../http/content-type.js';
-import { idempotentCall, sendOutcome } from '../../http/idempotency.js';
-import { errorResponses } from '../../http/openapi.js';
-import type { ErrorCodesByStatus } from '../../http/openapi-responses.js';
-import { apiKeyActor, type RouteAuth } from '../../http/route-auth.js';
+import { AppError } from '../../errors.ts';
+import { JSON_MEDIA_TYPE } from '../../http/content-type.ts';
+import { idempotentCall, sendOutcome } from '../../http/idempotency.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import type { ErrorCodesByStatus } from '../../http/openapi-responses.ts';
+import { apiKeyActor, type RouteAuth } from '../../http/route-auth.ts';
 import {
   ActiveShiftsQuerySchema,
   ActiveShiftsResponseSchema,
@@ -22,8 +22,8 @@ import {
   type HeartbeatBody,
   type StartShiftBody,
   type StopShiftBody,
-} from './schemas.js';
-import type { ShiftService, ShiftWriteContext } from './service.js';
+} from './schemas.ts';
+import type { ShiftService, ShiftWriteContext } from './service.ts';
 
 export const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' } as const satisfies RouteAuth;
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };

@@ -2,8 +2,8 @@
  * Shift time rules (CONTRACT 5 and 9). Accounting uses the game server's times (startedAt, recordedAt, endedAt);
  * liveness uses the server clock (`last_seen_at`, the instant the last start or heartbeat was received).
  */
-import { validationError } from '../../errors.js';
-import { parseIsoDateTime } from '../activity/periods.js';
+import { validationError } from '../../errors.ts';
+import { parseIsoDateTime } from '../activity/periods.ts';
 
 /** A start time may lie at most this far in the past. */
 export const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;

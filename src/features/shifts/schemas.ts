@@ -1,8 +1,8 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { dataSchema } from '../../http/envelope.js';
-import { UuidText } from '../../http/uuid-text.js';
-import { CorrelationHeadersSchema, CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.js';
-import * as examples from './examples.js';
+import { dataSchema } from '../../http/envelope.ts';
+import { UuidText } from '../../http/uuid-text.ts';
+import { CorrelationHeadersSchema, CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.ts';
+import * as examples from './examples.ts';
 
 /** Largest numeric game id accepted: larger ones lose digits in JSON numbers and must be sent as strings. */
 export const MAX_NUMERIC_GAME_ID = Number.MAX_SAFE_INTEGER;

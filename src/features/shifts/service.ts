@@ -1,17 +1,17 @@
 import type { Transaction } from 'kysely';
-import type { ApiKeyActor } from '../../actor.js';
-import { toIso, type Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Store } from '../../db/store.js';
-import type { Database, Executor } from '../../db/types.js';
-import { AppError, notFound, validationError } from '../../errors.js';
-import { isUuid, newTimeOrderedId } from '../../ids.js';
-import type { Idempotency, IdempotentCall, IdempotentOutcome, OperationResult } from '../../idempotency/index.js';
-import type { KeyCredentialParams } from '../../keys/credential.js';
-import { findStaffByGameUser } from '../staff/profiles.js';
-import { fusedHeartbeat, heartbeatView } from './heartbeat.js';
-import { startShift, stopShift, timeOutShift } from './lifecycle.js';
-import { serverMismatch, shiftNotActive, shiftNotFound } from './refusals.js';
+import type { ApiKeyActor } from '../../actor.ts';
+import { toIso, type Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Store } from '../../db/store.ts';
+import type { Database, Executor } from '../../db/types.ts';
+import { AppError, notFound, validationError } from '../../errors.ts';
+import { isUuid, newTimeOrderedId } from '../../ids.ts';
+import type { Idempotency, IdempotentCall, IdempotentOutcome, OperationResult } from '../../idempotency/index.ts';
+import type { KeyCredentialParams } from '../../keys/credential.ts';
+import { findStaffByGameUser } from '../staff/profiles.ts';
+import { fusedHeartbeat, heartbeatView } from './heartbeat.ts';
+import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
+import { serverMismatch, shiftNotActive, shiftNotFound } from './refusals.ts';
 import {
   findActiveShiftOf,
   findOwnedShift,
@@ -20,9 +20,9 @@ import {
   recordHeartbeat,
   type ShiftOwner,
   type ShiftRow,
-} from './repository.js';
-import { pageCursor } from './page-cursor.js';
-import { assertNotBeforeStart, assertRecentStart, clientInstant, isStale, staleBefore } from './rules.js';
+} from './repository.ts';
+import { pageCursor } from './page-cursor.ts';
+import { assertNotBeforeStart, assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
 import type {
   ActiveShiftPage,
   ActiveShiftsQuery,
@@ -30,8 +30,8 @@ import type {
   ShiftDetail,
   StartShiftBody,
   StopShiftBody,
-} from './schemas.js';
-import { activeView, detailView, startedView, stoppedView } from './views.js';
+} from './schemas.ts';
+import { activeView, detailView, startedView, stoppedView } from './views.ts';
 
 type Trx = Transaction<Database>;
 

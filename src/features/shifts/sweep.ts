@@ -1,10 +1,10 @@
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Store } from '../../db/store.js';
-import { timeOutShifts } from './lifecycle.js';
-import { staleBefore } from './rules.js';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Store } from '../../db/store.ts';
+import { timeOutShifts } from './lifecycle.ts';
+import { staleBefore } from './rules.ts';
 
-export { sweepIntervalMs } from './rules.js';
+export { sweepIntervalMs } from './rules.ts';
 
 /** The most shifts one sweep transaction completes. */
 export const SWEEP_CHUNK = 500;

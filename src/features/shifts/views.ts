@@ -1,9 +1,9 @@
 /** How shift rows are shown: instants as ISO strings, durations in whole seconds and minutes (rounded down). */
-import { toIso } from '../../clock.js';
-import { wholeMinutes } from '../activity/metrics.js';
-import type { ShiftRow, ShiftWithStaff } from './repository.js';
-import { wholeSecondsBetween } from './rules.js';
-import type { ActiveShift, EndReason, ShiftDetail, StartShiftResult, StoppedShift } from './schemas.js';
+import { toIso } from '../../clock.ts';
+import { wholeMinutes } from '../activity/metrics.ts';
+import type { ShiftRow, ShiftWithStaff } from './repository.ts';
+import { wholeSecondsBetween } from './rules.ts';
+import type { ActiveShift, EndReason, ShiftDetail, StartShiftResult, StoppedShift } from './schemas.ts';
 
 export function startedView(row: ShiftRow): StartShiftResult['shift'] {
   return {

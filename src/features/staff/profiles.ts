@@ -3,8 +3,8 @@
  * feature's shared read module. Other features import these, never a repository of this one.
  */
 import { sql } from 'kysely';
-import { prepared } from '../../db/prepared.js';
-import type { Executor } from '../../db/types.js';
+import { prepared } from '../../db/prepared.ts';
+import type { Executor } from '../../db/types.ts';
 
 export interface StaffProfile {
   readonly id: string;

@@ -1,5 +1,5 @@
-import type { WorkspaceSettings } from '../workspaces/workspace.js';
-import type { StaffProfile } from './profiles.js';
+import type { WorkspaceSettings } from '../workspaces/workspace.ts';
+import type { StaffProfile } from './profiles.ts';
 
 /** Weekly requirement precedence: staff override, else department, else workspace setting, else 0. */
 export function weeklyRequirement(staff: StaffProfile, settings: WorkspaceSettings): number {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { envelope } from '../../http/envelope.js';
-import { errorResponses } from '../../http/openapi.js';
-import { apiKeyActor } from '../../http/route-auth.js';
-import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.js';
-import type { StaffService } from './service.js';
+import { envelope } from '../../http/envelope.ts';
+import { errorResponses } from '../../http/openapi.ts';
+import { apiKeyActor } from '../../http/route-auth.ts';
+import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.ts';
+import type { StaffService } from './service.ts';
 
 export function staffRoutes(service: StaffService) {
   return async function register(app: FastifyInstance): Promise<void> {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { envelopeSchema } from '../../http/envelope.js';
-import { CorrelationIdHeader } from '../../http/headers.js';
+import { envelopeSchema } from '../../http/envelope.ts';
+import { CorrelationIdHeader } from '../../http/headers.ts';
 
 export const STAFF_STATUSES = ['active', 'inactive'] as const;
 

@@ -1,11 +1,11 @@
-import type { ApiKeyActor } from '../../actor.js';
-import type { Executor } from '../../db/types.js';
-import { notFound } from '../../errors.js';
-import { assertGuildMatches } from '../workspaces/chat-binding.js';
-import { findWorkspace, type Workspace } from '../workspaces/workspace.js';
-import { findStaffByChatUser, type StaffProfile } from './profiles.js';
-import { weeklyRequirement } from './requirement.js';
-import { STAFF_STATUSES, type StaffMe } from './schemas.js';
+import type { ApiKeyActor } from '../../actor.ts';
+import type { Executor } from '../../db/types.ts';
+import { notFound } from '../../errors.ts';
+import { assertGuildMatches } from '../workspaces/chat-binding.ts';
+import { findWorkspace, type Workspace } from '../workspaces/workspace.ts';
+import { findStaffByChatUser, type StaffProfile } from './profiles.ts';
+import { weeklyRequirement } from './requirement.ts';
+import { STAFF_STATUSES, type StaffMe } from './schemas.ts';
 
 type StaffStatus = (typeof STAFF_STATUSES)[number];
 

@@ -7,8 +7,8 @@
  * (it started before that bucket's start and ends after it). A zero-length shift is `started` in the bucket
  * containing it and adds nothing else; a shift ending before it starts counts nowhere (CONTRACT 9).
  */
-import { clipMs, type Interval } from '../activity/metrics.js';
-import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../activity/periods.js';
+import { clipMs, type Interval } from '../activity/metrics.ts';
+import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../activity/periods.ts';
 
 export const GRAINS = ['day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
@@ -29,10 +29,12 @@ class BucketLine {
   private readonly starts: number[] = [];
   private end = 0;
 
-  constructor(
-    private readonly grain: Grain,
-    private readonly timeZone: string,
-  ) {}
+  private readonly grain: Grain;
+  private readonly timeZone: string;
+  constructor(grain: Grain, timeZone: string) {
+    this.grain = grain;
+    this.timeZone = timeZone;
+  }
 
   containing(instant: number): Interval {
     const compute = PERIOD_OF[this.grain];

@@ -2,8 +2,8 @@
  * Reports from the totals (pure functions): a period's worked milliseconds and completed-shift count for one
  * staff member, from the rows one read returns (bucket rows, active shifts, completed shifts at the edges).
  */
-import { clipMs, overlaps, type Interval } from '../activity/metrics.js';
-import type { PeriodPlan } from './buckets.js';
+import { clipMs, overlaps, type Interval } from '../activity/metrics.ts';
+import type { PeriodPlan } from './buckets.ts';
 
 /** Where a read row comes from. */
 export const SOURCE = { totals: 0, active: 1, edge: 2 } as const;

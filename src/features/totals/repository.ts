@@ -3,11 +3,11 @@
  * the transaction of the change it records.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { executeFixed, ParamSource, prepared } from '../../db/prepared.js';
-import type { Executor } from '../../db/types.js';
-import type { Interval } from '../activity/metrics.js';
-import type { BucketRun, CompletedSpan, TotalsDelta } from './buckets.js';
-import type { WorkedRow } from './reading.js';
+import { executeFixed, ParamSource, prepared } from '../../db/prepared.ts';
+import type { Executor } from '../../db/types.ts';
+import type { Interval } from '../activity/metrics.ts';
+import type { BucketRun, CompletedSpan, TotalsDelta } from './buckets.ts';
+import type { WorkedRow } from './reading.ts';
 
 /** Rows per multi-row statement: 8 columns each, well under SQLite's parameter limit. */
 const ROWS_PER_STATEMENT = 500;
@@ -125,8 +125,10 @@ function upsertTotals(db: Executor, rows: readonly TotalsDelta[]) {
 const PREPARED_DELTAS = 6;
 type DeltaPlaceholders = Record<string, never>;
 class DeltaParams extends ParamSource<DeltaPlaceholders> {
-  constructor(private readonly rows: readonly TotalsDelta[]) {
+  private readonly rows: readonly TotalsDelta[];
+  constructor(rows: readonly TotalsDelta[]) {
     super();
+    this.rows = rows;
   }
 
   get(name: PropertyKey): unknown {

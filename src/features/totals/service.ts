@@ -5,9 +5,9 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Transaction } from 'kysely';
-import type { Database, Executor } from '../../db/types.js';
-import { reportingTimeZone } from '../activity/periods.js';
-import { longestShifts, totalsDeltas, type BucketRun, type CompletedSpan, type PeriodPlan } from './buckets.js';
+import type { Database, Executor } from '../../db/types.ts';
+import { reportingTimeZone } from '../activity/periods.ts';
+import { longestShifts, totalsDeltas, type BucketRun, type CompletedSpan, type PeriodPlan } from './buckets.ts';
 import {
   addToTotals,
   clearTotals,
@@ -22,12 +22,12 @@ import {
   readWorkspaceWorked,
   staffIdsAfter,
   type TotalsScope,
-} from './repository.js';
-import { rowsByStaff, workedInPlan, type Worked, type WorkedRow } from './reading.js';
+} from './repository.ts';
+import { rowsByStaff, workedInPlan, type Worked, type WorkedRow } from './reading.ts';
 
-export type { CompletedSpan } from './buckets.js';
-export type { Worked, WorkedRow } from './reading.js';
-export { planPeriod } from './buckets.js';
+export type { CompletedSpan } from './buckets.ts';
+export type { Worked, WorkedRow } from './reading.ts';
+export { planPeriod } from './buckets.ts';
 
 /**
  * Adds completed shifts to the totals, in the caller's transaction (the one that completed them). Locks the

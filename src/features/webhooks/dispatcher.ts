@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock.js';
-import type { Store } from '../../db/store.js';
-import { randomBase62 } from '../../ids.js';
-import type { PostOutcome } from './destination.js';
+import type { Clock } from '../../clock.ts';
+import type { Store } from '../../db/store.ts';
+import { randomBase62 } from '../../ids.ts';
+import type { PostOutcome } from './destination.ts';
 import {
   claimDueDeliveries,
   pendingBacklog,
@@ -9,9 +9,9 @@ import {
   releaseClaims,
   type AttemptRecord,
   type ClaimedDelivery,
-} from './repository.js';
-import { retryDelayMs, type RetryPolicy } from './retry.js';
-import { startInlineSender, type SenderFactory } from './sender.js';
+} from './repository.ts';
+import { retryDelayMs, type RetryPolicy } from './retry.ts';
+import { startInlineSender, type SenderFactory } from './sender.ts';
 
 export interface DispatcherSettings {
   readonly allowPrivateNetworks: boolean;

@@ -1,9 +1,9 @@
-import { toIso } from '../../clock.js';
-import type { Store } from '../../db/store.js';
-import type { Db } from '../../db/types.js';
-import { AppError, notFound } from '../../errors.js';
-import { newTimeOrderedId } from '../../ids.js';
-import { DELIVERY_WINDOW_MS } from './outbox.js';
+import { toIso } from '../../clock.ts';
+import type { Store } from '../../db/store.ts';
+import type { Db } from '../../db/types.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { newTimeOrderedId } from '../../ids.ts';
+import { DELIVERY_WINDOW_MS } from './outbox.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -1,9 +1,9 @@
-import { toIso } from '../../clock.js';
+import { toIso } from '../../clock.ts';
 import type { Insertable } from 'kysely';
-import { prepared } from '../../db/prepared.js';
-import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.js';
-import { newTimeOrderedId } from '../../ids.js';
-import { subscribes, type WebhookEventType } from './event-types.js';
+import { prepared } from '../../db/prepared.ts';
+import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.ts';
+import { newTimeOrderedId } from '../../ids.ts';
+import { subscribes, type WebhookEventType } from './event-types.ts';
 
 /** How long a delivery is retried, counted from its event. */
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;

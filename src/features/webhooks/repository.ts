@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Store } from '../../db/store.js';
-import type { Executor } from '../../db/types.js';
-import { newTimeOrderedId } from '../../ids.js';
+import type { Store } from '../../db/store.ts';
+import type { Executor } from '../../db/types.ts';
+import { newTimeOrderedId } from '../../ids.ts';
 
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedDelivery {

@@ -1,10 +1,10 @@
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
-import type { Store } from '../../db/store.js';
-import { DEFAULT_DISPATCHER_SETTINGS, startDispatcher, type Dispatcher, type DispatcherLog } from './dispatcher.js';
-import type { AttemptRecord } from './repository.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
-import { startThreadSender } from './sender-thread.js';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Store } from '../../db/store.ts';
+import { DEFAULT_DISPATCHER_SETTINGS, startDispatcher, type Dispatcher, type DispatcherLog } from './dispatcher.ts';
+import type { AttemptRecord } from './repository.ts';
+import { DEFAULT_RETRY_POLICY } from './retry.ts';
+import { startThreadSender } from './sender-thread.ts';
 
 /** Results as the attempts metric labels them: a failed attempt that will be retried is `retrying`. */
 const RESULT_OF: Record<AttemptRecord['outcome'], WebhookAttemptResult> = {

@@ -1,5 +1,5 @@
-import type { DestinationOptions, PostOutcome } from './destination.js';
-import type { SendRequest } from './sender.js';
+import type { DestinationOptions, PostOutcome } from './destination.ts';
+import type { SendRequest } from './sender.ts';
 
 /** What the sending thread starts with. */
 export type SenderThreadData = DestinationOptions;

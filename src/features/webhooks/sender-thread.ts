@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { noAnswer, type DestinationOptions, type PostOutcome } from './destination.js';
-import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.js';
-import type { SendRequest, Sender } from './sender.js';
+import { noAnswer, type DestinationOptions, type PostOutcome } from './destination.ts';
+import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.ts';
+import type { SendRequest, Sender } from './sender.ts';
 
 /**
  * The sending thread's heap is small: it holds connections and the deliveries on the wire, nothing else
@@ -30,7 +30,7 @@ export function startThreadSender(options: DestinationOptions): Sender {
 
   function thread(): Worker {
     if (worker) return worker;
-    const started = new Worker(new URL('./sender-worker.js', import.meta.url), {
+    const started = new Worker(new URL('./sender-worker.ts', import.meta.url), {
       workerData: options satisfies SenderThreadData,
       resourceLimits: RESOURCE_LIMITS,
     });

@@ -3,8 +3,8 @@
  * back each outcome. It owns the HTTP connections to the endpoints; it never touches the database.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.js';
-import { startInlineSender } from './sender.js';
+import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.ts';
+import { startInlineSender } from './sender.ts';
 
 const port = parentPort;
 if (!port) throw new Error('sender-worker.js runs as a worker thread');

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { createDestinationClient, noAnswer, type DestinationOptions, type PostOutcome } from './destination.js';
+import { createDestinationClient, noAnswer, type DestinationOptions, type PostOutcome } from './destination.ts';
 
 /** What sending one delivery needs: where, and what to sign. */
 export interface SendRequest {

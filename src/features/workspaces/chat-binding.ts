@@ -1,5 +1,5 @@
-import { AppError } from '../../errors.js';
-import type { ChatBinding } from './workspace.js';
+import { AppError } from '../../errors.ts';
+import type { ChatBinding } from './workspace.ts';
 
 export function isChatConnected(chat: ChatBinding): boolean {
   return chat.status === 'connected' && chat.guildId !== null;

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/types.js';
-import { bumpActivityVersion } from './workspace.js';
+import type { Executor } from '../../db/types.ts';
+import { bumpActivityVersion } from './workspace.ts';
 
 /**
  * What the workspaces' reports rank. Report caches in every process and instance are keyed on the workspace's

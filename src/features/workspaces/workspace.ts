@@ -3,8 +3,8 @@
  * feature of its own, so every feature may import it.
  */
 import type { Selectable } from 'kysely';
-import { prepared } from '../../db/prepared.js';
-import type { Executor, WorkspaceTable } from '../../db/types.js';
+import { prepared } from '../../db/prepared.ts';
+import type { Executor, WorkspaceTable } from '../../db/types.ts';
 
 export interface WorkspaceSettings {
   readonly createStaffProfileOnAccept: boolean;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { GatewayError, type GatewayClient } from '../../../clients/typescript/src/index.js';
-import { WORLD } from './gateway.js';
+import { GatewayError, type GatewayClient } from '../../../clients/typescript/src/index.ts';
+import { WORLD } from './gateway.ts';
 
 export interface CaseContext {
   readonly baseUrl: string;

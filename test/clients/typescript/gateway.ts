@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FetchLike } from '../../../clients/typescript/src/index.js';
-import { ROOT, runCli, startCli, type ServingProcess } from '../../helpers/cli.js';
-import { checkerFor, headersOf } from '../../helpers/contract.js';
-import { TEST_JWT_SECRET } from '../../helpers/app.js';
-import { dashboardToken } from '../../helpers/fixtures.js';
-import { createTestDatabase, type StoreKind, type TestDatabase } from '../../helpers/stores.js';
+import type { FetchLike } from '../../../clients/typescript/src/index.ts';
+import { ROOT, runCli, startCli, type ServingProcess } from '../../helpers/cli.ts';
+import { checkerFor, headersOf } from '../../helpers/contract.ts';
+import { TEST_JWT_SECRET } from '../../helpers/app.ts';
+import { dashboardToken } from '../../helpers/fixtures.ts';
+import { createTestDatabase, type StoreKind, type TestDatabase } from '../../helpers/stores.ts';
 
 /** The provisioned world the client tests run against (the repository's example, plus submissions of their own). */
 export const WORLD = {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { systemClock } from '../../../src/clock.js';
-import { loadConfig } from '../../../src/config.js';
-import { openStore } from '../../../src/db/connect.js';
-import { createGatewayClient, type GatewayClient } from '../../../clients/typescript/src/index.js';
-import type { ServingProcess } from '../../helpers/cli.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { activityCommand } from '../../../clients/typescript/examples/chat-bot.js';
-import { CASES, type CaseContext } from './cases.js';
-import { checkedTransport, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.js';
+import { buildApp } from '../../../src/app.ts';
+import { systemClock } from '../../../src/clock.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { openStore } from '../../../src/db/connect.ts';
+import { createGatewayClient, type GatewayClient } from '../../../clients/typescript/src/index.ts';
+import type { ServingProcess } from '../../helpers/cli.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { activityCommand } from '../../../clients/typescript/examples/chat-bot.ts';
+import { CASES, type CaseContext } from './cases.ts';
+import { checkedTransport, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
 /** operationIds of the document the gateway serves (an in-process app: the list is needed to declare the tests). */
 async function servedOperationIds(): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffMs, createGatewayClient, GatewayError, retryAfterMs } from '../../../clients/typescript/src/index.js';
+import { backoffMs, createGatewayClient, GatewayError, retryAfterMs } from '../../../clients/typescript/src/index.ts';
 
 /** A real HTTP server that answers each request with the next scripted answer, and records what it received. */
 interface Scripted {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { systemClock } from '../../../src/clock.js';
-import { loadConfig } from '../../../src/config.js';
-import { openStore } from '../../../src/db/connect.js';
+import { buildApp } from '../../../src/app.ts';
+import { systemClock } from '../../../src/clock.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { openStore } from '../../../src/db/connect.ts';
 import { renderTypes, TYPES_FILE } from '../../../clients/typescript/scripts/generate.js';
 
 async function servedDocument(): Promise<object> {

@@ -10,8 +10,8 @@ import {
   waivedForNotices,
   waivedMinutes,
   wholeMinutes,
-} from '../../../src/features/activity/metrics.js';
-import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../../../src/features/activity/periods.js';
+} from '../../../src/features/activity/metrics.ts';
+import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../../../src/features/activity/periods.ts';
 
 const at = (iso: string): number => {
   const ms = Date.parse(iso);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors.js';
+import { AppError } from '../../../src/errors.ts';
 import {
   calendarDays,
   customPeriod,
@@ -16,7 +16,7 @@ import {
   zonedMidnight,
   zonedParts,
   type Period,
-} from '../../../src/features/activity/periods.js';
+} from '../../../src/features/activity/periods.ts';
 
 // Expected instants are written as offset date-times and parsed by the platform, independently of the code
 // under test; the offsets are the ones the zone has at that wall-clock time (tzdb).

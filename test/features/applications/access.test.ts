@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import {
   dashboardToken,
   READONLY_USER_ID,
   REVIEWER_USER_ID,
   SECOND_REVIEWER_USER_ID,
-} from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
+} from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
 import {
   addSubmission,
   call,
@@ -21,7 +21,7 @@ import {
   VALID_BODY,
   type ReviewFixture,
   type ReviewOperation,
-} from './helpers.js';
+} from './helpers.ts';
 
 function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');

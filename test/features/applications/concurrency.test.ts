@@ -1,11 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import type { Store } from '../../../src/db/connect.js';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { checkedInject, type Inject } from '../../helpers/contract.js';
-import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
-import { postgresAvailable, STORE_KINDS } from '../../helpers/stores.js';
+import { buildApp } from '../../../src/app.ts';
+import type { Store } from '../../../src/db/connect.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { checkedInject, type Inject } from '../../helpers/contract.ts';
+import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { postgresAvailable, STORE_KINDS } from '../../helpers/stores.ts';
 import {
   addSubmission,
   call,
@@ -20,7 +20,7 @@ import {
   submissionRow,
   type ReviewFixture,
   useReviewWorld,
-} from './helpers.js';
+} from './helpers.ts';
 
 
 function statuses(responses: LightMyRequestResponse[]): number[] {

@@ -1,12 +1,12 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { PERMISSIONS } from '../../../src/actor.js';
-import { randomBase62, newId } from '../../../src/ids.js';
-import type { SubmissionDocument, WorkspaceDocument } from '../../../src/provisioning/schema.js';
-import type { Inject } from '../../helpers/contract.js';
+import { PERMISSIONS } from '../../../src/actor.ts';
+import { randomBase62, newId } from '../../../src/ids.ts';
+import type { SubmissionDocument, WorkspaceDocument } from '../../../src/provisioning/schema.ts';
+import type { Inject } from '../../helpers/contract.ts';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed, type Fixture, type WorkspaceFixture } from '../../helpers/fixtures.js';
-import type { StoreKind } from '../../helpers/stores.js';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed, type Fixture, type WorkspaceFixture } from '../../helpers/fixtures.ts';
+import type { StoreKind } from '../../helpers/stores.ts';
 
 /** Members added to the fixture's workspace, beside REVIEWER_USER_ID (every permission) and READONLY_USER_ID (none). */
 export const REVIEW_ONLY_USER_ID = 'user-review-only';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext } from '../../helpers/app.js';
-import { dashboardToken, SECOND_REVIEWER_USER_ID } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
+import { type TestContext } from '../../helpers/app.ts';
+import { dashboardToken, SECOND_REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
 import {
   addSubmission,
   call,
@@ -14,7 +14,7 @@ import {
   VALID_BODY,
   type ReviewFixture,
   useReviewWorld,
-} from './helpers.js';
+} from './helpers.ts';
 
 describe.each(STORE_KINDS)('application review: idempotency (%s)', (kind) => {
   let ctx: TestContext;

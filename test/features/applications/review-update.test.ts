@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { REVIEWER_USER_ID } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
 import {
   addSubmission,
   call,
@@ -11,7 +11,7 @@ import {
   submissionRow,
   type ReviewFixture,
   useReviewWorld,
-} from './helpers.js';
+} from './helpers.ts';
 
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { dashboardToken } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { dashboardToken } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
 import {
   addSubmissions,
   call,
@@ -13,7 +13,7 @@ import {
   submissionDoc,
   submissionRow,
   type ReviewFixture,
-} from './helpers.js';
+} from './helpers.ts';
 
 describe.each(STORE_KINDS)('application review: staff profile on accept (%s)', (kind) => {
   let ctx: TestContext;

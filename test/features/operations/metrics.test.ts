@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { ManualClock } from '../../../src/clock.js';
-import { newId } from '../../../src/ids.js';
-import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
-import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../../helpers/app.js';
-import { checkedInject } from '../../helpers/contract.js';
-import { bearer, buildFixture, seed } from '../../helpers/fixtures.js';
-import { parseExposition, type Exposition } from '../../helpers/prometheus.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, shiftClient, startBody } from '../shifts/shift-client.js';
+import { buildApp } from '../../../src/app.ts';
+import { ManualClock } from '../../../src/clock.ts';
+import { newId } from '../../../src/ids.ts';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
+import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../../helpers/app.ts';
+import { checkedInject } from '../../helpers/contract.ts';
+import { bearer, buildFixture, seed } from '../../helpers/fixtures.ts';
+import { parseExposition, type Exposition } from '../../helpers/prometheus.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { dataOf, shiftClient, startBody } from '../shifts/shift-client.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 

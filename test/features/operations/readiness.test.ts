@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { ManualClock } from '../../../src/clock.js';
-import { openStore, sqliteFilename, type Store } from '../../../src/db/connect.js';
-import { migrateToLatest, migratorFor, pendingMigrations } from '../../../src/db/migrate.js';
-import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../../helpers/app.js';
-import { checkedInject } from '../../helpers/contract.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
+import { buildApp } from '../../../src/app.ts';
+import { ManualClock } from '../../../src/clock.ts';
+import { openStore, sqliteFilename, type Store } from '../../../src/db/connect.ts';
+import { migrateToLatest, migratorFor, pendingMigrations } from '../../../src/db/migrate.ts';
+import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../../helpers/app.ts';
+import { checkedInject } from '../../helpers/contract.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
 
 /** An app on the given store, its responses checked against its own document. */
 async function appOn(store: Store, env: Record<string, string> = {}) {

@@ -1,9 +1,9 @@
-import type { Environment } from '../../../src/actor.js';
-import type { NoticeDocument, ShiftDocument, StaffDocument } from '../../../src/provisioning/schema.js';
-import { bumpActivityVersion } from '../../../src/features/workspaces/workspace.js';
-import { newId } from '../../../src/ids.js';
-import type { TestContext } from '../../helpers/app.js';
-import { bearer, GUILD_ID, UNIVERSE_ID, type FixtureKey, type WorkspaceFixture } from '../../helpers/fixtures.js';
+import type { Environment } from '../../../src/actor.ts';
+import type { NoticeDocument, ShiftDocument, StaffDocument } from '../../../src/provisioning/schema.ts';
+import { bumpActivityVersion } from '../../../src/features/workspaces/workspace.ts';
+import { newId } from '../../../src/ids.ts';
+import type { TestContext } from '../../helpers/app.ts';
+import { bearer, GUILD_ID, UNIVERSE_ID, type FixtureKey, type WorkspaceFixture } from '../../helpers/fixtures.ts';
 
 /** A completed shift for the provisioning document (history import). */
 export function completedShift(

@@ -4,13 +4,13 @@
  * gives, whichever process or instance wrote.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { applyProvisioning } from '../../../src/provisioning/apply.js';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { checkedInject } from '../../helpers/contract.js';
-import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addHistory, completedShift } from './helpers.js';
+import { buildApp } from '../../../src/app.ts';
+import { applyProvisioning } from '../../../src/provisioning/apply.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { checkedInject } from '../../helpers/contract.ts';
+import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addHistory, completedShift } from './helpers.ts';
 
 // Wednesday 2026-03-11 12:00 UTC; the week runs from Monday 2026-03-09.
 const NOW = Date.parse('2026-03-11T12:00:00Z');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StaffDocument } from '../../../src/provisioning/schema.js';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { bearer, buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addHistory, completedShift, insertActiveShift, notice, orderedId } from './helpers.js';
+import type { StaffDocument } from '../../../src/provisioning/schema.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { bearer, buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addHistory, completedShift, insertActiveShift, notice, orderedId } from './helpers.ts';
 
 // Wednesday 2026-03-11 12:00 UTC; the workspace is on UTC. Week: 2026-03-09 .. 2026-03-16; month: March.
 const NOW = Date.parse('2026-03-11T12:00:00Z');

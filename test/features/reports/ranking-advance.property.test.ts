@@ -7,17 +7,17 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import type { Store } from '../../../src/db/connect.js';
-import { clipMs, overlaps } from '../../../src/features/activity/metrics.js';
-import { weekPeriod } from '../../../src/features/activity/periods.js';
-import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
-import { applyProvisioning } from '../../../src/provisioning/apply.js';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { checkedInject, type Inject } from '../../helpers/contract.js';
-import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addHistory, completedShift } from './helpers.js';
+import { buildApp } from '../../../src/app.ts';
+import type { Store } from '../../../src/db/connect.ts';
+import { clipMs, overlaps } from '../../../src/features/activity/metrics.ts';
+import { weekPeriod } from '../../../src/features/activity/periods.ts';
+import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
+import { applyProvisioning } from '../../../src/provisioning/apply.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { checkedInject, type Inject } from '../../helpers/contract.ts';
+import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addHistory, completedShift } from './helpers.ts';
 
 // Wednesday 2026-03-11 12:00 UTC.
 const NOW = Date.parse('2026-03-11T12:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RankingCache, type RankingEntry } from '../../../src/features/reports/ranking-cache.js';
+import { RankingCache, type RankingEntry } from '../../../src/features/reports/ranking-cache.ts';
 
 function counter(ranked: number[], validUntil = 1_000) {
   let calls = 0;

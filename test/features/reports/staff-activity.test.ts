@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { bearer, buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addHistory, completedShift, insertActiveShift } from './helpers.js';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { bearer, buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addHistory, completedShift, insertActiveShift } from './helpers.ts';
 
 // Wednesday 2026-03-11 12:00 UTC (13:00 in Berlin, CET).
 const NOW = Date.parse('2026-03-11T12:00:00Z');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addHistory, chatHeaders, completedShift, insertActiveShift, notice } from './helpers.js';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addHistory, chatHeaders, completedShift, insertActiveShift, notice } from './helpers.ts';
 
 const URL = '/v1/activity/me/summary';
 

@@ -1,10 +1,10 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/ids.js';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { bearer, buildFixture, seed } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { errorCode, JSON_HEADERS } from './shift-client.js';
+import { newId } from '../../../src/ids.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { bearer, buildFixture, seed } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { errorCode, JSON_HEADERS } from './shift-client.ts';
 
 const SHIFT_ID = newId();
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../../src/ids.js';
-import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { bearer, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addSecondApplication, dataOf, errorCode, iso, JSON_HEADERS, startBody, useShiftWorld, type ShiftClient } from './shift-client.js';
+import { randomBase62 } from '../../../src/ids.ts';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { bearer, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addSecondApplication, dataOf, errorCode, iso, JSON_HEADERS, startBody, useShiftWorld, type ShiftClient } from './shift-client.ts';
 
 interface BatchItem {
   shiftId: string;

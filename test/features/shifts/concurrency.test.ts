@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import type { Store } from '../../../src/db/connect.js';
-import { insertActiveShift, type ShiftRow } from '../../../src/features/shifts/repository.js';
-import { newId } from '../../../src/ids.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { checkedInject, type Inject } from '../../helpers/contract.js';
-import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { JSON_HEADERS, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
+import { buildApp } from '../../../src/app.ts';
+import type { Store } from '../../../src/db/connect.ts';
+import { insertActiveShift, type ShiftRow } from '../../../src/features/shifts/repository.ts';
+import { newId } from '../../../src/ids.ts';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { checkedInject, type Inject } from '../../helpers/contract.ts';
+import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { JSON_HEADERS, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 interface StartData {
   shift: { id: string };

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { bearer, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addSecondApplication, dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { bearer, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addSecondApplication, dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 interface HeartbeatData {
   shift: { id: string; status: string; lastHeartbeatAt: string };

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { prepared } from '../../../src/db/prepared.js';
-import { predictedHeartbeat, type PredictedHeartbeatParams } from '../../../src/features/shifts/repository.js';
-import { newId } from '../../../src/ids.js';
-import { DEFAULT_NOW } from '../../helpers/app.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { useShiftWorld } from './shift-client.js';
+import { prepared } from '../../../src/db/prepared.ts';
+import { predictedHeartbeat, type PredictedHeartbeatParams } from '../../../src/features/shifts/repository.ts';
+import { newId } from '../../../src/ids.ts';
+import { DEFAULT_NOW } from '../../helpers/app.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { useShiftWorld } from './shift-client.ts';
 
 const ACTIVE_SHIFTS = 300;
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/ids.js';
-import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addSecondApplication, dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
+import { newId } from '../../../src/ids.ts';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addSecondApplication, dataOf, errorCode, iso, shiftClient, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 interface ListedShift {
   id: string;

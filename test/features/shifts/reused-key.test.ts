@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type TestContext } from '../../helpers/app.js';
-import { type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
+import { type TestContext } from '../../helpers/app.ts';
+import { type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 /**
  * Heartbeats reuse a key verified within the last minute and confirm it in their own statement. Whatever

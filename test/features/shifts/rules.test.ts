@@ -6,7 +6,7 @@ import {
   isStale,
   staleBefore,
   wholeSecondsBetween,
-} from '../../../src/features/shifts/rules.js';
+} from '../../../src/features/shifts/rules.ts';
 
 // Pure time rules: no store involved.
 const NOW = Date.parse('2026-03-11T12:00:00.000Z');

@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { Environment } from '../../../src/actor.js';
-import { newId, randomBase62 } from '../../../src/ids.js';
+import type { Environment } from '../../../src/actor.ts';
+import { newId, randomBase62 } from '../../../src/ids.ts';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture, type FixtureKey } from '../../helpers/fixtures.js';
-import type { StoreKind } from '../../helpers/stores.js';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture, type FixtureKey } from '../../helpers/fixtures.ts';
+import type { StoreKind } from '../../helpers/stores.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBackgroundJobs } from '../../../src/jobs.js';
-import { timeOutShifts } from '../../../src/features/shifts/lifecycle.js';
-import { sweepIntervalMs, sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
-import { DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.js';
+import { startBackgroundJobs } from '../../../src/jobs.ts';
+import { timeOutShifts } from '../../../src/features/shifts/lifecycle.ts';
+import { sweepIntervalMs, sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
+import { DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 /** The tests run with a one-minute timeout. */
 const TIMEOUT_MS = 60_000;

@@ -4,11 +4,11 @@
  * After each, the totals are exactly what a rebuild from the shifts gives, and hold the shift.
  */
 import { describe, expect, it } from 'vitest';
-import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
-import { rebuildTotals } from '../../../src/features/totals/service.js';
-import { DEFAULT_NOW } from '../../helpers/app.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, iso, startBody, useShiftWorld } from '../shifts/shift-client.js';
+import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
+import { rebuildTotals } from '../../../src/features/totals/service.ts';
+import { DEFAULT_NOW } from '../../helpers/app.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { dataOf, iso, startBody, useShiftWorld } from '../shifts/shift-client.ts';
 
 const TIMEOUT_MS = 60_000;
 

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/db/connect.js';
-import { clipMs, overlaps, type Interval } from '../../../src/features/activity/metrics.js';
-import { dayPeriod, monthPeriod, weekPeriod } from '../../../src/features/activity/periods.js';
-import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
+import type { Store } from '../../../src/db/connect.ts';
+import { clipMs, overlaps, type Interval } from '../../../src/features/activity/metrics.ts';
+import { dayPeriod, monthPeriod, weekPeriod } from '../../../src/features/activity/periods.ts';
+import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
 import {
   applyCompletedShifts,
   planPeriod,
@@ -19,12 +19,12 @@ import {
   undoCompletedShifts,
   workspaceWorked,
   type CompletedSpan,
-} from '../../../src/features/totals/service.js';
-import { applyProvisioning } from '../../../src/provisioning/apply.js';
-import type { ProvisioningDocument } from '../../../src/provisioning/schema.js';
-import { newId } from '../../../src/ids.js';
-import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.js';
-import { STORE_KINDS, withTestStore } from '../../helpers/stores.js';
+} from '../../../src/features/totals/service.ts';
+import { applyProvisioning } from '../../../src/provisioning/apply.ts';
+import type { ProvisioningDocument } from '../../../src/provisioning/schema.ts';
+import { newId } from '../../../src/ids.ts';
+import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.ts';
+import { STORE_KINDS, withTestStore } from '../../helpers/stores.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -4,16 +4,16 @@
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/db/connect.js';
-import { ACTIVITY_TOTALS_MIGRATION } from '../../../src/db/migrate.js';
-import * as webhooks from '../../../src/db/migrations/20261124_0005_webhooks.js';
-import * as activityChanges from '../../../src/db/migrations/20261125_0006_activity_changes.js';
-import * as activityTotals from '../../../src/db/migrations/20261124_0004_activity_totals.js';
-import { applyProvisioning } from '../../../src/provisioning/apply.js';
-import { upgradeStore } from '../../../src/upgrade.js';
-import { DEFAULT_NOW } from '../../helpers/app.js';
-import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.js';
-import { STORE_KINDS, withTestStore } from '../../helpers/stores.js';
+import type { Store } from '../../../src/db/connect.ts';
+import { ACTIVITY_TOTALS_MIGRATION } from '../../../src/db/migrate.ts';
+import * as webhooks from '../../../src/db/migrations/20261124_0005_webhooks.ts';
+import * as activityChanges from '../../../src/db/migrations/20261125_0006_activity_changes.ts';
+import * as activityTotals from '../../../src/db/migrations/20261124_0004_activity_totals.ts';
+import { applyProvisioning } from '../../../src/provisioning/apply.ts';
+import { upgradeStore } from '../../../src/upgrade.ts';
+import { DEFAULT_NOW } from '../../helpers/app.ts';
+import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.ts';
+import { STORE_KINDS, withTestStore } from '../../helpers/stores.ts';
 
 const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
 const CHANGES_MIGRATION = '20261125_0006_activity_changes';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.js';
-import { claimDueDeliveries, type ClaimOptions } from '../../../src/features/webhooks/repository.js';
-import { newId } from '../../../src/ids.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
+import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.ts';
+import { claimDueDeliveries, type ClaimOptions } from '../../../src/features/webhooks/repository.ts';
+import { newId } from '../../../src/ids.ts';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
 
 /**
  * What a claim says besides the deliveries it took: whether due deliveries were left (over its limit, or for an

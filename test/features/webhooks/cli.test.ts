@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueWebhookEvent } from '../../../src/features/webhooks/outbox.js';
-import { newId } from '../../../src/ids.js';
-import { isWebhookSecret } from '../../../src/provisioning/webhooks.js';
-import { runCli } from '../../helpers/cli.js';
-import { buildFixture } from '../../helpers/fixtures.js';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
+import { enqueueWebhookEvent } from '../../../src/features/webhooks/outbox.ts';
+import { newId } from '../../../src/ids.ts';
+import { isWebhookSecret } from '../../../src/provisioning/webhooks.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { buildFixture } from '../../helpers/fixtures.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
 
 describe.each(STORE_KINDS)('webhooks through the command line (%s)', (kind) => {
   let database: TestDatabase;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.js';
-import { newId } from '../../../src/ids.js';
-import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addSubmission, call, seedReviewFixture, type ReviewFixture, type ReviewOperation } from '../applications/helpers.js';
-import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.js';
+import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import { newId } from '../../../src/ids.ts';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addSubmission, call, seedReviewFixture, type ReviewFixture, type ReviewOperation } from '../applications/helpers.ts';
+import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.ts';
 
 const EVERYTHING = '/everything';
 const ACCEPTED_ONLY = '/accepted-only';

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestinationClient, isPublicAddress } from '../../../src/features/webhooks/destination.js';
-import { startDispatcher } from '../../../src/features/webhooks/dispatcher.js';
-import { newId } from '../../../src/ids.js';
-import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
-import { createTestContext, type TestContext } from '../../helpers/app.js';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { addSubmission, call } from '../applications/helpers.js';
-import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.js';
+import { createDestinationClient, isPublicAddress } from '../../../src/features/webhooks/destination.ts';
+import { startDispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import { newId } from '../../../src/ids.ts';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { addSubmission, call } from '../applications/helpers.ts';
+import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.ts';
 
 /** Seeds a fixture whose workspace has one endpoint (every event type) at `path` of `receiver`. */
 async function seedWithEndpoint(ctx: TestContext, receiver: Receiver, path: string) {

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/ids.js';
-import { applyProvisioning } from '../../../src/provisioning/apply.js';
-import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
-import { systemClock } from '../../../src/clock.js';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.js';
-import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.js';
-import { killAll, startGateway, type Gateway } from '../../reliability/serving.js';
-import { submissionDoc } from '../applications/helpers.js';
-import { parseExposition } from '../../helpers/prometheus.js';
-import { eventually, Receiver } from './receiver.js';
+import { newId } from '../../../src/ids.ts';
+import { applyProvisioning } from '../../../src/provisioning/apply.ts';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
+import { systemClock } from '../../../src/clock.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
+import { killAll, startGateway, type Gateway } from '../../reliability/serving.ts';
+import { submissionDoc } from '../applications/helpers.ts';
+import { parseExposition } from '../../helpers/prometheus.ts';
+import { eventually, Receiver } from './receiver.ts';
 
 const GATEWAY_ENV = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

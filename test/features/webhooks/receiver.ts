@@ -1,14 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.js';
-import type * as SenderThreadModule from '../../../src/features/webhooks/sender-thread.js';
-import type { SenderFactory } from '../../../src/features/webhooks/sender.js';
+import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.ts';
+import { startThreadSender } from '../../../src/features/webhooks/sender-thread.ts';
+import type { SenderFactory } from '../../../src/features/webhooks/sender.ts';
 
-// The sending thread runs the built sender-worker.js, as the serving process does, so it is loaded from the build
-// (the global setup builds it).
-const BUILT_SENDER_THREAD = '../../../dist/features/webhooks/sender-thread.js';
-export const { startThreadSender } = (await import(BUILT_SENDER_THREAD)) as typeof SenderThreadModule;
+export { startThreadSender };
 
 /** Where a dispatcher's deliveries are signed and sent: its own event loop (the default) or a thread of their own. */
 export const SENDERS: readonly (readonly [string, SenderFactory | undefined])[] = [
@@ -64,10 +61,12 @@ export class Receiver {
   private readonly hanging = new Set<() => void>();
   behaviour: Behaviour = () => 204;
 
-  private constructor(
-    private readonly server: Server,
-    readonly baseUrl: string,
-  ) {}
+  private readonly server: Server;
+  readonly baseUrl: string;
+  private constructor(server: Server, baseUrl: string) {
+    this.server = server;
+    this.baseUrl = baseUrl;
+  }
 
   static async start(): Promise<Receiver> {
     const holder: { self?: Receiver } = {};

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.js';
-import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.js';
-import { newId } from '../../../src/ids.js';
-import { generateWebhookSecret } from '../../../src/provisioning/webhooks.js';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.js';
-import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.js';
-import { STORE_KINDS } from '../../helpers/stores.js';
-import { dataOf, errorCode, shiftClient, startBody, type ShiftClient } from '../shifts/shift-client.js';
-import { eventually, Receiver, SILENT_LOG, testDispatcherSettings, type Received } from './receiver.js';
+import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
+import { newId } from '../../../src/ids.ts';
+import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { dataOf, errorCode, shiftClient, startBody, type ShiftClient } from '../shifts/shift-client.ts';
+import { eventually, Receiver, SILENT_LOG, testDispatcherSettings, type Received } from './receiver.ts';
 
 const TIMEOUT_SECONDS = 60;
 const ALL = '/all';
