@@ -33,7 +33,7 @@ export const layering = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'bench/results/'] },
+  { ignores: ['**/dist/', 'node_modules/', 'coverage/', 'data/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
