@@ -6,7 +6,8 @@ Requester: one logical request to the service, however many attempts it takes.
 - 429 and 503 honour Retry-After; the wait also holds back every other request of this client, because the
   service counts per API key, not per request.
 - Network failures, other 5xx and 409 idempotency_request_in_progress back off exponentially, with jitter.
-- Other 4xx are final. Nothing here ever logs a header or a body: the credential lives in the headers.
+- Other 4xx are final. Nothing here ever logs a header or a body: the credential lives in the headers, and
+  a body may carry an applicant's answers.
 ]]
 
 local Requester = {}
@@ -80,18 +81,22 @@ function Requester:_send(method, url, headers, bodyText)
 	return response, nil
 end
 
---- Runs one logical request. request: { method, path, body?, label, deadline? (monotonic seconds) }.
---- Returns { ok, status?, data?, code?, message?, requestId?, attempts, outcome }, where outcome is
+--- Runs one logical request. request: { method, path, body? (a table) or bodyText? (its JSON text), label,
+--- deadline? (monotonic seconds), expectedCodes? ({ [code] = true }: refusals the caller handles as
+--- ordinary outcomes, logged at debug, not warn) }.
+--- Returns { ok, status?, data?, code?, message?, details?, requestId?, attempts, outcome }, where outcome is
 --- "answered" (the service gave a final answer), "exhausted" (maxAttempts spent) or "deadline".
 function Requester:call(request) -- (Request) -> Result
 	local config = self.config
-	local key = self.newKey()
-	local bodyText = request.body and self.json.encode(request.body) or nil
+	local bodyText = request.bodyText or (request.body and self.json.encode(request.body)) or nil
 	local headers = {
 		["Authorization"] = config.authorization,
-		["Idempotency-Key"] = key,
 		["Accept"] = "application/json",
 	}
+	if request.method ~= "GET" then
+		-- One key per logical request, the same on every attempt: the service applies it once.
+		headers["Idempotency-Key"] = self.newKey()
+	end
 	if bodyText then
 		headers["Content-Type"] = "application/json"
 	end
@@ -119,6 +124,7 @@ function Requester:call(request) -- (Request) -> Result
 				ok = false, status = response.status, attempts = attempt, outcome = "answered",
 				requestId = responseHeaders["x-request-id"],
 				code = err and err.code or nil, message = err and err.message or nil,
+				details = err and type(err.details) == "table" and err.details or nil,
 			}
 			kind = self.Retry.classify(response.status, last.code)
 			if kind == "ok" then
@@ -140,7 +146,8 @@ function Requester:call(request) -- (Request) -> Result
 				end
 			end
 			if kind == "final" then
-				self.log(response.status == 404 and "debug" or "warn", "request refused", {
+				local expected = response.status == 404 or (request.expectedCodes and request.expectedCodes[last.code])
+				self.log(expected and "debug" or "warn", "request refused", {
 					operation = request.label, status = response.status, code = last.code,
 					message = last.message, requestId = last.requestId, attempts = attempt,
 				})
