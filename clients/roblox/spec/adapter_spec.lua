@@ -107,7 +107,7 @@ end
 describe("the Roblox adapter", function()
 	it("wires HttpService, Players, a secret and BindToClose into the core", function()
 		local a = loadAdapter("job-1")
-		assert.are.same({ Config = true, Time = true, Retry = true, Budget = true, Log = true, Requester = true, Heartbeats = true, Client = true }, a.core)
+		assert.are.same({ Config = true, Time = true, Retry = true, Budget = true, Log = true, Requester = true, Heartbeats = true, Applications = true, Client = true }, a.core)
 		local client = a.module.start({ baseUrl = "https://gateway.test", apiKeySecret = "gateway_key" })
 		assert.are.equal(1, #a.closeHandlers)
 
@@ -157,6 +157,32 @@ describe("the Roblox adapter", function()
 			assert.matches("^%[WorkspaceGateway%]", line)
 			assert.is_nil(string.find(line, FakeService.API_KEY, 1, true), line)
 		end
+	end)
+
+	it("serves an application centre without shift tracking: a form, a submission and the status over HttpService", function()
+		local a = loadAdapter("job-4")
+		a.service.applications:addForm({ id = "form-1", name = "Moderator application", questions = {
+			{ id = "why", label = "Why?", type = "short_text", required = true },
+		} })
+		local client = a.module.start({ baseUrl = "https://gateway.test", apiKeySecret = "gateway_key", trackShifts = false })
+		a.Players.PlayerAdded.fire({ UserId = 1001 })
+		a.world:advance(60)
+		assert.are.equal(0, #a.calls)
+		local results = {}
+		a.world.scheduler.spawn(function()
+			results.form = client:getForm("form-1")
+			results.submitted = client:submitApplication("form-1", { gameUserId = 1001 }, { why = "To help." })
+			results.status = client:applicationStatus(1001)
+		end)
+		assert.are.equal("Why?", results.form.form.questions[1].label)
+		assert.are.equal("GET", a.calls[1].Method)
+		assert.is_nil(a.calls[1].Body)
+		assert.are.equal(a.secret, a.calls[1].Headers["Authorization"])
+		assert.are.equal("ok", results.submitted.outcome)
+		assert.are.same({ applicant = { gameUserId = "1001" }, answers = { why = "To help." } }, json.decode(a.calls[2].Body))
+		assert.are.equal("GUID-1", a.calls[2].Headers["Idempotency-Key"])
+		assert.are.equal(results.submitted.submissionId, results.status.submissions[1].id)
+		assert.are.equal(3, #a.calls)
 	end)
 
 	it("says so when HTTP requests are off in the experience", function()

@@ -7,5 +7,6 @@ return {
 	Log = require("Log"),
 	Requester = require("Requester"),
 	Heartbeats = require("Heartbeats"),
+	Applications = require("Applications"),
 	Client = require("Client"),
 }

@@ -1,6 +1,8 @@
--- A fake of the gateway's shift endpoints behind a fake transport, enough to drive the client: staff
--- lookup, start, single stop, batch heartbeat, server stop, plus scripted failures. Records every request.
+-- A fake of the gateway behind a fake transport, enough to drive the client: staff lookup, start, single
+-- stop, batch heartbeat, server stop, the application endpoints (fake_applications), the replay of a POST
+-- repeated under its Idempotency-Key, plus scripted failures. Records every request.
 local json = require("dkjson")
+local FakeApplications = require("fake_applications")
 
 local FakeService = {}
 FakeService.__index = FakeService
@@ -11,8 +13,9 @@ FakeService.API_KEY = "wsk_test_0123456789abcdefghijABCDEFGHIJxyz"
 function FakeService.new(world, staff)
 	local self = setmetatable({
 		world = world, staff = staff or {}, shifts = {}, nextId = 1, requests = {}, scripted = {},
-		latency = 0, requestIds = 0,
+		latency = 0, requestIds = 0, replays = {},
 	}, FakeService)
+	self.applications = FakeApplications.new(world)
 	self.transport = {
 		request = function(request)
 			return self:_handle(request)
@@ -23,7 +26,8 @@ function FakeService.new(world, staff)
 end
 
 --- The next `count` requests whose path matches `pattern` get `response` ({ status, body?, headers? } or
---- { failure = "text" } for a transport failure) instead of the normal answer.
+--- { failure = "text" } for a transport failure) instead of the normal answer. { failure = "text",
+--- processed = true }: the service handles the request, but its answer is lost on the way back.
 function FakeService:script(pattern, response, count)
 	self.scripted[#self.scripted + 1] = { pattern = pattern, response = response, left = count or 1 }
 end
@@ -48,6 +52,10 @@ end
 
 function FakeService:_route(request)
 	local path, body = request.path, request.body or {}
+	local application = self.applications:route(request)
+	if application then
+		return application
+	end
 	if path == "/v1/activity/shifts/start" then
 		local staffId = self.staff[body.gameUserId]
 		if not staffId then
@@ -107,10 +115,40 @@ function FakeService:_route(request)
 	return refuse(404, "not_found", "unknown route")
 end
 
+-- The routed answer, with the service's idempotency: a POST needs a key; a POST repeated under its key gets
+-- the first answer again (a different request under that key: 422); 5xx answers are not kept.
+function FakeService:_answer(record)
+	if record.method ~= "POST" then
+		return self:_route(record)
+	end
+	local key = record.headers["Idempotency-Key"]
+	if not key or key == "" then
+		return refuse(400, "idempotency_key_required")
+	end
+	local kept = self.replays[key]
+	if kept then
+		if kept.path ~= record.path or kept.rawBody ~= record.rawBody then
+			return refuse(422, "idempotency_key_reused")
+		end
+		record.replayed = true
+		local headers = { ["Idempotent-Replayed"] = "true" }
+		return { status = kept.response.status, body = kept.response.body, headers = headers }
+	end
+	local response = self:_route(record)
+	if response.status < 500 then
+		self.replays[key] = { path = record.path, rawBody = record.rawBody, response = response }
+	end
+	return response
+end
+
 function FakeService:_handle(request)
 	local path = string.sub(request.url, #FakeService.BASE_URL + 1)
+	local headers = {} -- a copy: what was sent with this attempt, whatever the caller does with its table later
+	for name, value in pairs(request.headers or {}) do
+		headers[name] = value
+	end
 	local record = {
-		method = request.method, url = request.url, path = path, headers = request.headers,
+		method = request.method, url = request.url, path = path, headers = headers,
 		rawBody = request.body, body = request.body and json.decode(request.body) or nil, at = self.world.now,
 	}
 	self.requests[#self.requests + 1] = record
@@ -128,17 +166,20 @@ function FakeService:_handle(request)
 			break
 		end
 	end
-	response = response or self:_route(record)
+	if not response or response.processed then
+		local answered = self:_answer(record)
+		response = response or answered
+	end
 	record.status = response.status
 	if response.failure then
 		return nil, response.failure
 	end
 	self.requestIds = self.requestIds + 1
-	local headers = { ["X-Request-Id"] = "req_" .. self.requestIds }
+	local answerHeaders = { ["X-Request-Id"] = "req_" .. self.requestIds }
 	for name, value in pairs(response.headers or {}) do
-		headers[name] = value
+		answerHeaders[name] = value
 	end
-	return { status = response.status, headers = headers, body = response.body and json.encode(response.body) or "" }
+	return { status = response.status, headers = answerHeaders, body = response.body and json.encode(response.body) or "" }
 end
 
 return FakeService

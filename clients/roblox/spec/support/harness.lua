@@ -61,6 +61,17 @@ function Harness.new(settings)
 	function h.leave(userId)
 		listeners.leave(userId)
 	end
+	--- Runs a call that yields (an application call) on a scheduler thread, moving time on until it returns.
+	function h.run(fn, limitSeconds)
+		local box = world:go(fn)
+		local waited = 0
+		while not box.done and waited < (limitSeconds or 600) do
+			world:advance(1)
+			waited = waited + 1
+		end
+		assert(box.done, "the call did not return within " .. (limitSeconds or 600) .. " s")
+		return box.value
+	end
 	function h.logged(pattern)
 		local out = {}
 		for _, entry in ipairs(logs) do
@@ -70,6 +81,36 @@ function Harness.new(settings)
 		end
 		return out
 	end
+	return h
+end
+
+--- A form like the ones a workspace provisions: long text, a number with bounds, a choice (optional).
+function Harness.moderatorForm(changes)
+	local form = {
+		id = "7b0e4a52-3c1d-4f7e-9a61-2d5c8e9f0a13", name = "Moderator application", slug = "moderator",
+		status = "open", cooldownDays = 14, questions = {
+			{ id = "why", label = "Why do you want to join?", type = "long_text", required = true, maxLength = 2000 },
+			{ id = "age", label = "How old are you?", type = "number", required = true, min = 13, max = 99 },
+			{ id = "tz", label = "Time zone", type = "choice", options = { "EU", "NA", "Asia" } },
+		},
+	}
+	for name, value in pairs(changes or {}) do
+		form[name] = value
+	end
+	return form
+end
+
+--- A client that only takes applications (no shift tracking), started, with the moderator form served.
+function Harness.applicationCentre(settings)
+	settings = settings or {}
+	local options = { trackShifts = false }
+	for name, value in pairs(settings.options or {}) do
+		options[name] = value
+	end
+	settings.options = options
+	local h = Harness.new(settings)
+	h.form = h.service.applications:addForm(Harness.moderatorForm(settings.form))
+	h.client:start()
 	return h
 end
 

@@ -5,9 +5,10 @@ HttpService, Players, game:BindToClose, task and DateTime into the platform-free
 Usage (a Script in ServerScriptService; HttpService.HttpEnabled must be on):
 
 	local WorkspaceGateway = require(game:GetService("ServerScriptService").WorkspaceGateway)
-	WorkspaceGateway.start({
+	local client = WorkspaceGateway.start({
 		baseUrl = "https://gateway.example.com",
 		apiKeySecret = "workspace_gateway_key", -- a secret of the experience (or apiKey = "wsk_live_...")
+		-- trackShifts = false, -- an application centre: only client:getForm / submitApplication / applicationStatus
 	})
 ]]
 
@@ -23,6 +24,7 @@ local lib = {
 	Log = require(Core:WaitForChild("Log")),
 	Requester = require(Core:WaitForChild("Requester")),
 	Heartbeats = require(Core:WaitForChild("Heartbeats")),
+	Applications = require(Core:WaitForChild("Applications")),
 	Client = require(Core:WaitForChild("Client")),
 }
 
@@ -118,7 +120,9 @@ function WorkspaceGateway.robloxPlatform(log)
 	}
 end
 
---- Starts tracking this server's staff shifts and binds the server stop to shutdown. Returns the client.
+--- Starts tracking this server's staff shifts (unless trackShifts = false) and binds the server stop to
+--- shutdown. Returns the client, whose getForm, submitApplication and applicationStatus serve an in-game
+--- application centre.
 --- options: the core's (see Core/Config), plus apiKeySecret (the name of an experience secret holding the
 --- key) instead of apiKey, and log (level, message, fields). serverId, universeId and placeId default to
 --- game.JobId (a generated id in Studio, where it is empty), game.GameId and game.PlaceId.

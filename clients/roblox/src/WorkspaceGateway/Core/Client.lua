@@ -8,6 +8,8 @@ Client: tracks the shifts of the staff members on one game server.
 - A player leaves: stop the shift with reason player_left.
 - shutdown(): one server stop (reason server_shutdown) for every shift of the server, within
   shutdownTimeoutSeconds.
+- getForm, submitApplication, applicationStatus: an in-game application centre's calls (see Applications).
+  With trackShifts = false the client makes only those: no players source, no heartbeats.
 
 The core touches no platform global: the caller hands in the transport, JSON codec, clock, scheduler,
 players source and log hook (`platform`), and the sibling modules (`lib`), so the same code runs on the
@@ -56,7 +58,8 @@ platform:
   players (optional): list() -> { userId }, onJoin(fn(userId)), onLeave(fn(userId))
   random (optional): () -> number in [0, 1); newKey (optional): () -> unique Idempotency-Key text
   log (optional): (level, message, fields) -> ()
-lib: { Config, Time, Retry, Budget, Requester, Log, Heartbeats } (the sibling modules, handed in by the loader)
+lib: { Config, Time, Retry, Budget, Requester, Log, Heartbeats, Applications } (the sibling modules, handed in
+  by the loader)
 ]]
 function Client.new(options, platform, lib) -- ({[string]: any}, Platform, Lib) -> Client
 	local config = lib.Config.resolve(options)
@@ -67,6 +70,8 @@ function Client.new(options, platform, lib) -- ({[string]: any}, Platform, Lib) 
 	self.players = platform.players
 	self.Time = lib.Time
 	self.Heartbeats = lib.Heartbeats
+	self.Applications = lib.Applications
+	self.json = platform.json
 	local random = platform.random or math.random
 	local secret = options.apiKey
 	self.log = lib.Log.new(platform.log or options.log, secret)
@@ -100,11 +105,18 @@ function Client:_timestamp()
 end
 
 --- Subscribes to the players source (when given), takes in the players already here, starts heartbeating.
+--- With trackShifts = false it does none of that: the client only serves the application calls.
 function Client:start() -- () -> Client
 	if self.started then
 		return self
 	end
 	self.started = true
+	if not self.config.trackShifts then
+		self.log("info", "workspace gateway client started without shift tracking", {
+			requestsPerMinute = self.config.requestsPerMinute,
+		})
+		return self
+	end
 	local players = self.players
 	if players then
 		players.onJoin(function(userId)
@@ -131,7 +143,7 @@ end
 function Client:playerJoined(userId) -- (string | number) -> ()
 	local key = idText(userId)
 	self.present[key] = true
-	if self.closing or self.notStaff[key] then
+	if self.closing or not self.config.trackShifts or self.notStaff[key] then
 		return
 	end
 	local entry = self.entries[key]
@@ -310,6 +322,27 @@ function Client:shutdown() -- () -> { ok: boolean, stopped: number }
 	end
 	self.shutdownResult = outcome
 	return outcome
+end
+
+-- The application calls are not tail calls, so that an argument error points at the game's code.
+
+--- The form (with its questions) the game shows an applicant. Yields. See Applications for the result.
+function Client:getForm(formId) -- (string) -> ApplicationResult
+	local result = self.Applications.getForm(self, formId)
+	return result
+end
+
+--- Submits an applicant's answers to a form; retries under one Idempotency-Key. Yields.
+--- applicant: { gameUserId, gameUsername?, displayName?, chatUserId? }; answers: { [questionId] = value }.
+function Client:submitApplication(formId, applicant, answers) -- (string, table, table) -> ApplicationResult
+	local result = self.Applications.submit(self, formId, applicant, answers)
+	return result
+end
+
+--- The applicant's submissions (id, formId, formName, status, createdAt, decidedAt), newest first. Yields.
+function Client:applicationStatus(gameUserId) -- (string | number) -> ApplicationResult
+	local result = self.Applications.status(self, gameUserId)
+	return result
 end
 
 --- What the client tracks now (for an admin command or a test): { [userKey] = { state, shiftId? } }, notStaff.

@@ -14,9 +14,13 @@ Config.DEFAULTS = {
 	retryBaseSeconds = 1, -- backoff before the second attempt (doubling, capped by retryMaxSeconds, jittered)
 	retryMaxSeconds = 30,
 	requestDeadlineSeconds = 300, -- a start or stop still failing after this long is given up
+	applicationDeadlineSeconds = 30, -- a form, submission or status call a player waits on gives up after this long
 	shutdownTimeoutSeconds = 20, -- the server stop at shutdown; the platform allows 30 s in all
 	sendTimestamps = true, -- send the game server's own startedAt / recordedAt / endedAt
+	trackShifts = true, -- false: no shift tracking (an application centre that only takes applications)
 }
+
+local FLAGS = { sendTimestamps = true, trackShifts = true }
 
 local function fail(message)
 	error("WorkspaceGateway config: " .. message, 3)
@@ -73,10 +77,17 @@ function Config.resolve(options) -- ({[string]: any}) -> Config
 		serverId = serverId,
 		universeId = idText(options, "universeId"),
 		placeId = idText(options, "placeId"),
-		sendTimestamps = options.sendTimestamps ~= false,
 	}
-	for name in pairs(Config.DEFAULTS) do
-		if name ~= "sendTimestamps" then
+	for name, default in pairs(Config.DEFAULTS) do
+		if FLAGS[name] then
+			local value = options[name]
+			if value == nil then
+				value = default
+			elseif type(value) ~= "boolean" then
+				fail(name .. " must be true or false")
+			end
+			resolved[name] = value
+		else
 			resolved[name] = positiveNumber(options, name)
 		end
 	end
