@@ -161,6 +161,7 @@ describe("the Roblox adapter", function()
 
 	it("serves an application centre without shift tracking: a form, a submission and the status over HttpService", function()
 		local a = loadAdapter("job-4")
+		assert.matches("^%d+%.%d+%.%d+$", a.module.VERSION)
 		a.service.applications:addForm({ id = "form-1", name = "Moderator application", questions = {
 			{ id = "why", label = "Why?", type = "short_text", required = true },
 		} })

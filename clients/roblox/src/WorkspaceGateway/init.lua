@@ -30,6 +30,7 @@ local lib = {
 
 local WorkspaceGateway = {}
 WorkspaceGateway.lib = lib
+WorkspaceGateway.VERSION = lib.Config.VERSION
 
 local function defaultLog(level, message, fields)
 	if level == "debug" then

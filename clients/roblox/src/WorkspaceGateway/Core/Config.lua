@@ -7,6 +7,9 @@ authorization, an opaque header value the transport understands, such as a platf
 
 local Config = {}
 
+--- The module's version, sent with every request. wally.toml is its source of truth; a spec keeps this copy equal.
+Config.VERSION = "1.0.0"
+
 Config.DEFAULTS = {
 	heartbeatIntervalSeconds = 30, -- one batch heartbeat per interval for every shift of the server
 	requestsPerMinute = 60, -- this client's share of the server's outgoing HTTP budget (every attempt counts)
@@ -77,6 +80,7 @@ function Config.resolve(options) -- ({[string]: any}) -> Config
 		serverId = serverId,
 		universeId = idText(options, "universeId"),
 		placeId = idText(options, "placeId"),
+		clientVersion = "workspace-gateway-roblox/" .. Config.VERSION,
 	}
 	for name, default in pairs(Config.DEFAULTS) do
 		if FLAGS[name] then

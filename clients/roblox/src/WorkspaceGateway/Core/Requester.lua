@@ -92,6 +92,7 @@ function Requester:call(request) -- (Request) -> Result
 	local headers = {
 		["Authorization"] = config.authorization,
 		["Accept"] = "application/json",
+		["X-Client-Version"] = config.clientVersion,
 	}
 	if request.method ~= "GET" then
 		-- One key per logical request, the same on every attempt: the service applies it once.
