@@ -13,7 +13,7 @@ import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerOpenApi, serverUrl } from './http/openapi.ts';
 import { registerReferencePage } from './http/reference-page.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
 import { registerRouteAuth } from './http/route-auth.ts';
 import { registerValidators } from './http/validation.ts';
@@ -106,11 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, {
     serverUrl: () => serverUrl(config.publicBaseUrl, app.server.listening ? app.server.address() : null, config),
   });
-  const rateLimiter = createRateLimiter({ config, clock, log: app.log });
-  if (rateLimiter) {
-    await rateLimiter.ready();
-    app.addHook('onClose', () => rateLimiter.close());
-  }
+  const rateLimiter = await registerRateLimit(app, { config, clock });
   registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
 
   const db = store.db;

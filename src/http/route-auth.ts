@@ -75,9 +75,8 @@ export function registerRouteAuth(
     if (!auth || auth.kind === 'none') return;
     if (auth.kind === 'user') {
       const selector = singleHeader(request.headers['x-service-workspace-id']);
-      const user = await authenticator.user(request.headers.authorization, selector);
-      await rateLimiter?.check(user, reply);
-      request.actor = user;
+      request.actor = await authenticator.user(request.headers.authorization, selector);
+      await rateLimiter?.check(request, reply);
       return;
     }
     const authorization = request.headers.authorization;
@@ -93,10 +92,10 @@ export function registerRouteAuth(
     } else {
       actor = await authenticator.apiKey(authorization);
     }
-    await rateLimiter?.check(actor, reply);
+    request.actor = actor;
+    await rateLimiter?.check(request, reply);
     const refused = refusal(actor, auth);
     if (refused) throw refused;
-    request.actor = actor;
     if (reused) {
       request.reusedKey = {
         actor: reused.actor,
