@@ -1,16 +1,22 @@
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { createTestContext, type TestContext } from '../helpers/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { createTestContext, testConfig, type TestContext } from '../helpers/app.ts';
 import { checkedInject } from '../helpers/contract.ts';
 import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
-import { REDIS_URL, redisAvailable } from '../helpers/redis.ts';
+import { REDIS_URL, redisAvailable, startRedisProxy } from '../helpers/redis.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 
+const PINO_WARN = 40;
+const PINO_ERROR = 50;
 const LIMIT_ENV = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' };
 
 describe.each(STORE_KINDS)('rate limiting in memory (%s)', (kind) => {
   let ctx: TestContext;
-  const fixture = buildFixture({ extraKeys: { other: {} } });
+  const fixture = buildFixture({ extraKeys: { other: {}, readOnly: { scopes: ['activity:read'] } } });
 
   beforeAll(async () => {
     ctx = await createTestContext(kind, { env: LIMIT_ENV, now: Date.parse('2026-03-11T12:00:10Z') });
@@ -37,6 +43,28 @@ describe.each(STORE_KINDS)('rate limiting in memory (%s)', (kind) => {
     expect(limited.json().error.code).toBe('rate_limited');
     expect(limited.headers['retry-after']).toBe('50');
     expect(limited.headers.ratelimit).toBe('"default";r=0;t=50');
+    expect(limited.json().error).toMatchObject({
+      message: 'Too many requests; retry in 50 s.',
+      details: { limit: 3, windowSeconds: 60, retryAfterSeconds: 50 },
+      requestId: limited.headers['x-request-id'],
+    });
+    // Only the documented fields: none of the plugin's own X-RateLimit-* or RateLimit-Limit/-Remaining/-Reset.
+    const names = Object.keys(limited.headers).filter((name) => name.includes('ratelimit'));
+    expect(names.sort()).toEqual(['ratelimit', 'ratelimit-policy']);
+  });
+
+  it('a key is counted before its scope is checked: 403 insufficient_scope within the limit, 429 over it', async () => {
+    const staffMe = () =>
+      ctx.inject({ method: 'GET', url: '/v1/staff/me', headers: bearer(fixture.keys.readOnly.secret) });
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await staffMe();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error.code).toBe('insufficient_scope');
+      expect(refused.headers.ratelimit).toBe(`"default";r=${2 - i};t=50`);
+    }
+    const limited = await staffMe();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('rate_limited');
   });
 
   it('another key of the same application has its own budget', async () => {
@@ -98,23 +126,83 @@ describe('rate limit configuration', () => {
   });
 });
 
-describe.runIf(redisAvailable)('rate limiting shared through Redis', () => {
-  it('two instances share one budget per key', async () => {
+describe.each(STORE_KINDS)('rate limiting shared through Redis (%s)', (kind) => {
+  const now = Date.parse('2026-03-11T12:00:10Z');
+  const integration = (secret: string) => ({ method: 'GET' as const, url: '/v1/integration', headers: bearer(secret) });
+
+  it.runIf(redisAvailable)('two instances count together: one budget and one RateLimit count per key', async () => {
     const fixture = buildFixture();
-    const ctx = await createTestContext('sqlite', { env: { ...LIMIT_ENV, REDIS_URL } });
-    const second = await buildApp({ config: ctx.config, store: ctx.database.open(), clock: ctx.clock, logger: false });
+    const ctx = await createTestContext(kind, { env: { ...LIMIT_ENV, REDIS_URL }, now });
+    const secondStore = ctx.database.open();
+    const second = await buildApp({ config: ctx.config, store: secondStore, clock: ctx.clock, logger: false });
+    const redis = new Redis(REDIS_URL);
     try {
       await seed(ctx, fixture);
       const secondInject = await checkedInject(second);
-      const statuses: number[] = [];
+      const answers: string[] = [];
       for (let i = 0; i < 4; i += 1) {
         const inject = i % 2 === 0 ? ctx.inject : secondInject;
-        const res = await inject({ method: 'GET', url: '/v1/integration', headers: bearer(fixture.keys.test.secret) });
-        statuses.push(res.statusCode);
+        const res = await inject(integration(fixture.keys.test.secret));
+        answers.push(`${res.statusCode} ${String(res.headers.ratelimit)}`);
       }
-      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(answers).toEqual([
+        '200 "default";r=2;t=50',
+        '200 "default";r=1;t=50',
+        '200 "default";r=0;t=50',
+        '429 "default";r=0;t=50',
+      ]);
+      // The shared counter expires: Redis does not keep a key per window for ever.
+      const counter = `wsg:rl:key:${fixture.keys.test.id}:${Date.parse('2026-03-11T12:00:00Z')}`;
+      expect(await redis.get(counter)).toBe('4');
+      const ttl = await redis.pttl(counter);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
     } finally {
+      redis.disconnect();
       await second.close();
+      await secondStore.close();
+      await ctx.close();
+    }
+  });
+
+  const goesAway = 'a Redis that goes away lets requests through uncounted: a warning each, nothing at error level';
+  it.runIf(redisAvailable)(goesAway, async () => {
+    const fixture = buildFixture();
+    const ctx = await createTestContext(kind);
+    const proxy = await startRedisProxy();
+    const logs: { level: number; msg: string }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = await buildApp({
+      config: testConfig({ ...LIMIT_ENV, REDIS_URL: proxy.url }),
+      store: ctx.store,
+      clock: new ManualClock(now),
+      loggerInstance: pino({ level: 'info' }, sink),
+    });
+    try {
+      await seed(ctx, fixture);
+      const inject = await checkedInject(app);
+      const counted = await inject(integration(fixture.keys.test.secret));
+      expect(counted.statusCode).toBe(200);
+      expect(counted.headers.ratelimit).toBe('"default";r=2;t=50');
+
+      await proxy.cut();
+      for (let i = 0; i < 5; i += 1) {
+        const res = await inject(integration(fixture.keys.test.secret));
+        expect(res.statusCode).toBe(200);
+        expect(res.headers.ratelimit).toBeUndefined();
+      }
+      const warnings = logs.filter((line) => line.msg === 'rate limit store unavailable; request not counted');
+      expect(warnings).toHaveLength(5);
+      expect(warnings.every((line) => line.level === PINO_WARN)).toBe(true);
+      expect(logs.filter((line) => line.level >= PINO_ERROR)).toEqual([]);
+    } finally {
+      await app.close();
+      await proxy.cut();
       await ctx.close();
     }
   });
