@@ -8,6 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const UNIT = [
   'test/clock.test.ts',
   'test/config.test.ts',
+  'test/cli-args.test.ts',
   'test/ids.test.ts',
   'test/paging.test.ts',
   'test/keys/**/*.test.ts',

@@ -1,4 +1,6 @@
-import { UsageError } from './cli-args.ts';
+import { ENVIRONMENTS } from './actor.ts';
+import { optional, parseCommand, repeated, required, UsageError } from './cli-args.ts';
+import { oneOf, text, uuid, wholeNumber } from './cli-values.ts';
 import { systemClock } from './clock.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { backupSqlite } from './db/backup.ts';
@@ -19,87 +21,54 @@ export const OPERATIONS_USAGE = `  keys create --application <id> --environment 
                         on PostgreSQL, use pg_dump
 `;
 
-type Options = Readonly<Record<string, readonly string[]>>;
-
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** The one value of an option given at most once. */
-function single(options: Options, name: string): string | undefined {
-  const values = options[name];
-  if (values && values.length > 1) throw new UsageError(`--${name} is given more than once`);
-  return values?.[0];
-}
+const KEY_ID = { name: 'key id', kind: uuid };
 
-function required(options: Options, name: string, command: string): string {
-  const value = single(options, name);
-  if (value === undefined) throw new UsageError(`${command} needs --${name}`);
-  return value;
-}
+type KeyManagement = ReturnType<typeof createKeyManagement>;
 
-function allowOnly(options: Options, allowed: readonly string[], command: string): void {
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) throw new UsageError(`${command} takes no --${name}`);
-  }
-}
-
-function onePositional(positionals: readonly string[], what: string, command: string): string {
-  if (positionals.length !== 1 || !positionals[0]) throw new UsageError(`${command} needs exactly one ${what}`);
-  return positionals[0];
-}
-
-function graceSeconds(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_GRACE_SECONDS;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`--grace-seconds must be a whole number of seconds, got "${raw}"`);
-  return Number(raw);
-}
-
-/** `keys create|list|revoke|rotate`: runs on the configured database (migrated first), prints JSON. */
-export async function keys(
-  positionals: readonly string[],
-  options: Options,
-  overrides: ConfigOverrides,
-): Promise<number> {
-  const [action, ...rest] = positionals;
-  const config = loadConfig(process.env, overrides);
-  // Arguments are checked before the database is opened.
-  let run: (management: ReturnType<typeof createKeyManagement>) => Promise<unknown>;
+/** The key operation the arguments after `keys` name, checked before anything is opened. */
+function keyOperation(args: readonly string[]): { overrides: ConfigOverrides; run: (m: KeyManagement) => Promise<unknown> } {
+  const [action, ...rest] = args;
   switch (action) {
     case 'create': {
-      allowOnly(options, ['application', 'environment', 'scope'], 'keys create');
-      if (rest.length > 0) throw new UsageError('keys create takes no positional arguments');
-      const applicationId = required(options, 'application', 'keys create');
-      const environment = required(options, 'environment', 'keys create');
-      const scopes = (options.scope ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
-      run = (m) => m.create({ applicationId, environment, scopes });
-      break;
+      const { values, overrides } = parseCommand('keys create', rest, {
+        options: { application: required(uuid), environment: required(oneOf(ENVIRONMENTS)), scope: repeated(text) },
+      });
+      const scopes = values.scope.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+      return { overrides, run: (m) => m.create({ applicationId: values.application, environment: values.environment, scopes }) };
     }
     case 'list': {
-      allowOnly(options, ['application'], 'keys list');
-      if (rest.length > 0) throw new UsageError('keys list takes no positional arguments');
-      const applicationId = single(options, 'application');
-      run = async (m) => ({ keys: await m.list(applicationId === undefined ? {} : { applicationId }) });
-      break;
+      const { values, overrides } = parseCommand('keys list', rest, { options: { application: optional(uuid) } });
+      const applicationId = values.application;
+      return { overrides, run: async (m) => ({ keys: await m.list(applicationId === undefined ? {} : { applicationId }) }) };
     }
     case 'revoke': {
-      allowOnly(options, [], 'keys revoke');
-      const keyId = onePositional(rest, 'key id', 'keys revoke');
-      run = (m) => m.revoke(keyId);
-      break;
+      const { positional: keyId, overrides } = parseCommand('keys revoke', rest, { positional: KEY_ID });
+      return { overrides, run: (m) => m.revoke(keyId) };
     }
     case 'rotate': {
-      allowOnly(options, ['grace-seconds'], 'keys rotate');
-      const keyId = onePositional(rest, 'key id', 'keys rotate');
-      const grace = graceSeconds(single(options, 'grace-seconds'));
-      run = (m) => m.rotate(keyId, grace);
-      break;
+      const { positional: keyId, values, overrides } = parseCommand('keys rotate', rest, {
+        positional: KEY_ID,
+        options: { 'grace-seconds': optional(wholeNumber()) },
+      });
+      return { overrides, run: (m) => m.rotate(keyId, values['grace-seconds'] ?? DEFAULT_GRACE_SECONDS) };
     }
     default:
       throw new UsageError(
-        action === undefined ? 'keys needs an action: create, list, revoke or rotate' : `unknown keys action "${action}"`,
+        action === undefined || action.startsWith('-')
+          ? 'keys needs an action: create, list, revoke or rotate'
+          : `unknown keys action "${action}"`,
       );
   }
+}
+
+/** `keys create|list|revoke|rotate`: runs on the configured database (migrated first), prints JSON. */
+export async function keys(args: readonly string[]): Promise<number> {
+  const { overrides, run } = keyOperation(args);
+  const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
     await migrateToLatest(store);
@@ -111,9 +80,8 @@ export async function keys(
 }
 
 /** `backup <file>`: a consistent copy of the SQLite database (PostgreSQL: a pointer to pg_dump, exit 1). */
-export async function backup(positionals: readonly string[], options: Options, overrides: ConfigOverrides): Promise<number> {
-  allowOnly(options, [], 'backup');
-  const file = onePositional(positionals, 'target file', 'backup');
+export async function backup(args: readonly string[]): Promise<number> {
+  const { positional: file, overrides } = parseCommand('backup', args, { positional: { name: 'target file', kind: text } });
   const config = loadConfig(process.env, overrides);
   print(await backupSqlite(config.databaseUrl, file));
   return 0;

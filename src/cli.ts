@@ -1,7 +1,9 @@
-import { parseArgs, UsageError } from './cli-args.ts';
+import { parseArgs } from 'node:util';
+import { optional, parseCommand, UsageError } from './cli-args.ts';
 import { systemClock } from './clock.ts';
 import { backup, keys, OPERATIONS_USAGE } from './cli-operations.ts';
-import { ConfigError, loadConfig, type ConfigOverrides } from './config.ts';
+import { text, uuid } from './cli-values.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { BackupError } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
 import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks.ts';
@@ -11,14 +13,6 @@ import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.t
 import { startServer, stopOnSignals } from './server.ts';
 import { rebuildTotals, workspaceExists } from './features/totals/service.ts';
 import { upgradeStore } from './upgrade.ts';
-
-/** The command options each command takes (configuration flags aside); keys and backup judge theirs themselves. */
-const KEY_OPTIONS = ['application', 'environment', 'scope', 'grace-seconds'];
-const OPTIONS_OF: Readonly<Record<string, readonly string[]>> = {
-  keys: KEY_OPTIONS,
-  backup: KEY_OPTIONS,
-  'rebuild-totals': ['workspace'],
-};
 
 const USAGE = `Usage: workspace-gateway <command> [options]
 
@@ -37,15 +31,18 @@ Options (override the environment):
   --host <addr>         listen address (HOST, default 127.0.0.1)
   --database-url <url>  sqlite:<path>, sqlite::memory: or postgres://… (DATABASE_URL)
   --workspace <id>      rebuild-totals: only this workspace
+  -h, --help            print this help
 `;
 
-async function serve(overrides: ConfigOverrides): Promise<number> {
+async function serve(args: readonly string[]): Promise<number> {
+  const { overrides } = parseCommand('serve', args);
   const server = await startServer(loadConfig(process.env, overrides));
   await stopOnSignals(server);
   return 0;
 }
 
-async function migrate(overrides: ConfigOverrides): Promise<number> {
+async function migrate(args: readonly string[]): Promise<number> {
+  const { overrides } = parseCommand('migrate', args);
   const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
@@ -57,8 +54,8 @@ async function migrate(overrides: ConfigOverrides): Promise<number> {
   }
 }
 
-async function provision(file: string | undefined, overrides: ConfigOverrides): Promise<number> {
-  if (!file) throw new UsageError('provision needs a file: workspace-gateway provision <file.json>');
+async function provision(args: readonly string[]): Promise<number> {
+  const { positional: file, overrides } = parseCommand('provision', args, { positional: { name: 'file', kind: text } });
   const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
@@ -71,7 +68,13 @@ async function provision(file: string | undefined, overrides: ConfigOverrides): 
   }
 }
 
-async function rebuildTotalsCommand(workspaceId: string | undefined, overrides: ConfigOverrides): Promise<number> {
+async function demo(args: readonly string[]): Promise<number> {
+  return runDemo(parseCommand('demo', args).overrides);
+}
+
+async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
+  const { values, overrides } = parseCommand('rebuild-totals', args, { options: { workspace: optional(uuid) } });
+  const workspaceId = values.workspace;
   const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
@@ -87,6 +90,24 @@ async function rebuildTotalsCommand(workspaceId: string | undefined, overrides: 
   }
 }
 
+/** Each command parses the arguments after its name itself (`parseCommand`), before it opens anything. */
+const COMMANDS: ReadonlyMap<string, (args: readonly string[]) => Promise<number>> = new Map([
+  ['serve', serve],
+  ['migrate', migrate],
+  ['provision', provision],
+  ['demo', demo],
+  ['rebuild-totals', rebuildTotalsCommand],
+  ['keys', keys],
+  ['backup', backup],
+  ['webhooks', runWebhooksCommand],
+]);
+
+/** `--help` or `-h` anywhere (before a `--`), whatever else the arguments hold. */
+function asksForHelp(argv: readonly string[]): boolean {
+  const options = { help: { type: 'boolean', short: 'h' } } as const;
+  return parseArgs({ args: [...argv], options, strict: false, allowPositionals: true }).values.help === true;
+}
+
 function fail(message: string): number {
   process.stderr.write(`workspace-gateway: ${message}\n`);
   return 1;
@@ -94,37 +115,22 @@ function fail(message: string): number {
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {
-    // Subcommands with options of their own parse them themselves.
-    if (argv[0] === 'webhooks') return await runWebhooksCommand(argv.slice(1));
-    const { command, positionals, overrides, options } = parseArgs(argv);
-    const allowed = OPTIONS_OF[command ?? ''] ?? [];
-    const stray = Object.keys(options).find((name) => !allowed.includes(name));
-    if (stray !== undefined) {
-      throw new UsageError(`${command ?? 'no command'} takes no --${stray}`);
+    const [command, ...args] = argv;
+    if (command === 'help' || asksForHelp(argv)) {
+      process.stdout.write(USAGE);
+      return 0;
     }
-    switch (command) {
-      case 'serve':
-        return await serve(overrides);
-      case 'migrate':
-        return await migrate(overrides);
-      case 'provision':
-        return await provision(positionals[0], overrides);
-      case 'demo':
-        return await runDemo(overrides);
-      case 'keys':
-        return await keys(positionals, options, overrides);
-      case 'backup':
-        return await backup(positionals, options, overrides);
-      case 'rebuild-totals':
-        return await rebuildTotalsCommand(options.workspace?.[0], overrides);
-      case undefined:
-      case 'help':
-      case '--help':
-        process.stdout.write(USAGE);
-        return command === undefined ? 1 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+    if (command === undefined) {
+      process.stdout.write(USAGE);
+      return 1;
     }
+    const run = COMMANDS.get(command);
+    if (run === undefined) {
+      throw new UsageError(
+        command.startsWith('-') ? `the command comes first, then its options (got ${command})` : `unknown command "${command}"`,
+      );
+    }
+    return await run(args);
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message}\n\n${USAGE}`);
     if (error instanceof ConfigError) return fail(`invalid configuration: ${error.message}`);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../src/cli-args.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 describe('configuration', () => {
@@ -132,42 +131,5 @@ describe('configuration', () => {
 
   it('the default build id is the package version, with the commit when known', () => {
     expect(loadConfig({}).buildId).toMatch(/^\d+\.\d+\.\d+(\+[0-9a-f]+)?$/);
-  });
-});
-
-describe('command line arguments', () => {
-  it('parses a command, positionals and flags in both spellings', () => {
-    expect(parseArgs(['provision', 'doc.json', '--database-url', 'sqlite:x.db', '--port=9'])).toEqual({
-      command: 'provision',
-      positionals: ['doc.json'],
-      overrides: { databaseUrl: 'sqlite:x.db', port: '9' },
-      options: {},
-    });
-  });
-
-  it('collects command options, repeatable ones in order', () => {
-    expect(
-      parseArgs(['keys', 'create', '--application', 'app', '--scope', 'activity:read', '--scope=staff:read', '--port', '1']),
-    ).toEqual({
-      command: 'keys',
-      positionals: ['create'],
-      overrides: { port: '1' },
-      options: { application: ['app'], scope: ['activity:read', 'staff:read'] },
-    });
-  });
-
-  it('parses command options apart from configuration', () => {
-    expect(parseArgs(['rebuild-totals', '--workspace', 'w-1', '--database-url=sqlite:x.db'])).toEqual({
-      command: 'rebuild-totals',
-      positionals: [],
-      overrides: { databaseUrl: 'sqlite:x.db' },
-      options: { workspace: ['w-1'] },
-    });
-    expect(() => parseArgs(['rebuild-totals', '--workspace'])).toThrow(UsageError);
-  });
-
-  it('rejects unknown flags and flags without a value', () => {
-    expect(() => parseArgs(['serve', '--verbose'])).toThrow(UsageError);
-    expect(() => parseArgs(['serve', '--port'])).toThrow(UsageError);
   });
 });
