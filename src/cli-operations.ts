@@ -5,7 +5,7 @@ import { systemClock } from './clock.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { backupSqlite } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { upgradeStore } from './upgrade.ts';
 import { createKeyManagement, DEFAULT_GRACE_SECONDS } from './keys/management.ts';
 
 export const OPERATIONS_USAGE = `  keys create --application <id> --environment test|live [--scope <scope>]...
@@ -71,7 +71,7 @@ export async function keys(args: readonly string[]): Promise<number> {
   const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
-    await migrateToLatest(store);
+    await upgradeStore(store);
     print(await run(createKeyManagement({ db: store.db, clock: systemClock })));
     return 0;
   } finally {

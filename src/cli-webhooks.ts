@@ -3,7 +3,7 @@ import { oneOf, uuid, wholeNumber } from './cli-values.ts';
 import { systemClock } from './clock.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { openStore, type Store } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { upgradeStore } from './upgrade.ts';
 import { DELIVERY_STATUSES, listDeliveries, redeliver } from './features/webhooks/operations.ts';
 
 export const WEBHOOKS_USAGE = `  webhooks deliveries --workspace <id> [--status pending|delivered|failed] [--limit n]
@@ -18,7 +18,7 @@ const EVENT_ID = { name: 'event id', kind: uuid };
 async function onStore(overrides: ConfigOverrides, work: (store: Store) => Promise<unknown>): Promise<number> {
   const store = openStore(loadConfig(process.env, overrides).databaseUrl);
   try {
-    await migrateToLatest(store);
+    await upgradeStore(store);
     process.stdout.write(`${JSON.stringify(await work(store), null, 2)}\n`);
     return 0;
   } finally {

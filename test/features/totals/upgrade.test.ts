@@ -2,6 +2,7 @@
  * A store that held shifts before the activity totals existed: the upgrade that creates them also fills them
  * from the shifts, so the reports of the new version read what the old one computed from the shifts.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.ts';
@@ -12,8 +13,9 @@ import * as activityTotals from '../../../src/db/migrations/20261124_0004_activi
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../src/upgrade.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { buildFixture, UNIVERSE_ID } from '../../helpers/fixtures.ts';
-import { STORE_KINDS, withTestStore } from '../../helpers/stores.ts';
+import { STORE_KINDS, withTestStore, type TestDatabase } from '../../helpers/stores.ts';
 
 const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
 const CHANGES_MIGRATION = '20261125_0006_activity_changes';
@@ -22,8 +24,10 @@ const HOUR = 60 * 60 * 1000;
 
 describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals (%s)', (kind) => {
   let store: Store;
-  withTestStore(kind, (opened) => {
+  let database: TestDatabase;
+  withTestStore(kind, (opened, db) => {
     store = opened;
+    database = db;
   });
 
   const totals = () =>
@@ -37,12 +41,13 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
       .orderBy('staff_id')
       .execute();
 
-  it('builds the totals of the existing shifts when it creates them', async () => {
+  /** The store as the previous version left it: shifts, and no totals (nor the migrations after them). */
+  async function storeBeforeTotals(): Promise<Awaited<ReturnType<typeof totals>>> {
     const fixture = buildFixture({ timezone: 'Europe/Berlin' });
     const workspace = fixture.document.workspaces[0];
     if (!workspace) throw new Error('fixture without a workspace');
     const shift = (n: number, hours: number) => ({
-      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      id: randomUUID(),
       staffId: fixture.ids.staff.alice,
       applicationId: fixture.ids.applicationId,
       environment: 'test' as const,
@@ -63,10 +68,21 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);
     await activityTotals.down(store.db as unknown as Parameters<typeof activityTotals.down>[0]);
     await sql`delete from kysely_migration where name in (${ACTIVITY_TOTALS_MIGRATION}, ${WEBHOOKS_MIGRATION}, ${CHANGES_MIGRATION})`.execute(store.db);
+    return expected;
+  }
 
+  it('builds the totals of the existing shifts when it creates them', async () => {
+    const expected = await storeBeforeTotals();
     const { applied } = await upgradeStore(store);
     expect(applied).toEqual([ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION]);
     expect(await totals()).toEqual(expected);
     expect((await upgradeStore(store)).applied).toEqual([]);
+  });
+
+  it('builds them too when the first command after the upgrade is a key or webhook command', async () => {
+    const expected = await storeBeforeTotals();
+    const listed = await runCli(['keys', 'list', '--database-url', database.url]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(await totals()).toEqual(expected);
   });
 });
