@@ -91,6 +91,12 @@ describe.each(STORE_KINDS)('the reference page at /docs (%s)', (kind) => {
       }
       const title = await page.locator('.info .title').first().innerText();
       expect(title).toContain('workspace-gateway');
+      // The top bar names the product: its logo is the gateway's own mark, and no field offers another document.
+      const logo = page.locator('.topbar img').first();
+      expect(await logo.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+      const mark = Buffer.from((await logo.getAttribute('src'))?.split(',')[1] ?? '', 'base64').toString('utf8');
+      expect(mark).toContain('workspace-gateway');
+      expect(await page.locator('.topbar .download-url-wrapper').isVisible()).toBe(false);
       if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: true });
     } finally {
       await context.close();
