@@ -130,10 +130,14 @@ export async function prepareSqlite(
   };
 }
 
-/** Connection URL whose sessions use `schema` as their search path. */
+/** The application name of the benchmark's sessions (the gateway's included), to tell them from others'. */
+export const BENCH_APPLICATION_NAME = 'wsg-bench';
+
+/** Connection URL whose sessions use `schema` as their search path and name themselves the benchmark's. */
 function urlWithSchema(url: string, schema: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('options', `-c search_path=${schema}`);
+  parsed.searchParams.set('application_name', BENCH_APPLICATION_NAME);
   return parsed.toString();
 }
 

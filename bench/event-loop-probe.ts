@@ -27,7 +27,7 @@ if (typeof process.send === 'function') {
   const RESOLUTION_MS = 10;
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
-  const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4) / 100 - RESOLUTION_MS);
+  const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
   process.on('message', (message: ProbeRequest) => {
     if (typeof message !== 'object' || message === null || !('probe' in message)) return;
     if (message.probe === 'reset') histogram.reset();

@@ -5,17 +5,22 @@ export const USAGE = `Usage: npm run bench -- [options]
 
   --store sqlite|postgres|all   store(s) to run on (default sqlite; with --quick: all)
   --quick                       small data, short phases: checks every scenario, asserts no speed
+                                (the open-loop scenario a few seconds per level)
   --database-url <url>          PostgreSQL database for the run's schema
                                 (default BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test)
   --fresh                       regenerate the cached SQLite dataset
-  --only <a,b,...>              run only these scenarios (and the baseline)
+  --only <a,b,...>              run only these scenarios (and the baseline), e.g. --only open
   --no-baseline                 skip the baseline too (e.g. to profile one scenario alone)
-  --duration <seconds>          measured seconds per scenario
+  --duration <seconds>          measured seconds per scenario (and per phase of the open-loop scenario)
   --connections <n>             connections per scenario (default 32)
   --profile                     run the server with --cpu-prof and summarize the profile
   --server-bin <path>           another build's bin/workspace-gateway.js, e.g. for an A/B comparison
+  --compare <path>              run the scenarios on this checkout's build (or --server-bin's) and on the build
+                                at <path>, interleaved A, B, A, B on one database, and print CPU per operation
+                                side by side with the ratio B / A
   --no-pin                      let the load generator run on every CPU (by default it is held on the last one)
   --keep                        keep the run's database (SQLite file or PostgreSQL schema)
+  --write-doc                   only rewrite docs/BENCHMARKS.md from the newest full results in bench/results
   --help                        this text
 `;
 
@@ -33,6 +38,9 @@ export interface BenchOptions {
   readonly cpuProfile: boolean;
   /** The server entry point to run (default: this repository's bin/workspace-gateway.js). */
   readonly serverBin: string | null;
+  /** A second entry point to compare with, interleaved (A, B, A, B). */
+  readonly compare: string | null;
+  readonly writeDoc: boolean;
   /** Hold the load generator on one CPU while measuring (see affinity.ts). */
   readonly pin: boolean;
   readonly keep: boolean;
@@ -60,6 +68,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   let connections: number | null = null;
   let cpuProfile = false;
   let serverBin: string | null = null;
+  let compare: string | null = null;
+  let writeDoc = false;
   let pin = true;
   let keep = false;
   let help = false;
@@ -107,6 +117,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       case '--server-bin':
         serverBin = value();
         break;
+      case '--compare':
+        compare = value();
+        break;
+      case '--write-doc':
+        writeDoc = true;
+        break;
       case '--no-pin':
         pin = false;
         break;
@@ -140,6 +156,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     connections,
     cpuProfile,
     serverBin,
+    compare,
+    writeDoc,
     pin,
     keep,
     help,

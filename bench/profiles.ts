@@ -31,6 +31,18 @@ export interface Profile {
   readonly deepPosition: number;
   /** Reuse a generated SQLite database file between runs (bench/.cache). */
   readonly cacheSqlite: boolean;
+  /** The open-loop scenario's phases (open/measure.ts). */
+  readonly open: OpenTiming;
+}
+
+export interface OpenTiming {
+  /** Quiet time before the idle measurement, so the previous load's tail (commits, checkpoints) is over. */
+  readonly settleSeconds: number;
+  /** Measured seconds without requests: the background jobs' cost. */
+  readonly idleSeconds: number;
+  /** Each phase (a stream alone, or the mix, at one level) runs this long unmeasured, then `phaseSeconds` measured. */
+  readonly warmupSeconds: number;
+  readonly phaseSeconds: number;
 }
 
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
@@ -45,6 +57,8 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     heartbeatShifts: 2000,
     deepPosition: 4000,
     cacheSqlite: true,
+    // 2 levels x 5 phases x 26 s + 12 s: about 4.5 minutes.
+    open: { settleSeconds: 2, idleSeconds: 10, warmupSeconds: 2, phaseSeconds: 24 },
   },
   quick: {
     name: 'quick',
@@ -57,5 +71,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     heartbeatShifts: 200,
     deepPosition: 400,
     cacheSqlite: false,
+    // A smoke run: every stream answers correctly at both levels; 5.75 s of load, and the time the answers take.
+    open: { settleSeconds: 0.25, idleSeconds: 0.5, warmupSeconds: 0, phaseSeconds: 0.5 },
   },
 };

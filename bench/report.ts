@@ -1,34 +1,41 @@
-/** Results: one JSON record per run, its console table and its Markdown section. */
+/** Results: one JSON record per run, its console tables and its Markdown section. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpuPercent, type OperationCost } from './cpu.ts';
 import type { GenerationStats } from './generate.ts';
 import type { LoadResult } from './load.ts';
 import type { MachineDescription } from './machine.ts';
+import type { OpenRecord } from './open/measure.ts';
+import { openTables } from './open/report.ts';
 import type { ProfileName } from './profiles.ts';
 import type { StoreName, TargetResult } from './targets.ts';
+import { markdownTable, textTable } from './tables.ts';
 
-export const RECORD_VERSION = 1;
+/** 2: costs per operation and the open-loop scenario; the closed-loop throughput ratios are gone. */
+export const RECORD_VERSION = 2;
 
 export interface ScenarioRecord extends LoadResult {
   readonly name: string;
   readonly title: string;
   /**
    * `throughput`: the scenario at the run's connection count (32), the server saturated. `latency`: the same
-   * requests at LATENCY_CONNECTIONS, where a request waits for little but its own work (read scenarios with a
-   * latency target). Records before this field are throughput records.
+   * requests at LATENCY_CONNECTIONS, where a request waits for little but its own work. `cold`: requests timed
+   * one at a time.
    */
-  readonly phase?: 'throughput' | 'latency' | 'cold' | 'alone' | 'mixed';
-  /** Requests per second over the baseline's in the same run (null for the baseline itself or without one). */
-  readonly ratioToBaseline: number | null;
+  readonly phase: 'throughput' | 'latency' | 'cold';
+  /** CPU per operation over the phase; null when nothing was served. */
+  readonly cost: OperationCost | null;
 }
 
 export interface RunRecord {
   readonly recordVersion: number;
   readonly store: StoreName;
   readonly mode: ProfileName;
-  /** Options that change what is measured (--only, --no-baseline, --duration, --connections): never written to docs. */
+  /** Options that change what is measured (--only, --duration, --server-bin, …): never written to docs. */
   readonly exploratory: boolean;
   readonly command: string;
+  /** The gateway's entry point when it was not this checkout's. */
+  readonly serverBin: string | null;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly machine: MachineDescription;
@@ -44,10 +51,13 @@ export interface RunRecord {
     readonly connections: number;
     readonly durationSeconds: number;
     readonly warmupSeconds: number;
-    /** The CPU the load generator was held on while measuring; null (or absent, in older records) when it was not. */
-    readonly loadGeneratorCpu?: string | null;
+    /** The CPU the load generator was held on while measuring; null when it was not. */
+    readonly loadGeneratorCpu: string | null;
   };
+  /** How the database's CPU was counted: measured, or why not (SQLite runs inside the gateway). */
+  readonly databaseCpu: string;
   readonly scenarios: ScenarioRecord[];
+  readonly open: OpenRecord | null;
   readonly server: { readonly peakRssMb: number; readonly exitCode: number | null };
   readonly targets: TargetResult[];
   readonly failures: string[];
@@ -55,49 +65,76 @@ export interface RunRecord {
 
 const n = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const passLabel = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'pass' : 'FAIL');
+export const passLabel = (pass: boolean | null): string => (pass === null ? 'n/a' : pass ? 'pass' : 'FAIL');
 
-function scenarioRow(s: ScenarioRecord): string[] {
+/** "207", or "812 (16.2 /shift)" for a batch. */
+export function costCell(cost: OperationCost | null | undefined): string {
+  if (!cost) return '-';
+  const total = n(cost.totalUs, cost.totalUs < 100 ? 1 : 0);
+  return cost.shiftsPerOperation ? `${total} (${n(cost.totalUs / cost.shiftsPerOperation, 1)} /shift)` : total;
+}
+
+/** The cost over GET /health's in the same run. */
+export function healthMultiple(cost: OperationCost | null | undefined, health: OperationCost | null | undefined): string {
+  return cost && health && health.totalUs > 0 ? (cost.totalUs / health.totalUs).toFixed(1) : '-';
+}
+
+export function healthCost(record: RunRecord): OperationCost | null {
+  return record.scenarios.find((s) => s.name === 'baseline')?.cost ?? null;
+}
+
+const percentCell = (value: number | null) => (value === null ? '-' : String(value));
+
+const HEADER = [
+  'scenario',
+  'conns',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'non-2xx',
+  'peak RSS MB',
+  'gateway CPU %',
+  'database CPU %',
+  'operation',
+  'CPU µs/op',
+  'database µs/op',
+  'x /health',
+  'loop p99 ms',
+  'loop max ms',
+];
+
+function scenarioRow(s: ScenarioRecord, health: OperationCost | null): string[] {
   return [
-    s.name,
+    s.phase === 'throughput' ? s.name : `${s.name} (${s.phase})`,
     String(s.connections),
     n(s.requestsPerSecond),
-    s.ratioToBaseline === null ? '-' : s.ratioToBaseline.toFixed(3),
     s.latencyMs.p50.toFixed(2),
-    s.latencyMs.p97_5.toFixed(2),
     s.latencyMs.p99.toFixed(2),
     String(s.errors),
     String(s.non2xx),
     n(s.serverPeakRssMb),
-    String(s.serverCpuPercent),
-    s.serverCpuMsPerRequest.toFixed(2),
+    percentCell(cpuPercent(s.cpu.gatewayMs, s.cpu.wallSeconds)),
+    percentCell(cpuPercent(s.cpu.databaseMs, s.cpu.wallSeconds)),
+    s.cost?.unit ?? '-',
+    costCell(s.cost),
+    s.cost?.databaseUs == null ? '-' : n(s.cost.databaseUs, 1),
+    healthMultiple(s.cost, health),
     s.eventLoopDelayMs ? s.eventLoopDelayMs.p99.toFixed(1) : '-',
+    s.eventLoopDelayMs ? s.eventLoopDelayMs.max.toFixed(1) : '-',
   ];
 }
 
-const HEADER = ['scenario', 'conns', 'req/s', 'x baseline', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors', 'non-2xx', 'peak RSS MB', 'server CPU %', 'CPU ms/req', 'loop p99 ms'];
-
 export function consoleTable(record: RunRecord): string {
-  const rows = [HEADER, ...record.scenarios.map(scenarioRow)];
-  const widths = HEADER.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? '').length)));
-  const line = (row: string[]) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ');
+  const health = healthCost(record);
   const targets = record.targets.map((t) => `  ${passLabel(t.pass).padEnd(4)}  ${t.target}: ${t.measured}`);
+  const open = record.open ? openTables(record.open, health, 'text') : [];
   return [
-    line(HEADER),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.slice(1).map(line),
+    textTable(HEADER, record.scenarios.map((s) => scenarioRow(s, health))),
+    ...open.flatMap((table) => ['', table]),
     '',
-    `targets${record.mode === 'quick' ? ' (quick mode: informative only)' : ''}:`,
+    `targets${record.mode === 'quick' ? ' (quick mode: informative only)' : ''} (recorded, not required: a missed one never fails the run):`,
     ...targets,
-  ].join('\n');
-}
-
-function markdownTable(header: string[], rows: string[][], rightAligned: (c: number) => boolean): string {
-  const escape = (cell: string) => cell.replaceAll('|', '\\|');
-  return [
-    `| ${header.map(escape).join(' | ')} |`,
-    `|${header.map((_, c) => (rightAligned(c) ? '---:' : '---')).join('|')}|`,
-    ...rows.map((row) => `| ${row.map(escape).join(' | ')} |`),
   ].join('\n');
 }
 
@@ -106,9 +143,10 @@ export function runMarkdown(record: RunRecord, resultFile: string | null): strin
   const m = record.machine;
   const d = record.dataset;
   const g = d.generation;
+  const health = healthCost(record);
   const scenarios = record.scenarios.map((s) => {
-    const row = scenarioRow(s);
-    row[0] = `\`${s.name}\`: ${s.title}`;
+    const row = scenarioRow(s, health);
+    row[0] = `\`${row[0] ?? s.name}\`: ${s.title}`;
     return row;
   });
   const lines = [
@@ -128,6 +166,7 @@ export function runMarkdown(record: RunRecord, resultFile: string | null): strin
         ['OS', m.os],
         ['Node.js', m.node],
         ['store', m.engine],
+        ['database CPU', record.databaseCpu],
         ['load average (1 min) at start / end', `${m.loadAverage.start} / ${m.loadAverage.end}`],
       ],
       () => false,
@@ -142,30 +181,39 @@ export function runMarkdown(record: RunRecord, resultFile: string | null): strin
         : `Generated in ${g.seconds.toFixed(1)} s (provisioning ${g.provisioningSeconds.toFixed(1)} s, shifts ${g.shiftSeconds.toFixed(1)} s: ` +
           `${n(g.shifts / Math.max(g.shiftSeconds, 0.001))} rows/s).`),
     '',
-    `Load: autocannon, ${record.load.connections} connections, ${record.load.warmupSeconds} s warm-up then ` +
-      `${record.load.durationSeconds} s measured per scenario. Latencies are per request at full resolution; ` +
-      '"x baseline" is the throughput over GET /health in the same run; server CPU is the server process\'s CPU time ' +
-      'over wall time (100 = one core), and CPU ms/req that time per response: the cost of a request apart from ' +
-      'queueing (at 32 connections, latency is mostly queueing: about 32 / throughput).',
+    `Closed loop: autocannon, ${record.load.connections} connections, ${record.load.warmupSeconds} s warm-up then ` +
+      `${record.load.durationSeconds} s measured per scenario (the server saturated).`,
     '',
     markdownTable(HEADER, scenarios, (c) => c > 0),
+  ];
+  if (record.open) {
+    const o = record.open;
+    lines.push(
+      '',
+      `Open loop: each phase ${o.timing.warmupSeconds} s unmeasured then ${o.timing.phaseSeconds} s measured; ` +
+        `idle measured over ${o.timing.idleSeconds} s after ${o.timing.settleSeconds} s of quiet; a cycle's stop is due ` +
+        `${o.cycleHoldMs} ms after its start.`,
+      ...openTables(o, health, 'markdown').flatMap((table) => ['', table]),
+    );
+  }
+  lines.push(
     '',
-    `Server peak RSS over the whole run (VmHWM): ${n(record.server.peakRssMb)} MB; the server exited with code ` +
+    `Gateway peak RSS over the whole run (VmHWM): ${n(record.server.peakRssMb)} MB; it exited with code ` +
       `${record.server.exitCode ?? 'none (killed)'} on SIGTERM.`,
     '',
     markdownTable(
-      ['target', 'measured', 'result'],
+      ['target (recorded, not yet required)', 'measured', 'result'],
       record.targets.map((t) => [t.target, t.measured, passLabel(t.pass)]),
       () => false,
     ),
-  ];
+  );
   if (record.failures.length > 0) {
     lines.push('', '**Failures:**', '', ...record.failures.map((f) => `- ${f.split('\n')[0] ?? f}`));
   }
   return lines.join('\n');
 }
 
-/** The newest full, non-exploratory record of a store in `dir`, with its file name. */
+/** The newest full, non-exploratory record of a store in `dir` in this record version, with its file name. */
 export function latestRecord(dir: string, store: StoreName): { record: RunRecord; file: string } | null {
   if (!existsSync(dir)) return null;
   const files = readdirSync(dir)
@@ -174,7 +222,7 @@ export function latestRecord(dir: string, store: StoreName): { record: RunRecord
     .reverse();
   for (const file of files) {
     const record = JSON.parse(readFileSync(join(dir, file), 'utf8')) as RunRecord;
-    if (record.mode === 'full' && !record.exploratory) return { record, file };
+    if (record.recordVersion === RECORD_VERSION && record.mode === 'full' && !record.exploratory) return { record, file };
   }
   return null;
 }

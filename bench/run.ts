@@ -1,32 +1,25 @@
 /**
  * `npm run bench`: generate data, start the server as a separate process, check and measure every scenario,
- * report. See docs/BENCHMARKS.md (written by report.ts) for what is measured and how to read it.
+ * report. See docs/BENCHMARKS.md (written by benchmarks-doc.ts) for what is measured and how to read it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pinLoadGenerator } from './affinity.ts';
-import { ResponseContract } from './contract.ts';
-import { postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.ts';
-import { requestJson } from './http.ts';
-import { runLoad, sequentialResult, type LoadResult } from './load.ts';
+import { benchmarksDocument } from './benchmarks-doc.ts';
+import { compareTable } from './compare.ts';
+import { findDatabaseServer } from './cpu.ts';
+import { BENCH_APPLICATION_NAME, postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.ts';
 import { currentLoad, describeMachine } from './machine.ts';
+import { measureScenarios, type Measured } from './measure.ts';
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from './options.ts';
 import { BENCHMARKS_DOC, REPO_ROOT, RESULTS_DIR } from './paths.ts';
-import { GENERATOR_VERSION, PROFILES } from './profiles.ts';
 import { summarizeProfileFile } from './profile-summary.ts';
-import { benchmarksDocument } from './benchmarks-doc.ts';
-import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord, type ScenarioRecord } from './report.ts';
-import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.ts';
+import { GENERATOR_VERSION, PROFILES } from './profiles.ts';
+import { consoleTable, RECORD_VERSION, runMarkdown, type RunRecord } from './report.ts';
+import { SCENARIO_NAMES } from './scenarios.ts';
 import { startServer, type ServerProcess } from './server.ts';
-import {
-  evaluateTargets,
-  LATENCY_CONNECTIONS,
-  LATENCY_SCENARIOS,
-  latencyKey,
-  type StoreName,
-  type TargetResult,
-} from './targets.ts';
+import { evaluateTargets, type StoreName } from './targets.ts';
 
 const started = performance.now();
 function log(message: string): void {
@@ -61,196 +54,73 @@ function fileStamp(date: Date): string {
   return date.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
 }
 
-interface StoreOutcome {
-  readonly record: RunRecord | null;
-  readonly ok: boolean;
-}
-
-function report(label: string, result: LoadResult, failures: string[]): void {
-  const loop = result.eventLoopDelayMs;
-  log(
-    `  ${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ` +
-      (loop ? `event loop p99 ${loop.p99} ms (max ${loop.max}), ` : '') +
-      `${result.errors} errors, ${result.non2xx} non-2xx, RSS ${result.serverPeakRssMb} MB, server CPU ${result.serverCpuPercent}%`,
-  );
-  if (result.errors > 0 || result.non2xx > 0 || result.requests === 0) {
-    failures.push(
-      `${label}: ${result.requests} responses, ${result.errors} errors (${result.timeouts} timeouts), ` +
-        `${result.non2xx} non-2xx, statuses ${JSON.stringify(result.statusCounts)}`,
-    );
-  }
-}
-
-/** Cold week-leaderboard reads (each right after a stop) the mixed scenario times, by profile. */
-const COLD_READS = { quick: 20, full: 200 } as const;
-
-/**
- * The mixed scenario: the week leaderboard read right after a stop (cold), each stream alone, then all streams at
- * once for the same duration. The event-loop delay of the mix is the one of the phase the streams shared.
- */
-async function measureMixed(
-  server: ServerProcess,
-  scenario: Scenario,
-  profile: (typeof PROFILES)[keyof typeof PROFILES],
-  durationSeconds: number,
-  failures: string[],
-): Promise<ScenarioRecord[]> {
-  const mixed = scenario.mixed;
-  if (!mixed) return [];
-  const records: ScenarioRecord[] = [];
-  const push = (name: string, title: string, phase: NonNullable<ScenarioRecord['phase']>, result: LoadResult) => {
-    records.push({ name, title, phase, ...result, ratioToBaseline: null });
-    report(name, result, failures);
-  };
-
-  await server.eventLoop.reset();
-  const latencies: number[] = [];
-  const coldStarted = performance.now();
-  for (let i = 0; i < COLD_READS[profile.name]; i += 1) latencies.push(await mixed.coldRead(i + 1));
-  const coldLoop = await server.eventLoop.read();
-  push(
-    'mixed/cold-leaderboard',
-    'GET /v1/activity/leaderboard?period=week right after a stop (cold), one at a time',
-    'cold',
-    sequentialResult(server, latencies, (performance.now() - coldStarted) / 1000, coldLoop),
-  );
-
-  for (const stream of mixed.streams) {
-    const result = await runLoad(server, { connections: stream.connections, durationSeconds, requests: stream.requests() });
-    push(`mixed/${stream.name}/alone`, `${stream.title}, alone`, 'alone', result);
-  }
-  if (profile.warmupSeconds > 0) {
-    await Promise.all(
-      mixed.streams.map((stream) =>
-        runLoad(server, { connections: stream.connections, durationSeconds: profile.warmupSeconds, requests: stream.requests(), eventLoop: false }),
-      ),
-    );
-  }
-  await server.eventLoop.reset();
-  const together = await Promise.all(
-    mixed.streams.map((stream) =>
-      runLoad(server, { connections: stream.connections, durationSeconds, requests: stream.requests(), eventLoop: false }),
-    ),
-  );
-  const mixLoop = await server.eventLoop.read();
-  mixed.streams.forEach((stream, i) => {
-    const result = together[i];
-    if (result) push(`mixed/${stream.name}/mixed`, `${stream.title}, in the mix`, 'mixed', { ...result, eventLoopDelayMs: mixLoop });
-  });
-  return records;
-}
-
-async function measureScenarios(
-  server: ServerProcess,
-  prepared: PreparedDatabase,
-  options: BenchOptions,
-  runTag: string,
-  failures: string[],
-  scenarioTargets: TargetResult[],
-): Promise<ScenarioRecord[]> {
-  const profile = PROFILES[options.profile];
-  const connections = options.connections ?? profile.connections;
-  const durationSeconds = options.durationSeconds ?? profile.durationSeconds;
-  const openapi = await requestJson(server.baseUrl, { path: '/openapi.json' });
-  if (openapi.status !== 200) throw new Error(`GET /openapi.json answered ${openapi.status}`);
-  const contract = new ResponseContract(openapi.body as ConstructorParameters<typeof ResponseContract>[0]);
-  const all = buildScenarios({
-    baseUrl: server.baseUrl,
-    databaseUrl: prepared.url,
-    plan: prepared.plan,
-    profile,
-    contract,
-    runTag,
-    log,
-  });
-  const scenarios = all.filter((s) =>
-    s.name === 'baseline' ? options.baseline : options.only === null || options.only.includes(s.name),
-  );
-
-  const records: ScenarioRecord[] = [];
-  let baselineRps: number | null = null;
-  for (const scenario of scenarios) {
-    if (interrupted) break;
-    log(`${scenario.name}: ${scenario.title}`);
-    try {
-      await scenario.prepare?.();
-      await scenario.check();
-      if (scenario.mixed) {
-        records.push(...(await measureMixed(server, scenario, profile, durationSeconds, failures)));
-        continue;
-      }
-      if (profile.warmupSeconds > 0) {
-        await runLoad(server, { connections, durationSeconds: profile.warmupSeconds, requests: scenario.requests() });
-      }
-      const result: LoadResult = await runLoad(server, { connections, durationSeconds, requests: scenario.requests() });
-      if (scenario.name === 'baseline') baselineRps = result.requestsPerSecond;
-      const ratio = scenario.name === 'baseline' || baselineRps === null ? null : result.requestsPerSecond / baselineRps;
-      const roundedRatio = ratio === null ? null : Math.round(ratio * 1000) / 1000;
-      records.push({ name: scenario.name, title: scenario.title, phase: 'throughput', ...result, ratioToBaseline: roundedRatio });
-      report(scenario.name, result, failures);
-      if (LATENCY_SCENARIOS.includes(scenario.name) && connections > LATENCY_CONNECTIONS) {
-        const latency = await runLoad(server, {
-          connections: LATENCY_CONNECTIONS,
-          durationSeconds: Math.max(1, durationSeconds / 2),
-          requests: scenario.requests(),
-        });
-        records.push({ name: scenario.name, title: `${scenario.title}, latency`, phase: 'latency', ...latency, ratioToBaseline: null });
-        report(`${scenario.name} at ${LATENCY_CONNECTIONS} connections`, latency, failures);
-      }
-      if (scenario.targets) scenarioTargets.push(...scenario.targets());
-    } catch (error) {
-      const message = errorMessage(error);
-      log(`  FAILED: ${message}`);
-      failures.push(message.startsWith(scenario.name) ? message : `${scenario.name}: ${message}`);
-    }
-  }
-  return records;
-}
-
-async function runStore(store: StoreName, options: BenchOptions, command: string): Promise<StoreOutcome> {
-  const profile = PROFILES[options.profile];
-  const startedAt = new Date();
-  const loadAtStart = currentLoad();
-  const runTag = `${store}-${fileStamp(startedAt)}-${Math.random().toString(36).slice(2, 6)}`;
-  const runDir = mkdtempSync(join(tmpdir(), `wsg-bench-${store}-`));
-  const exploratory =
+function isExploratory(options: BenchOptions): boolean {
+  return (
     options.only !== null ||
     !options.baseline ||
     options.durationSeconds !== null ||
     options.connections !== null ||
     options.serverBin !== null ||
-    !options.pin;
-  const writesDocs = profile.name === 'full' && !exploratory;
-  log(`== ${store} (${profile.name}${exploratory ? ', exploratory' : ''}), run directory ${runDir}`);
+    options.compare !== null ||
+    !options.pin
+  );
+}
 
+/** Where the database's CPU comes from, and the postmaster to read it from. */
+async function databaseCpu(store: StoreName, prepared: PreparedDatabase): Promise<{ text: string; postmasterPid: number | null }> {
+  if (store === 'sqlite') return { text: 'none apart: SQLite runs inside the gateway process', postmasterPid: null };
+  const found = await findDatabaseServer(prepared.url, BENCH_APPLICATION_NAME).catch((error: unknown) => ({ reason: errorMessage(error) }));
+  if ('reason' in found) {
+    log(`WARNING: the database's CPU is not measured: ${found.reason}`);
+    return { text: `not measured (${found.reason}): costs are the gateway's alone`, postmasterPid: null };
+  }
+  if (found.otherSessions > 0) {
+    log(`WARNING: ${found.otherSessions} other session(s) on the PostgreSQL server: its CPU figures include their work`);
+  }
+  return {
+    text: `every process of the PostgreSQL server on this machine (postmaster ${found.postmasterPid}); other sessions at the start: ${found.otherSessions}`,
+    postmasterPid: found.postmasterPid,
+  };
+}
+
+interface BuildRun {
+  readonly store: StoreName;
+  readonly options: BenchOptions;
+  readonly prepared: PreparedDatabase;
+  readonly runDir: string;
+  readonly command: string;
+  /** Entry point to run; null for this checkout's. */
+  readonly serverBin: string | null;
+  readonly database: { readonly text: string; readonly postmasterPid: number | null };
+  /** Label of the server's log and profile files in the run directory. */
+  readonly label: string;
+}
+
+/** Starts one build's server on the prepared database, measures the scenarios, stops it: one run record. */
+async function measureBuild(run: BuildRun): Promise<RunRecord> {
+  const { store, options, prepared } = run;
+  const profile = PROFILES[options.profile];
+  const startedAt = new Date();
+  const loadAtStart = currentLoad();
+  const runTag = `${store}-${fileStamp(startedAt)}-${Math.random().toString(36).slice(2, 6)}`;
   const failures: string[] = [];
-  const generationStarted = performance.now();
-  const prepared =
-    store === 'sqlite'
-      ? await prepareSqlite(profile, runDir, { fresh: options.fresh }, log)
-      : await preparePostgres(profile, options.postgresUrl, runTag, log);
-  log(`data ready in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`);
-
-  let scenarios: ScenarioRecord[] = [];
-  const scenarioTargets: TargetResult[] = [];
+  let measured: Measured = { scenarios: [], open: null, targets: [] };
   let peakRssMb = 0;
   let exitCode: number | null = null;
   let pinnedTo: string | null = null;
-  const profileDir = options.cpuProfile ? join(runDir, 'profiles') : undefined;
+  const profileDir = options.cpuProfile ? join(run.runDir, `profiles-${run.label}`) : undefined;
   let server: ServerProcess | undefined;
-  const undo = async () => {
-    await server?.stop();
-    if (!options.keep) await prepared.drop();
-  };
+  const undo = async () => server?.stop();
   onInterrupt.add(undo);
   try {
     server = await startServer({
       databaseUrl: prepared.url,
-      logPath: join(runDir, 'server.log'),
+      logPath: join(run.runDir, `server-${run.label}.log`),
+      postmasterPid: run.database.postmasterPid,
       ...(profileDir ? { profileDir } : {}),
-      ...(options.serverBin ? { serverBin: resolve(options.serverBin) } : {}),
+      ...(run.serverBin ? { serverBin: run.serverBin } : {}),
     });
-    log(`server pid ${server.pid} at ${server.baseUrl}`);
+    log(`server pid ${server.pid} at ${server.baseUrl}${run.serverBin ? ` (${run.serverBin})` : ''}`);
     // Pinned after the server started, which keeps every CPU (see affinity.ts).
     const pin = options.pin ? pinLoadGenerator() : null;
     if (pin && 'cpu' in pin) {
@@ -260,7 +130,7 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
       log(`load generator not pinned (${pin.reason})`);
     }
     try {
-      scenarios = await measureScenarios(server, prepared, options, runTag, failures, scenarioTargets);
+      measured = await measureScenarios({ server, prepared, options, runTag, failures, log, interrupted: () => interrupted });
     } finally {
       if (pin && 'release' in pin) pin.release();
       try {
@@ -275,20 +145,22 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
     failures.push(errorMessage(error));
   } finally {
     onInterrupt.delete(undo);
-    if (options.keep) log(`kept the database: ${prepared.url}`);
-    else await prepared.drop().catch((error: unknown) => log(`could not drop the database: ${errorMessage(error)}`));
   }
-
-  if (interrupted) return { record: null, ok: false };
-  const results = new Map(scenarios.map((s) => [s.phase === 'latency' ? latencyKey(s.name) : s.name, s]));
-  const mixedScenario = options.only === null || options.only.includes('mixed');
+  if (profileDir) {
+    for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+      const summary = summarizeProfileFile(join(profileDir, file));
+      writeFileSync(join(profileDir, `${file}.txt`), `${summary}\n`);
+      log(`CPU profile ${join(profileDir, file)}:\n${summary}`);
+    }
+  }
   const plan = prepared.plan;
-  const record: RunRecord = {
+  return {
     recordVersion: RECORD_VERSION,
     store,
     mode: profile.name,
-    exploratory,
-    command,
+    exploratory: isExploratory(options),
+    command: run.command,
+    serverBin: run.serverBin,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     machine: describeMachine(prepared.engineVersion, loadAtStart),
@@ -306,36 +178,89 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
       warmupSeconds: profile.warmupSeconds,
       loadGeneratorCpu: pinnedTo,
     },
-    scenarios,
+    databaseCpu: run.database.text,
+    scenarios: measured.scenarios,
+    open: measured.open,
     server: { peakRssMb, exitCode },
-    targets: [...evaluateTargets(store, results, peakRssMb, { mixed: mixedScenario }), ...scenarioTargets],
+    targets: [...evaluateTargets(store, measured.scenarios, measured.open, peakRssMb), ...measured.targets],
     failures,
   };
+}
 
-  const name = `${store}-${fileStamp(startedAt)}.json`;
-  if (writesDocs) {
+function printRecord(record: RunRecord, label: string): void {
+  process.stdout.write(`\n${label}:\n${consoleTable(record)}\n\n`);
+  if (record.failures.length > 0) {
+    process.stdout.write(
+      `${label}: ${record.failures.length} FAILURE(S): the run exits non-zero\n${record.failures.map((f) => `  - ${f}`).join('\n')}\n\n`,
+    );
+  }
+}
+
+/** Writes a record: into bench/results (and the doc) for a full run with default options, else the run directory. */
+function saveRecord(record: RunRecord, runDir: string, suffix = ''): void {
+  const name = `${record.store}-${fileStamp(new Date(record.startedAt))}${suffix}.json`;
+  if (record.mode === 'full' && !record.exploratory) {
     mkdirSync(RESULTS_DIR, { recursive: true });
     const path = join(RESULTS_DIR, name);
     writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
     writeFileSync(BENCHMARKS_DOC, benchmarksDocument(RESULTS_DIR, relative(REPO_ROOT, RESULTS_DIR)));
     log(`wrote ${relative(REPO_ROOT, path)} and ${relative(REPO_ROOT, BENCHMARKS_DOC)}`);
-  } else {
-    writeFileSync(join(runDir, name), `${JSON.stringify(record, null, 2)}\n`);
-    writeFileSync(join(runDir, 'report.md'), `${runMarkdown(record, null)}\n`);
-    log(`wrote ${join(runDir, name)} and report.md (${profile.name === 'quick' ? 'quick' : 'exploratory'} runs leave docs/ alone)`);
+    return;
   }
-  if (profileDir) {
-    for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
-      const summary = summarizeProfileFile(join(profileDir, file));
-      writeFileSync(join(profileDir, `${file}.txt`), `${summary}\n`);
-      log(`CPU profile ${join(profileDir, file)}:\n${summary}`);
+  writeFileSync(join(runDir, name), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileSync(join(runDir, `report${suffix}.md`), `${runMarkdown(record, null)}\n`);
+  log(`wrote ${join(runDir, name)} and report${suffix}.md (${record.mode === 'quick' ? 'quick' : 'exploratory'} runs leave docs/ alone)`);
+}
+
+/** --compare's rounds: each runs build A, then build B, on the same database. */
+const COMPARE_ROUNDS = 2;
+
+async function runStore(store: StoreName, options: BenchOptions, command: string): Promise<boolean> {
+  const profile = PROFILES[options.profile];
+  const runDir = mkdtempSync(join(tmpdir(), `wsg-bench-${store}-`));
+  const tag = `${store}-${fileStamp(new Date())}-${Math.random().toString(36).slice(2, 6)}`;
+  log(`== ${store} (${profile.name}${isExploratory(options) ? ', exploratory' : ''}), run directory ${runDir}`);
+  const generationStarted = performance.now();
+  const prepared =
+    store === 'sqlite'
+      ? await prepareSqlite(profile, runDir, { fresh: options.fresh }, log)
+      : await preparePostgres(profile, options.postgresUrl, tag, log);
+  log(`data ready in ${((performance.now() - generationStarted) / 1000).toFixed(1)} s`);
+  const drop = async () => {
+    if (!options.keep) await prepared.drop();
+  };
+  onInterrupt.add(drop);
+  try {
+    const database = await databaseCpu(store, prepared);
+    const base = { store, options, prepared, runDir, command, database };
+    const a = options.serverBin ? resolve(options.serverBin) : null;
+    if (options.compare === null) {
+      const record = await measureBuild({ ...base, serverBin: a, label: 'a' });
+      if (interrupted) return false;
+      saveRecord(record, runDir);
+      printRecord(record, `${store} (${profile.name})`);
+      return record.failures.length === 0;
     }
+    const b = resolve(options.compare);
+    const runs: Array<{ build: 'A' | 'B'; record: RunRecord }> = [];
+    for (let round = 1; round <= COMPARE_ROUNDS && !interrupted; round += 1) {
+      for (const [build, serverBin] of [['A', a], ['B', b]] as const) {
+        if (interrupted) break;
+        log(`-- ${store}: build ${build}, round ${round} of ${COMPARE_ROUNDS}`);
+        const record = await measureBuild({ ...base, serverBin, label: `${build.toLowerCase()}${round}` });
+        saveRecord(record, runDir, `-${build}${round}`);
+        runs.push({ build, record });
+      }
+    }
+    if (interrupted) return false;
+    for (const { build, record } of runs) if (record.failures.length > 0) printRecord(record, `${store} build ${build}`);
+    process.stdout.write(`\n${store}: CPU per operation, A = ${a ?? 'this checkout'}, B = ${b}\n${compareTable(runs)}\n\n`);
+    return runs.every((r) => r.record.failures.length === 0);
+  } finally {
+    onInterrupt.delete(drop);
+    if (options.keep) log(`kept the database: ${prepared.url}`);
+    else await drop().catch((error: unknown) => log(`could not drop the database: ${errorMessage(error)}`));
   }
-  process.stdout.write(`\n${store} (${profile.name}):\n${consoleTable(record)}\n\n`);
-  if (failures.length > 0) {
-    process.stdout.write(`${store}: ${failures.length} failure(s):\n${failures.map((f) => `  - ${f}`).join('\n')}\n\n`);
-  }
-  return { record, ok: failures.length === 0 };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -354,6 +279,11 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (options.writeDoc) {
+    writeFileSync(BENCHMARKS_DOC, benchmarksDocument(RESULTS_DIR, relative(REPO_ROOT, RESULTS_DIR)));
+    log(`wrote ${relative(REPO_ROOT, BENCHMARKS_DOC)} from ${relative(REPO_ROOT, RESULTS_DIR)}`);
+    return 0;
+  }
   const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
   let ok = true;
   for (const store of options.stores) {
@@ -369,15 +299,14 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (interrupted) break;
     try {
-      const outcome = await runStore(store, options, command);
-      ok &&= outcome.ok;
+      ok = (await runStore(store, options, command)) && ok;
     } catch (error) {
       log(`${store}: ${errorMessage(error)}`);
       ok = false;
     }
   }
   if (interrupted) return 130;
-  log(ok ? 'every scenario answered correctly' : 'FAILED: see above');
+  log(ok ? 'every scenario answered correctly' : 'FAILED: some requests erred or answered wrongly (see above); the run exits 1');
   return ok ? 0 : 1;
 }
 

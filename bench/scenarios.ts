@@ -1,15 +1,18 @@
 /**
  * The measured scenarios. Each one checks a sample response (status, OpenAPI shape and what the data must
  * say) before it is measured, so a broken endpoint fails the run instead of benchmarking error responses.
+ * Reads are here; writes in write-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
+ * webhooks.ts.
  */
 import type autocannon from 'autocannon';
-import type { ResponseContract } from './contract.ts';
-import { mapConcurrent, requestJson, type JsonResponse } from './http.ts';
-import { PLACE_ID, SERVER_COUNT, UNIVERSE_ID, type DatasetPlan, type StaffPlan } from './plan.ts';
-import type { Profile } from './profiles.ts';
+import type { CpuMeter } from './cpu.ts';
+import type { OpenScenario } from './open/scenario.ts';
+import { openScenario } from './open/scenario.ts';
 import { Random } from './random.ts';
 import type { TargetResult } from './targets.ts';
 import { webhookScenarios } from './webhooks.ts';
+import { createWorkload, dataOf, fail, LEADERBOARD, type Workload, type WorkloadContext } from './workload.ts';
+import { writeScenarios } from './write-scenarios.ts';
 
 /** Every scenario, in the order a run measures them: reads first, on the generated data only, then writes. */
 export const SCENARIO_NAMES = [
@@ -23,27 +26,33 @@ export const SCENARIO_NAMES = [
   'heartbeat',
   'heartbeat-batch',
   'start-stop',
+  'cold-leaderboard',
+  'open',
   'start-stop-webhooks',
   'webhook-delivery',
-  'mixed',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
-export interface ScenarioContext {
-  readonly baseUrl: string;
+export interface ScenarioContext extends WorkloadContext {
   /** The database the server runs on (scenarios that set up data the API cannot, e.g. webhook endpoints). */
   readonly databaseUrl: string;
-  readonly plan: DatasetPlan;
-  readonly profile: Profile;
-  readonly contract: ResponseContract;
-  /** Unique per run: idempotency keys never repeat across runs on one database. */
-  readonly runTag: string;
-  readonly log: (message: string) => void;
+  /** The gateway's (and database's) CPU, for costs a scenario measures itself (webhook deliveries). */
+  readonly meter: CpuMeter;
+}
+
+/** What one operation of a scenario is, for its cost: by default one request. */
+export interface OperationUnit {
+  readonly unit: string;
+  /** Requests per operation (a start + stop cycle: 2). */
+  readonly requests: number;
+  /** Shifts one operation carries (batch heartbeats), known once the scenario is prepared. */
+  shifts?(): number;
 }
 
 export interface Scenario {
   readonly name: ScenarioName;
   readonly title: string;
+  readonly operation?: OperationUnit;
   /** Setup that must happen before the check (e.g. starting the shifts heartbeats go to). */
   prepare?(): Promise<void>;
   /** One checked sample; throws when the scenario does not answer correctly. */
@@ -52,26 +61,12 @@ export interface Scenario {
   requests(): autocannon.RequestSpec[];
   /** Targets the scenario judges itself, read after it was measured. */
   targets?(): TargetResult[];
-  /** Streams measured alone and then side by side (the `mixed` scenario), instead of `requests`. */
-  readonly mixed?: MixedStreams;
-}
-
-/** One request stream of the mixed scenario. */
-export interface MixedStream {
-  readonly name: 'heartbeats' | 'start-stop' | 'reads';
-  readonly title: string;
-  /** The run's connections for heartbeats; LATENCY_CONNECTIONS-sized for the others. */
-  readonly connections: number;
-  requests(): autocannon.RequestSpec[];
-}
-
-export interface MixedStreams {
-  readonly streams: readonly MixedStream[];
-  /**
-   * One cold read: a start and a stop (which moves the workspace's activity version), then page 1 of the week
-   * leaderboard, checked; resolves with the leaderboard request's latency in ms.
-   */
-  coldRead(i: number): Promise<number>;
+  /** Undoes what prepare set up that later scenarios must not see (e.g. a webhook endpoint). */
+  cleanup?(): Promise<void>;
+  /** Requests timed one at a time instead of a load (`cold-leaderboard`): how many, and one of them (ms). */
+  readonly sequential?: { readonly count: number; one(i: number): Promise<number> };
+  /** The open-loop scenario, measured by open/measure.ts instead of `requests`. */
+  readonly open?: OpenScenario;
 }
 
 interface LeaderboardEntry {
@@ -88,71 +83,60 @@ interface LeaderboardData {
   readonly period: { readonly start: string; readonly end: string; readonly timezone: string };
 }
 
-interface ActiveShift {
-  readonly id: string;
-  readonly body: string;
-}
-
-const LEADERBOARD = '/v1/activity/leaderboard';
-const HEARTBEATS = '/v1/activity/shifts/heartbeats';
-/** Shifts per batch heartbeat in the heartbeat-batch scenario (a game server of 50 staff on shift). */
-export const HEARTBEAT_BATCH_SIZE = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function fail(scenario: string, message: string): never {
-  throw new Error(`${scenario}: ${message}`);
+/** The checks the read scenarios make, shared with the write scenarios that read back. */
+export interface ReadChecks {
+  leaderboard(label: string, query: string): Promise<LeaderboardData>;
+  /** Positions continue from `after`, and the order is totalSeconds descending then staffId ascending. */
+  checkRanking(label: string, data: LeaderboardData, after: number, expected: number): void;
+  readonly activeCount: number;
 }
 
-function dataOf<T>(response: JsonResponse): T {
-  return (response.body as { data: T }).data;
-}
-
-function serverOf(index: number): string {
-  return `srv-${String((index % SERVER_COUNT) + 1).padStart(3, '0')}`;
+function readChecks(ctx: ScenarioContext, workload: Workload): ReadChecks {
+  const big = ctx.plan.big;
+  const staffById = new Map(big.staff.map((s) => [s.id, s]));
+  return {
+    activeCount: big.staff.filter((s) => s.status === 'active').length,
+    async leaderboard(label, query) {
+      const response = await workload.get(`${LEADERBOARD}?${query}`);
+      ctx.contract.check(label, 'GET', LEADERBOARD, response);
+      return dataOf<LeaderboardData>(response);
+    },
+    checkRanking(label, data, after, expected) {
+      if (data.entries.length !== expected) fail(label, `expected ${expected} entries, got ${data.entries.length}`);
+      data.entries.forEach((entry, i) => {
+        if (entry.position !== after + i + 1) fail(label, `entry ${i} has position ${entry.position}, expected ${after + i + 1}`);
+        if (!staffById.has(entry.staffId)) fail(label, `entry ${i} names staff ${entry.staffId} of another workspace`);
+        const previous = data.entries[i - 1];
+        if (
+          previous &&
+          (previous.totalSeconds < entry.totalSeconds ||
+            (previous.totalSeconds === entry.totalSeconds && previous.staffId > entry.staffId))
+        ) {
+          fail(label, `entries ${i - 1} and ${i} are out of order`);
+        }
+      });
+      if (data.period.timezone !== big.timezone) fail(label, `period.timezone is ${data.period.timezone}, expected ${big.timezone}`);
+    },
+  };
 }
 
 export function buildScenarios(ctx: ScenarioContext): Scenario[] {
-  const { baseUrl, plan, contract, profile, runTag } = ctx;
+  const { plan, contract, profile } = ctx;
   const big = plan.big;
-  const auth = { authorization: `Bearer ${big.key.secret}` };
+  const workload = createWorkload(ctx);
+  const { auth } = workload;
+  const checks = readChecks(ctx, workload);
+  const { leaderboard, checkRanking, activeCount } = checks;
   const staffById = new Map(big.staff.map((s) => [s.id, s]));
-  const activeStaff = big.staff.filter((s) => s.status === 'active');
-  const activeCount = activeStaff.length;
-  // Heartbeats go to the first staff members' shifts; start/stop cycles use the others, so they never meet.
-  const heartbeatStaff = activeStaff.slice(0, Math.min(profile.heartbeatShifts, activeCount - profile.connections * 2));
-  const cycleStaff = activeStaff.slice(heartbeatStaff.length);
   let phase = 0;
   const nextPhase = () => {
     phase += 1;
     return phase;
   };
-  const get = (path: string, headers: Record<string, string> = auth) => requestJson(baseUrl, { path, headers });
-  const post = (path: string, key: string, body: unknown) =>
-    requestJson(baseUrl, { method: 'POST', path, headers: { ...auth, 'idempotency-key': key }, body });
-
-  async function leaderboard(label: string, query: string): Promise<LeaderboardData> {
-    const response = await get(`${LEADERBOARD}?${query}`);
-    contract.check(label, 'GET', LEADERBOARD, response);
-    return dataOf<LeaderboardData>(response);
-  }
-
-  /** Positions continue from `after`, and the order is totalSeconds descending then staffId ascending. */
-  function checkRanking(label: string, data: LeaderboardData, after: number, expected: number): void {
-    if (data.entries.length !== expected) fail(label, `expected ${expected} entries, got ${data.entries.length}`);
-    data.entries.forEach((entry, i) => {
-      if (entry.position !== after + i + 1) fail(label, `entry ${i} has position ${entry.position}, expected ${after + i + 1}`);
-      if (!staffById.has(entry.staffId)) fail(label, `entry ${i} names staff ${entry.staffId} of another workspace`);
-      const previous = data.entries[i - 1];
-      if (
-        previous &&
-        (previous.totalSeconds < entry.totalSeconds ||
-          (previous.totalSeconds === entry.totalSeconds && previous.staffId > entry.staffId))
-      ) {
-        fail(label, `entries ${i - 1} and ${i} are out of order`);
-      }
-    });
-    if (data.period.timezone !== big.timezone) fail(label, `period.timezone is ${data.period.timezone}, expected ${big.timezone}`);
-  }
+  const get = workload.get;
+  const chatHeaders = workload.chatHeaders;
 
   const getEach = (path: () => string, headers: () => Record<string, string> = () => auth): autocannon.RequestSpec[] => [
     { method: 'GET', setupRequest: (request: autocannon.RequestSpec) => ({ ...request, path: path(), headers: headers() }) },
@@ -198,11 +182,6 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
   };
 
   // ----------------------------------------------------------------------------------------------------
-  const chatHeaders = (staff: StaffPlan) => ({
-    ...auth,
-    'x-chat-guild-id': big.guildId,
-    'x-acting-chat-user-id': staff.chatUserId,
-  });
   const summary: Scenario = {
     name: 'summary',
     title: 'GET /v1/activity/me/summary (random staff)',
@@ -313,242 +292,8 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     requests: () => [{ method: 'GET', path: `${LEADERBOARD}?period=month`, headers: auth }],
   };
 
-  // ----------------------------------------------------------------------------------------------------
-  let activeShifts: ActiveShift[] = [];
-  const startBody = (staff: StaffPlan, index: number) => ({
-    gameUserId: staff.gameUserId,
-    universeId: UNIVERSE_ID,
-    placeId: PLACE_ID,
-    serverId: serverOf(index),
-  });
-  /** Starts the active shifts the heartbeat scenarios send to, once per run. */
-  async function startActiveShifts(): Promise<void> {
-    if (activeShifts.length > 0) return;
-    const started = performance.now();
-    activeShifts = await mapConcurrent(heartbeatStaff, profile.connections, async (staff, i) => {
-      const response = await post('/v1/activity/shifts/start', `${runTag}-setup-start-${i}`, startBody(staff, i));
-      contract.check('heartbeat setup (start)', 'POST', '/v1/activity/shifts/start', response);
-      const id = dataOf<{ shift: { id: string } }>(response).shift.id;
-      return { id, body: JSON.stringify({ serverId: serverOf(i) }) };
-    });
-    ctx.log(`  started ${activeShifts.length} active shifts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
-  const heartbeat: Scenario = {
-    name: 'heartbeat',
-    title: `POST /v1/activity/shifts/{id}/heartbeat (${heartbeatStaff.length.toLocaleString('en-US')} active shifts in turn, unique keys)`,
-    prepare: startActiveShifts,
-    async check() {
-      const shift = activeShifts[0];
-      if (!shift) fail('heartbeat', 'no active shift to send heartbeats to');
-      const key = `${runTag}-check-heartbeat`;
-      const path = `/v1/activity/shifts/${shift.id}/heartbeat`;
-      const template = '/v1/activity/shifts/{shiftId}/heartbeat';
-      const first = await post(path, key, JSON.parse(shift.body));
-      contract.check('heartbeat', 'POST', template, first);
-      const data = dataOf<{ shift: { id: string; status: string } }>(first);
-      if (data.shift.id !== shift.id || data.shift.status !== 'active') fail('heartbeat', 'answered for another shift');
-      const replay = await post(path, key, JSON.parse(shift.body));
-      contract.check('heartbeat (replay)', 'POST', template, replay);
-      if (replay.headers.get('idempotent-replayed') !== 'true') fail('heartbeat', 'a repeated key was not replayed');
-    },
-    requests() {
-      const tag = `${runTag}-hb${nextPhase()}`;
-      let n = 0;
-      return [
-        {
-          method: 'POST',
-          setupRequest(request) {
-            const i = n;
-            n += 1;
-            const shift = activeShifts[i % activeShifts.length];
-            if (!shift) return null;
-            return {
-              ...request,
-              path: `/v1/activity/shifts/${shift.id}/heartbeat`,
-              headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `${tag}-${i}` },
-              body: shift.body,
-            };
-          },
-        },
-      ];
-    },
-  };
-
-  // ----------------------------------------------------------------------------------------------------
-  /** The active shifts grouped by game server, in batches of at most HEARTBEAT_BATCH_SIZE: one body each. */
-  function batchBodies(): string[] {
-    const byServer = new Map<string, string[]>();
-    activeShifts.forEach((shift, i) => {
-      const server = serverOf(i);
-      byServer.set(server, [...(byServer.get(server) ?? []), shift.id]);
-    });
-    const bodies: string[] = [];
-    for (const [serverId, ids] of byServer) {
-      for (let at = 0; at < ids.length; at += HEARTBEAT_BATCH_SIZE) {
-        bodies.push(JSON.stringify({ serverId, shiftIds: ids.slice(at, at + HEARTBEAT_BATCH_SIZE) }));
-      }
-    }
-    return bodies;
-  }
-  let batches: string[] = [];
-  const heartbeatBatch: Scenario = {
-    name: 'heartbeat-batch',
-    title: `POST /v1/activity/shifts/heartbeats (batches of up to ${HEARTBEAT_BATCH_SIZE} shifts of one server, unique keys)`,
-    async prepare() {
-      await startActiveShifts();
-      batches = batchBodies();
-    },
-    async check() {
-      const body = batches[0];
-      if (!body) fail('heartbeat-batch', 'no batch to send');
-      const sent = JSON.parse(body) as { shiftIds: string[] };
-      const key = `${runTag}-check-heartbeat-batch`;
-      const first = await post(HEARTBEATS, key, sent);
-      contract.check('heartbeat-batch', 'POST', HEARTBEATS, first);
-      const results = dataOf<{ results: { shiftId: string; shift?: { status: string } }[] }>(first).results;
-      if (results.length !== sent.shiftIds.length) fail('heartbeat-batch', 'not one result per listed shift');
-      results.forEach((result, i) => {
-        if (result.shiftId !== sent.shiftIds[i] || result.shift?.status !== 'active') {
-          fail('heartbeat-batch', `item ${i} was not applied: ${JSON.stringify(result)}`);
-        }
-      });
-      const replay = await post(HEARTBEATS, key, sent);
-      contract.check('heartbeat-batch (replay)', 'POST', HEARTBEATS, replay);
-      if (replay.headers.get('idempotent-replayed') !== 'true') fail('heartbeat-batch', 'a repeated key was not replayed');
-    },
-    requests() {
-      const tag = `${runTag}-hbb${nextPhase()}`;
-      let n = 0;
-      return [
-        {
-          method: 'POST',
-          path: HEARTBEATS,
-          setupRequest(request) {
-            const i = n;
-            n += 1;
-            const body = batches[i % batches.length];
-            if (!body) return null;
-            return { ...request, headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `${tag}-${i}` }, body };
-          },
-        },
-      ];
-    },
-  };
-
-  // ----------------------------------------------------------------------------------------------------
-  const startStop: Scenario = {
-    name: 'start-stop',
-    title: 'POST …/start then …/stop per connection (distinct staff, unique keys)',
-    async check() {
-      const staff = cycleStaff[0];
-      if (!staff) fail('start-stop', 'no staff member left for start/stop cycles');
-      const start = await post('/v1/activity/shifts/start', `${runTag}-check-start`, startBody(staff, 0));
-      contract.check('start-stop (start)', 'POST', '/v1/activity/shifts/start', start);
-      const started = dataOf<{ shift: { id: string; status: string }; existing?: boolean }>(start);
-      if (started.shift.status !== 'active' || started.existing === true) fail('start-stop', 'start did not start a new shift');
-      const stop = await post(`/v1/activity/shifts/${started.shift.id}/stop`, `${runTag}-check-stop`, { reason: 'manual' });
-      contract.check('start-stop (stop)', 'POST', '/v1/activity/shifts/{shiftId}/stop', stop);
-      const stopped = dataOf<{ shift: { id: string; status: string; endReason: string } }>(stop);
-      if (stopped.shift.id !== started.shift.id || stopped.shift.status !== 'completed' || stopped.shift.endReason !== 'manual') {
-        fail('start-stop', 'stop did not complete the shift');
-      }
-    },
-    requests() {
-      const tag = `${runTag}-cyc${nextPhase()}`;
-      let starts = 0;
-      let stops = 0;
-      const headers = (key: string) => ({ ...auth, 'content-type': 'application/json', 'idempotency-key': key });
-      return [
-        {
-          method: 'POST',
-          path: '/v1/activity/shifts/start',
-          setupRequest(request) {
-            // A staff member comes round again only after every other one did: connections never share one.
-            const i = starts;
-            starts += 1;
-            const staff = cycleStaff[i % cycleStaff.length];
-            if (!staff) return null;
-            return { ...request, headers: headers(`${tag}-start-${i}`), body: JSON.stringify(startBody(staff, i)) };
-          },
-          onResponse(status, body, context) {
-            if (status !== 200) return;
-            context.shiftId = (JSON.parse(body) as { data: { shift: { id: string } } }).data.shift.id;
-          },
-        },
-        {
-          method: 'POST',
-          setupRequest(request, context) {
-            const id = context.shiftId;
-            if (typeof id !== 'string') return null;
-            const i = stops;
-            stops += 1;
-            return {
-              ...request,
-              path: `/v1/activity/shifts/${id}/stop`,
-              headers: headers(`${tag}-stop-${i}`),
-              body: '{"reason":"manual"}',
-            };
-          },
-        },
-      ];
-    },
-  };
-
-  // ----------------------------------------------------------------------------------------------------
-  const readsInTurn = (): autocannon.RequestSpec[] => {
-    const random = new Random(nextPhase());
-    return [
-      { method: 'GET', path: `${LEADERBOARD}?period=week`, headers: auth },
-      { method: 'GET', setupRequest: (request) => ({ ...request, path: '/v1/activity/me/summary', headers: chatHeaders(random.pick(big.staff)) }) },
-      {
-        method: 'GET',
-        setupRequest: (request) => ({ ...request, path: `/v1/activity/staff/${random.pick(big.staff).gameUserId}?period=week`, headers: auth }),
-      },
-    ];
-  };
-  const smallConnections = Math.min(4, profile.connections);
-  let coldStaff = 0;
-  const mixed: Scenario = {
-    name: 'mixed',
-    title:
-      `heartbeats at ${profile.connections} connections, start/stop cycles at ${smallConnections}, and week leaderboard, ` +
-      `summary and per-staff reads at ${smallConnections}, each alone and then all at once`,
-    async prepare() {
-      if (activeShifts.length === 0) await heartbeat.prepare?.();
-    },
-    async check() {
-      await heartbeat.check();
-      await startStop.check();
-      await mixed.mixed?.coldRead(0);
-    },
-    requests: () => [],
-    mixed: {
-      streams: [
-        { name: 'heartbeats', title: 'heartbeats', connections: profile.connections, requests: () => heartbeat.requests() },
-        { name: 'start-stop', title: 'start/stop cycles', connections: smallConnections, requests: () => startStop.requests() },
-        { name: 'reads', title: 'week leaderboard, summary, per-staff week (in turn)', connections: smallConnections, requests: readsInTurn },
-      ],
-      async coldRead(i) {
-        // Staff from the far end of the cycle list, so the start/stop stream (which begins at its start) never meets them.
-        coldStaff += 1;
-        const staff = cycleStaff[cycleStaff.length - 1 - (coldStaff % Math.max(1, Math.floor(cycleStaff.length / 2)))];
-        if (!staff) fail('mixed', 'no staff member left for the cold reads');
-        const start = await post('/v1/activity/shifts/start', `${runTag}-cold-start-${i}-${coldStaff}`, startBody(staff, i));
-        contract.check('mixed (cold start)', 'POST', '/v1/activity/shifts/start', start);
-        const id = dataOf<{ shift: { id: string } }>(start).shift.id;
-        const stop = await post(`/v1/activity/shifts/${id}/stop`, `${runTag}-cold-stop-${i}-${coldStaff}`, { reason: 'manual' });
-        contract.check('mixed (cold stop)', 'POST', '/v1/activity/shifts/{shiftId}/stop', stop);
-        const began = performance.now();
-        const page = await get(`${LEADERBOARD}?period=week`);
-        const elapsed = performance.now() - began;
-        contract.check('mixed (cold leaderboard)', 'GET', LEADERBOARD, page);
-        checkRanking('mixed (cold leaderboard)', dataOf<LeaderboardData>(page), 0, Math.min(25, activeCount));
-        return elapsed;
-      },
-    },
-  };
-
-  const webhooks = webhookScenarios(ctx, startStop);
+  const writes = writeScenarios(ctx, workload, checks);
+  const webhooks = webhookScenarios(ctx, writes['start-stop']);
   const byName: Record<ScenarioName, Scenario> = {
     baseline,
     integration,
@@ -557,12 +302,10 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-week': leaderboardWeek,
     'leaderboard-week-deep': leaderboardDeep,
     'leaderboard-month': leaderboardMonth,
-    heartbeat,
-    'heartbeat-batch': heartbeatBatch,
-    'start-stop': startStop,
+    ...writes,
+    open: openScenario(ctx, workload, [writes.heartbeat, writes['heartbeat-batch'], writes['start-stop']]),
     'start-stop-webhooks': webhooks['start-stop-webhooks'],
     'webhook-delivery': webhooks['webhook-delivery'],
-    mixed,
   };
   return SCENARIO_NAMES.map((name) => byName[name]);
 }

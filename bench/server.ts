@@ -1,12 +1,13 @@
 /**
  * The gateway under test, as a separate process started from the built package exactly as an operator would:
- * `node bin/workspace-gateway.js serve`. Memory and CPU are read from /proc/<pid>.
+ * `node bin/workspace-gateway.js serve`. Memory is read from /proc/<pid>/status, CPU through cpu.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { cpuMeter, type CpuMeter } from './cpu.ts';
 import type { EventLoopDelay } from './event-loop-probe.ts';
 import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.ts';
 
@@ -14,16 +15,12 @@ import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.ts';
 const SHIFT_TIMEOUT_SECONDS = '86400';
 const READY_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
-/** Linux reports process CPU time in clock ticks of 1/100 s. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface ProcessSample {
   /** Resident set size now, MiB. */
   readonly rssMb: number;
   /** Peak resident set size since the process started (VmHWM), MiB. */
   readonly peakRssMb: number;
-  /** CPU seconds used so far (user + system). */
-  readonly cpuSeconds: number;
 }
 
 export interface ServerProcess {
@@ -31,6 +28,8 @@ export interface ServerProcess {
   readonly baseUrl: string;
   readonly logPath: string;
   sample(): ProcessSample;
+  /** CPU of the gateway and, when it runs here, the database server. */
+  readonly meter: CpuMeter;
   /** The server's event-loop delay since the last reset (measured inside the server process). */
   readonly eventLoop: {
     reset(): Promise<void>;
@@ -59,15 +58,7 @@ function statusKb(status: string, field: string): number {
 
 export function sampleProcess(pid: number): ProcessSample {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return {
-    rssMb: statusKb(status, 'VmRSS') / 1024,
-    peakRssMb: statusKb(status, 'VmHWM') / 1024,
-    cpuSeconds: ticks / CLOCK_TICKS_PER_SECOND,
-  };
+  return { rssMb: statusKb(status, 'VmRSS') / 1024, peakRssMb: statusKb(status, 'VmHWM') / 1024 };
 }
 
 function logTail(path: string): string {
@@ -90,6 +81,8 @@ export interface ServerOptions {
   readonly profileDir?: string;
   /** Entry point to run instead of this repository's bin/workspace-gateway.js. */
   readonly serverBin?: string;
+  /** The PostgreSQL server's postmaster, when it runs on this machine: its CPU is counted with the gateway's. */
+  readonly postmasterPid?: number | null;
 }
 
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
@@ -167,6 +160,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     baseUrl,
     logPath: options.logPath,
     sample: () => sampleProcess(pid),
+    meter: cpuMeter(pid, options.postmasterPid ?? null),
     eventLoop: {
       reset: async () => {
         await probe('reset');

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { benchmarksDocument } from '../../bench/benchmarks-doc.ts';
+import { compareTable } from '../../bench/compare.ts';
+import { OPEN_LEVELS } from '../../bench/open/scenario.ts';
+import { NO_RUN_YET, resultsSummary } from '../../bench/results-summary.ts';
+import { TARGET_ROWS } from '../../bench/targets.ts';
+import { cost, runRecord, scenario } from './fixtures.ts';
+
+const dirs: string[] = [];
+function resultsDir(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wsg-bench-doc-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(content));
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('benchmark: docs/BENCHMARKS.md', () => {
+  it('leaves the placeholder where no full run in these units is recorded (older records do not count)', () => {
+    const dir = resultsDir({ 'sqlite-2026-11-26T15-55-03Z.json': { recordVersion: 1, mode: 'full', exploratory: false } });
+    const doc = benchmarksDocument(dir, 'bench/results');
+    expect(doc.split(NO_RUN_YET)).toHaveLength(4);
+    for (const row of TARGET_ROWS) expect(doc).toContain(row.text);
+    for (const level of OPEN_LEVELS) expect(doc).toContain(`| ${level.name} | ${level.rates.heartbeats.toLocaleString('en-US')} |`);
+    expect(doc).toContain('## Why the closed-loop ratio targets were retired');
+  });
+
+  it("writes the results table from the newest full run of each store, and the placeholder for a store without one", () => {
+    const dir = resultsDir({
+      'sqlite-2026-12-01T10-00-00Z.json': runRecord('sqlite'),
+      'sqlite-2026-12-02T10-00-00Z.json': runRecord('sqlite', { exploratory: true, command: 'npm run bench -- --only open' }),
+      'postgres-2026-12-01T10-00-00Z.json': runRecord('postgres', { mode: 'quick' }),
+    });
+    const doc = benchmarksDocument(dir, 'bench/results');
+    expect(doc).toContain('| heartbeat: CPU per request, saturated | 200 µs (5.0 x) | (no full run recorded yet in these units) |');
+    expect(doc).toContain('| heartbeat: CPU per request at 700/s, alone (x saturated) | 500 µs (2.5 x) |');
+    expect(doc).toContain('| batch heartbeat: CPU per batch (per shift) at 14/s, alone | 400 (8.0 /shift) µs |');
+    expect(doc).toContain('raw results in [`bench/results/sqlite-2026-12-01T10-00-00Z.json`]');
+    expect(doc).not.toContain('Run of 2026-12-02');
+  });
+
+  it('is only the placeholder when neither store has a run', () => {
+    expect(resultsSummary({ sqlite: null, postgres: null })).toBe(NO_RUN_YET);
+  });
+});
+
+describe('benchmark: --compare', () => {
+  it('sets the cost of each run of each build side by side with the ratio of the means', () => {
+    const run = (heartbeatUs: number) => runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
+    const table = compareTable([
+      { build: 'A', record: run(200) },
+      { build: 'B', record: run(150) },
+      { build: 'A', record: run(220) },
+      { build: 'B', record: run(160) },
+    ]);
+    expect(table).toMatch(/heartbeat\s+heartbeat\s+200\.0 · 220\.0\s+150\.0 · 160\.0\s+0\.738/);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateTargets, type TargetResult } from '../../bench/targets.ts';
+import { open, scenarios } from './fixtures.ts';
+
+function byStart(results: readonly TargetResult[], start: string): TargetResult {
+  const found = results.find((r) => r.target.startsWith(start));
+  if (!found) throw new Error(`no target starting "${start}" in ${results.map((r) => r.target).join('; ')}`);
+  return found;
+}
+
+describe('benchmark: targets', () => {
+  const results = evaluateTargets('sqlite', scenarios, open, 240);
+
+  it('judges the heartbeat at the busy rate against its saturated cost', () => {
+    expect(byStart(results, 'heartbeat CPU at the busy rate')).toMatchObject({ pass: false, measured: expect.stringMatching(/^2\.50 x \(500 µs at 700\/s vs 200 µs saturated\)/) });
+    expect(evaluateTargets('postgres', scenarios, open, 240).find((r) => r.target.startsWith('heartbeat CPU'))?.target).toContain('<= 2 x');
+  });
+
+  it('judges batches per shift and cycles per cycle, with the store\'s limits', () => {
+    expect(byStart(results, 'batch heartbeats at the busy rate')).toMatchObject({ pass: true, measured: expect.stringMatching(/^8 µs \(400 µs per batch of 50; saturated: 16 µs\)/) });
+    expect(byStart(results, 'start + stop at the busy rate')).toMatchObject({ pass: false, measured: '0.7 ms (saturated: not run)' });
+    expect(byStart(evaluateTargets('postgres', scenarios, open, 240), 'start + stop at the busy rate').pass).toBe(true);
+  });
+
+  it('judges the busy mix: loop delay, each read against itself alone, heartbeat p99', () => {
+    expect(byStart(results, 'busy mix: gateway event-loop delay p99').pass).toBe(false);
+    expect(byStart(results, 'busy mix: gateway event-loop delay max').pass).toBe(true);
+    expect(byStart(results, 'busy mix: leaderboard-week p99')).toMatchObject({ pass: true, measured: expect.stringMatching(/^1\.75 x/) });
+    expect(byStart(results, 'busy mix: summary p99')).toMatchObject({ pass: false, measured: expect.stringMatching(/^2\.40 x/) });
+    expect(byStart(results, 'busy mix: heartbeat p99')).toMatchObject({ pass: true });
+    expect(byStart(evaluateTargets('postgres', scenarios, open, 240), 'busy mix: heartbeat p99').target).toContain('15 ms');
+  });
+
+  it('judges the leaderboard read, memory and the kept latency targets; what did not run is n/a', () => {
+    expect(byStart(results, 'week leaderboard page 1 <=')).toMatchObject({ pass: true, measured: '0.24 ms' });
+    expect(byStart(results, 'gateway peak RSS')).toMatchObject({ pass: true, measured: expect.stringContaining('230 MB, leaderboard-week') });
+    expect(byStart(evaluateTargets('sqlite', scenarios, open, 260), 'gateway peak RSS').pass).toBe(false);
+    expect(byStart(results, 'week leaderboard page 1 p50').pass).toBe(true);
+    expect(byStart(results, 'summary p50').pass).toBe(false);
+    expect(byStart(results, 'per-staff month p50')).toMatchObject({ pass: null, measured: 'not run' });
+    expect(byStart(results, 'week leaderboard page 1 right after a stop').pass).toBeNull();
+  });
+
+  it('reports every open-loop target as not run without the open scenario', () => {
+    const without = evaluateTargets('sqlite', scenarios, null, 240);
+    for (const start of ['heartbeat CPU at the busy rate', 'batch heartbeats', 'start + stop', 'busy mix: gateway event-loop delay p99', 'busy mix: heartbeat p99']) {
+      expect(byStart(without, start).pass).toBeNull();
+    }
+  });
+});
