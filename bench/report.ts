@@ -9,7 +9,7 @@ import type { OpenRecord } from './open/measure.ts';
 import { openTables } from './open/report.ts';
 import type { ProfileName } from './profiles.ts';
 import type { StoreName, TargetResult } from './targets.ts';
-import { markdownTable, textTable } from './tables.ts';
+import { costCell, markdownTable, textTable } from './tables.ts';
 
 /** 2: costs per operation and the open-loop scenario; the closed-loop throughput ratios are gone. */
 export const RECORD_VERSION = 2;
@@ -67,12 +67,6 @@ const n = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 export const passLabel = (pass: boolean | null): string => (pass === null ? 'n/a' : pass ? 'pass' : 'FAIL');
 
-/** "207", or "812 (16.2 /shift)" for a batch. */
-export function costCell(cost: OperationCost | null | undefined): string {
-  if (!cost) return '-';
-  const total = n(cost.totalUs, cost.totalUs < 100 ? 1 : 0);
-  return cost.shiftsPerOperation ? `${total} (${n(cost.totalUs / cost.shiftsPerOperation, 1)} /shift)` : total;
-}
 
 /** The cost over GET /health's in the same run. */
 export function healthMultiple(cost: OperationCost | null | undefined, health: OperationCost | null | undefined): string {

@@ -5,8 +5,8 @@
 import type { OperationCost } from './cpu.ts';
 import type { OpenLatencyRow, OpenPhaseRecord } from './open/measure.ts';
 import { OPEN_LEVELS, READ_KINDS, type LevelName } from './open/scenario.ts';
-import { costCell, healthCost, type RunRecord } from './report.ts';
-import { markdownTable } from './tables.ts';
+import { healthCost, type RunRecord } from './report.ts';
+import { costCell, markdownTable } from './tables.ts';
 import type { StoreName } from './targets.ts';
 
 /** What the doc says where a store has no full run in these units yet. */

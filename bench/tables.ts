@@ -1,4 +1,15 @@
-/** Tables for the console (aligned columns) and for Markdown. */
+/** Tables for the console (aligned columns) and for Markdown, and the cells they share. */
+import type { OperationCost } from './cpu.ts';
+
+const n = (value: number, digits: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** A cost per operation in µs: "207", "45.2", or "812 (16.2 /shift)" for a batch. */
+export function costCell(cost: OperationCost | null | undefined): string {
+  if (!cost) return '-';
+  const total = n(cost.totalUs, cost.totalUs < 100 ? 1 : 0);
+  return cost.shiftsPerOperation ? `${total} (${n(cost.totalUs / cost.shiftsPerOperation, 1)} /shift)` : total;
+}
 
 /** Columns padded to their widest cell: the first left-aligned, the others right-aligned. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {

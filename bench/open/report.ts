@@ -1,6 +1,6 @@
 /** The open-loop scenario's tables: idle cost, latencies per stream and request, and each phase's CPU and delays. */
 import { cpuPercent, type OperationCost } from '../cpu.ts';
-import { markdownTable, textTable } from '../tables.ts';
+import { costCell, markdownTable, textTable } from '../tables.ts';
 import type { OpenPhaseRecord, OpenRecord } from './measure.ts';
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
@@ -65,12 +65,9 @@ const PHASE_HEADER = [
 
 function costCells(cost: OperationCost | null, health: OperationCost | null): string[] {
   if (!cost) return ['-', '-', '-', '-'];
-  const total = cost.shiftsPerOperation
-    ? `${fixed(cost.totalUs, 0)} (${fixed(cost.totalUs / cost.shiftsPerOperation, 1)} /shift)`
-    : fixed(cost.totalUs, 0);
   return [
     cost.unit,
-    total,
+    costCell(cost),
     cost.databaseUs === null ? '-' : fixed(cost.databaseUs, 0),
     health && health.totalUs > 0 ? fixed(cost.totalUs / health.totalUs, 1) : '-',
   ];
