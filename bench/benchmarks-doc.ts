@@ -127,8 +127,8 @@ measured, for p50, p99, p99.9 and the maximum of every stream and request kind (
 row has fewer than 1,000). Every answer is checked for its status (200), and the run fails on any other or on none.
 Each phase also reports the gateway's event-loop delay (p99 and max), the CPU of the gateway and the database (and
 for a stream alone, its cost per operation; the mix's CPU is shared, so it is set beside the sum of the streams'
-alone), how late the generator sent its requests (send lag) and its own event-loop delay, and the sockets it
-opened.
+alone), how late the generator sent its requests (send lag), its own event-loop delay and CPU, and the sockets
+it opened.
 
 **Event-loop delay**: \`perf_hooks.monitorEventLoopDelay\` sampled inside the server process (a probe module the
 benchmark preloads with \`--import\` and reads over the process's IPC channel; the product has no such endpoint),

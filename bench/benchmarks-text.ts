@@ -50,9 +50,13 @@ export const READING = `## Reading the numbers
 - **The load generator.** It runs on the same machine (one Node.js process), held on one CPU while it measures
   (\`taskset\`; \`--no-pin\` lets it run anywhere and makes the run exploratory); the server and PostgreSQL run on
   every CPU, that one included. An open-loop latency runs from the instant the request was due, so a request this
-  process sent late carries its lateness: the send lag (how late it left) and the generator's own event-loop delay
-  are reported with every phase, so a latency the generator distorted shows as such. Its sockets are counted too:
-  many more than the phase's steady need means a stall made requests pile up.
+  process sent late carries its lateness: the send lag (how late it left), the generator's own event-loop delay
+  and its CPU are reported with every phase, so a latency the generator distorted shows as such. Its sockets are
+  counted too: many more than the phase's steady need means a stall made requests pile up.
+- **A rate beyond the machine.** When the gateway cannot keep up with a level, its backlog grows for the whole
+  phase: latencies reach seconds, the generator opens a connection per waiting request, and requests left unread
+  past the gateway's headers timeout (\`HEADERS_TIMEOUT_MS\`, 10 s) have their connections closed. The run then
+  fails with those errors, as it should; the figures of that phase describe an overload, not a cost.
 - **Compare across machines** in multiples of \`GET /health\`'s cost in the same run (\`x /health\`), not in
   microseconds. The reference machine's speed also varies from hour to hour: read a run with its load average.
 - SQLite runs in WAL mode and every commit is flushed (\`fdatasync\` of the write-ahead log) before it is

@@ -84,10 +84,12 @@ const ROWS: ReadonlyArray<readonly [string, Cell]> = [
         ] as const,
     ),
     [
-      `${level} mix: load generator's loop delay p99 / max, send lag p99`,
+      `${level} mix: load generator's CPU, loop delay p99 / max, send lag p99`,
       (r: RunRecord) => {
         const p = phase(r, level, 'mix');
-        return p ? `${p.generatorLoop.p99.toFixed(1)} / ${p.generatorLoop.max.toFixed(1)} ms, ${p.sendLagMs.p99.toFixed(1)} ms` : '-';
+        return p
+          ? `${p.generatorCpuPercent}%, ${p.generatorLoop.p99.toFixed(1)} / ${p.generatorLoop.max.toFixed(1)} ms, ${p.sendLagMs.p99.toFixed(1)} ms`
+          : '-';
       },
     ] as const,
   ]),

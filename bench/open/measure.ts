@@ -56,6 +56,8 @@ export interface OpenPhaseRecord {
   /** The gateway's event-loop delay over the same time. */
   readonly serverLoop: EventLoopDelay;
   readonly generatorLoop: { readonly p99: number; readonly max: number };
+  /** The load generator's CPU over the same time, percent of one core (it is held on one). */
+  readonly generatorCpuPercent: number;
   readonly sendLagMs: { readonly p50: number; readonly p99: number; readonly max: number };
   readonly socketsOpened: number;
   readonly serverPeakRssMb: number;
@@ -110,7 +112,7 @@ function phaseSummary(record: OpenPhaseRecord): string {
   const db = record.cpu.databaseMs === null ? '' : ` + database ${Math.round(record.cpu.databaseMs / record.cpu.wallSeconds / 10)}%`;
   return (
     `${streams}; ${loop}; CPU gateway ${Math.round(record.cpu.gatewayMs / record.cpu.wallSeconds / 10)}%${db}${cost}; ` +
-    `generator loop p99 ${record.generatorLoop.p99} ms, send lag p99 ${record.sendLagMs.p99} ms`
+    `generator CPU ${record.generatorCpuPercent}%, loop p99 ${record.generatorLoop.p99} ms, send lag p99 ${record.sendLagMs.p99} ms`
   );
 }
 
@@ -188,6 +190,7 @@ export async function measureOpen(ctx: OpenRunContext): Promise<OpenRecord> {
           cost: alone ? operationCost(cpu, completed, alone.stream.unit, alone.stream.shifts?.()) : null,
           serverLoop,
           generatorLoop: outcome.generatorLoop,
+          generatorCpuPercent: outcome.generatorCpuPercent,
           sendLagMs: { p50: lag.p50, p99: lag.p99, max: lag.max },
           socketsOpened: outcome.socketsOpened,
           serverPeakRssMb: round(Math.max(peakRss, server.sample().rssMb), 1),

@@ -50,6 +50,8 @@ export interface PhaseOutcome {
   readonly sendLag: LatencyRecorder;
   /** This process's own event-loop delay over the window (the timer's lateness), ms. */
   readonly generatorLoop: { readonly p99: number; readonly max: number };
+  /** This process's CPU from the window's start to the last answer, percent of one core. */
+  readonly generatorCpuPercent: number;
   readonly socketsOpened: number;
 }
 
@@ -136,6 +138,7 @@ export async function runPhase(
   };
 
   let windowOpen = false;
+  let generatorFrom = { cpu: process.cpuUsage(), at: performance.now() };
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now();
@@ -143,6 +146,7 @@ export async function runPhase(
       if (!windowOpen && elapsed >= windowFrom) {
         windowOpen = true;
         loop.enable();
+        generatorFrom = { cpu: process.cpuUsage(), at: performance.now() };
         hooks.onWindowStart();
       }
       let nextDue = Number.POSITIVE_INFINITY;
@@ -177,7 +181,10 @@ export async function runPhase(
     setTimeout(tick, LEAD_MS);
   });
   while (inflight.size > 0) await Promise.all([...inflight]);
+  const generatorCpu = process.cpuUsage(generatorFrom.cpu);
+  const generatorSeconds = Math.max(0.001, (performance.now() - generatorFrom.at) / 1000);
   return {
+    generatorCpuPercent: Math.round((generatorCpu.user + generatorCpu.system) / 1e4 / generatorSeconds),
     streams: states.map((s) => s.outcome),
     sendLag,
     generatorLoop: { p99: lateness(loop.percentile(99)), max: lateness(loop.max) },

@@ -47,6 +47,7 @@ function phase(level: 'busy' | 'heavy', name: OpenPhaseRecord['phase'], values: 
     cost: null,
     serverLoop: { p50: 0, p99: 1, max: 2, samples: 2400 },
     generatorLoop: { p99: 0.5, max: 1 },
+    generatorCpuPercent: 20,
     sendLagMs: { p50: 0.3, p99: 1, max: 2 },
     socketsOpened: 4,
     serverPeakRssMb: 210,
