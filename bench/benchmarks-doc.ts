@@ -44,7 +44,7 @@ newest full result of each store in [\`bench/results/\`](../bench/results/), or 
 \`\`\`sh
 npm run bench                          # full run on SQLite: every scenario, ${minutes(closedSeconds(full) + openSeconds(full))} of load
 npm run bench -- --store postgres      # the same on PostgreSQL, after generating its dataset
-npm run bench -- --only open           # the open-loop scenario (and the /health baseline): ${minutes(openSeconds(full))} of load
+npm run bench -- --only open           # the open-loop scenario (and the /health baseline): ${minutes(openSeconds(full) + full.warmupSeconds + full.durationSeconds)} of load
 npm run bench -- --quick               # CI smoke run: small data, short phases, SQLite and PostgreSQL
 npm run bench -- --compare <other checkout>/bin/workspace-gateway.js   # A/B of two builds, interleaved
 \`\`\`
