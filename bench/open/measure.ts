@@ -80,7 +80,8 @@ export interface OpenRunContext {
 }
 
 function streamRecord(outcome: StreamOutcome): OpenStreamRecord {
-  const kinds = [...outcome.latency.entries()];
+  // By name, so a report lists a stream's kinds in the same order every phase.
+  const kinds = [...outcome.latency.entries()].sort(([a], [b]) => a.localeCompare(b));
   const all = new LatencyRecorder();
   for (const [, recorder] of kinds) for (const value of recorder.sorted()) all.add(value);
   return {
