@@ -2,23 +2,21 @@
  * Reporting periods in a workspace time zone (CONTRACT 5 and 9).
  *
  * Pure functions: every instant is epoch milliseconds, every zone an IANA name, and "now" is always a
- * parameter. Only `Intl` is used for zone rules; one `Intl.DateTimeFormat` is cached per zone because
- * these functions run on every activity request.
+ * parameter. Zone rules come from Temporal (the `temporal-polyfill` package, which hands over to a native
+ * `Temporal` where the runtime has one).
  *
- * Periods are half-open `[start, end)`; `end` is the instant the next period starts. A day starts at local
- * midnight, or at the first instant of that date that exists when a DST jump skips midnight.
+ * Periods are half-open `[start, end)`; `end` is the instant the next period starts. A period runs from the
+ * start of its first local date to the start of the next period's, as `PlainDate#toZonedDateTime` gives it:
+ * local midnight, or the first instant of that date that exists when a DST jump skips midnight.
  */
+import { Temporal } from 'temporal-polyfill';
 import { AppError } from '../../errors.ts';
-import { parseIsoDateTime, utcFromFields } from './iso-date-time.ts';
+import { parseIsoDateTime } from './iso-date-time.ts';
 
 export { parseIsoDateTime };
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
-
 /** Longest custom range accepted: 366 × 24 h of elapsed time (CONTRACT 9). */
-export const MAX_CUSTOM_RANGE_MS = 366 * DAY_MS;
+export const MAX_CUSTOM_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
 
 /** A half-open interval `[start, end)` of epoch milliseconds, reported in `timeZone`. */
 export interface Period {
@@ -75,35 +73,28 @@ export class PeriodError extends AppError {
 // Zone arithmetic
 // ---------------------------------------------------------------------------------------------------------
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The cached formatter for a zone; throws RangeError for an unknown zone (as Intl does). */
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US-u-ca-gregory-nu-latn', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
+/** The instant `epochMs` seen in `timeZone`; throws RangeError for an unknown zone. */
+function zoned(epochMs: number, timeZone: string): Temporal.ZonedDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone);
 }
 
-/** True when `timeZone` is an IANA zone name this runtime knows. */
+/** Whether each zone name asked about is known; the runtime's zone data does not change while it runs. */
+const knownZones = new Map<string, boolean>();
+
+/** True when `timeZone` is an IANA zone name this runtime knows (or, as Intl too allows, an offset like `+01:00`). */
 export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(timeZone);
+  if (known === undefined) {
+    try {
+      zoned(0, timeZone);
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (knownZones.size >= 1024) knownZones.clear();
+    knownZones.set(timeZone, known);
   }
+  return known;
 }
 
 /** The zone a workspace's periods are computed in: its own, or UTC when this runtime does not know it. */
@@ -111,132 +102,46 @@ export function reportingTimeZone(timeZone: string | null | undefined): string {
   return timeZone && isValidTimeZone(timeZone) ? timeZone : 'UTC';
 }
 
-/** ISO weekday (1 = Monday … 7 = Sunday) of a calendar date. */
-function isoWeekday(year: number, month: number, day: number): number {
-  const sundayBased = new Date(utcFromFields(year, month, day)).getUTCDay();
-  return sundayBased === 0 ? 7 : sundayBased;
-}
-
 /** Local wall-clock fields of `epochMs` in `timeZone`. */
 export function zonedParts(epochMs: number, timeZone: string): ZonedParts {
-  let year = 0;
-  let month = 0;
-  let day = 0;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  for (const part of formatterFor(timeZone).formatToParts(epochMs)) {
-    switch (part.type) {
-      case 'year':
-        year = Number(part.value);
-        break;
-      case 'month':
-        month = Number(part.value);
-        break;
-      case 'day':
-        day = Number(part.value);
-        break;
-      case 'hour':
-        hour = Number(part.value);
-        break;
-      case 'minute':
-        minute = Number(part.value);
-        break;
-      case 'second':
-        second = Number(part.value);
-        break;
-      default:
-        break;
-    }
-  }
-  return { year, month, day, hour, minute, second, weekday: isoWeekday(year, month, day) };
+  const { year, month, day, hour, minute, second, dayOfWeek } = zoned(epochMs, timeZone);
+  return { year, month, day, hour, minute, second, weekday: dayOfWeek };
 }
 
-/** The zone's UTC offset in ms at `epochMs` (local wall clock minus UTC), at whole-second precision. */
-function offsetAt(epochMs: number, timeZone: string): number {
-  const second = Math.floor(epochMs / 1000) * 1000;
-  const p = zonedParts(second, timeZone);
-  return utcFromFields(p.year, p.month, p.day, p.hour, p.minute, p.second) - second;
-}
-
-/** The local wall clock at `epochMs`, expressed as if it were a UTC instant (whole seconds). */
-function wallClockAt(epochMs: number, timeZone: string): number {
-  return Math.floor(epochMs / 1000) * 1000 + offsetAt(epochMs, timeZone);
+/** The first instant of a local date in the zone (see {@link zonedMidnight}). */
+function startOf(date: Temporal.PlainDate, timeZone: string): number {
+  return date.toZonedDateTime({ timeZone }).epochMilliseconds;
 }
 
 /**
- * Zone rules do not change while the process runs, so midnights are memoized: requests in one week ask for
- * the same handful of dates. Bounded; cleared wholesale when full (cheap, and refilled within a request).
- */
-const MIDNIGHT_CACHE_SIZE = 4096;
-const midnights = new Map<string, number>();
-
-/**
- * Epoch ms of local 00:00 on the given calendar date in `timeZone`.
- *
- * When midnight occurs twice (a fall-back to 00:00), the first occurrence is returned. When it does not
- * occur (a spring-forward across midnight), the first instant of the day that exists, i.e. the transition
- * instant. Like Temporal, this assumes at most one offset change within a day of the date.
+ * Epoch ms of local 00:00 on the given calendar date in `timeZone` (Temporal's start of day): when midnight
+ * occurs twice (a fall-back to 00:00), the first occurrence; when it does not occur (a spring-forward across
+ * midnight, or a date the zone skipped), the first instant after it that exists.
  */
 export function zonedMidnight(year: number, month: number, day: number, timeZone: string): number {
-  const key = `${timeZone}|${year}-${month}-${day}`;
-  const cached = midnights.get(key);
-  if (cached !== undefined) return cached;
-  const value = computeZonedMidnight(year, month, day, timeZone);
-  if (midnights.size >= MIDNIGHT_CACHE_SIZE) midnights.clear();
-  midnights.set(key, value);
-  return value;
-}
-
-/** Uncached {@link zonedMidnight}. */
-function computeZonedMidnight(year: number, month: number, day: number, timeZone: string): number {
-  const wall = utcFromFields(year, month, day);
-  const before = offsetAt(wall - DAY_MS, timeZone);
-  const after = offsetAt(wall + DAY_MS, timeZone);
-  let best: number | undefined;
-  for (const offset of before === after ? [before] : [before, after]) {
-    const candidate = wall - offset;
-    if (wallClockAt(candidate, timeZone) === wall && (best === undefined || candidate < best)) best = candidate;
-  }
-  if (best !== undefined) return best;
-  return firstInstantAtOrAfter(wall, wall - Math.max(before, after), wall - Math.min(before, after), timeZone);
-}
-
-/**
- * In a DST gap: the first instant in `(low, high]` whose wall clock is at or past `wall`. Offsets change on
- * whole seconds, so a binary search over seconds finds the transition instant.
- */
-function firstInstantAtOrAfter(wall: number, low: number, high: number, timeZone: string): number {
-  let lo = Math.floor(low / 1000);
-  let hi = Math.ceil(high / 1000);
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (wallClockAt(mid * 1000, timeZone) >= wall) hi = mid;
-    else lo = mid;
-  }
-  return hi * 1000;
+  return startOf(new Temporal.PlainDate(year, month, day), timeZone);
 }
 
 /** The calendar date `days` after (or before, when negative) the given one. */
 export function addDays(date: CalendarDate, days: number): CalendarDate {
-  const shifted = new Date(utcFromFields(date.year, date.month, date.day) + days * DAY_MS);
-  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
-}
-
-/** Start of a calendar date in the zone (see {@link zonedMidnight}). */
-function startOfDate(date: CalendarDate, timeZone: string): number {
-  return zonedMidnight(date.year, date.month, date.day, timeZone);
+  const { year, month, day } = Temporal.PlainDate.from(date).add({ days });
+  return { year, month, day };
 }
 
 /** The period from the start of `first` to the start of `next`. */
-function periodBetween(first: CalendarDate, next: CalendarDate, timeZone: string): Period {
-  return { start: startOfDate(first, timeZone), end: startOfDate(next, timeZone), timeZone };
+function periodBetween(first: Temporal.PlainDate, next: Temporal.PlainDate, timeZone: string): Period {
+  return { start: startOf(first, timeZone), end: startOf(next, timeZone), timeZone };
+}
+
+/** The local date of `now`. */
+function localDate(now: number, timeZone: string): Temporal.PlainDate {
+  return zoned(now, timeZone).toPlainDate();
 }
 
 /** Monday of the local week containing `now`. */
-function mondayOf(now: number, timeZone: string): CalendarDate {
-  const p = zonedParts(now, timeZone);
-  return addDays(p, 1 - p.weekday);
+function mondayOf(now: number, timeZone: string): Temporal.PlainDate {
+  const today = localDate(now, timeZone);
+  return today.subtract({ days: today.dayOfWeek - 1 });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -245,37 +150,32 @@ function mondayOf(now: number, timeZone: string): CalendarDate {
 
 /** The local calendar day containing `now` (23 h or 25 h on DST days). */
 function computeDayPeriod(now: number, timeZone: string): Period {
-  const today = zonedParts(now, timeZone);
-  return periodBetween(today, addDays(today, 1), timeZone);
+  const today = localDate(now, timeZone);
+  return periodBetween(today, today.add({ days: 1 }), timeZone);
 }
 
 /** The local week containing `now`: Monday 00:00 to the next Monday 00:00. */
 function computeWeekPeriod(now: number, timeZone: string): Period {
   const monday = mondayOf(now, timeZone);
-  return periodBetween(monday, addDays(monday, 7), timeZone);
+  return periodBetween(monday, monday.add({ weeks: 1 }), timeZone);
 }
 
 /** The local week before the one containing `now`. */
 function computePreviousWeekPeriod(now: number, timeZone: string): Period {
   const monday = mondayOf(now, timeZone);
-  return periodBetween(addDays(monday, -7), monday, timeZone);
+  return periodBetween(monday.subtract({ weeks: 1 }), monday, timeZone);
 }
 
 /** The local month containing `now`: the 1st 00:00 to the next month's 1st 00:00. */
 function computeMonthPeriod(now: number, timeZone: string): Period {
-  const { year, month } = zonedParts(now, timeZone);
-  const next = month === 12 ? { year: year + 1, month: 1, day: 1 } : { year, month: month + 1, day: 1 };
-  return periodBetween({ year, month, day: 1 }, next, timeZone);
+  const first = localDate(now, timeZone).with({ day: 1 });
+  return periodBetween(first, first.add({ months: 1 }), timeZone);
 }
 
 /**
- * A caller-chosen range. Requires `end > start` and at most 366 × 24 h of elapsed time.
- * @throws PeriodError (`invalid_range`, `range_too_long`)
- */
-/**
  * The last period computed per zone, reused while `now` stays inside the period it was computed for (`within`):
- * the period containing an instant is unique, so reuse is exact, and it spares the zone arithmetic (Intl) that
- * would otherwise run on every report request.
+ * the period containing an instant is unique, so reuse is exact, and it spares the zone arithmetic that would
+ * otherwise run on every report request and shift completion.
  */
 function lastPerZone(compute: (now: number, timeZone: string) => Period, within: (period: Period) => Span) {
   const last = new Map<string, { readonly from: number; readonly to: number; readonly period: Period }>();
@@ -302,6 +202,10 @@ export const previousWeekPeriod = lastPerZone(computePreviousWeekPeriod, weekAft
 /** The local month containing `now`: the 1st 00:00 to the next month's 1st 00:00. */
 export const monthPeriod = lastPerZone(computeMonthPeriod, itself);
 
+/**
+ * A caller-chosen range. Requires `end > start` and at most 366 × 24 h of elapsed time.
+ * @throws PeriodError (`invalid_range`, `range_too_long`)
+ */
 export function customPeriod(start: number, end: number, timeZone: string): Period {
   if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start) {
     throw new PeriodError('invalid_range', 'end', '`end` must be later than `start`.');
@@ -312,16 +216,21 @@ export function customPeriod(start: number, end: number, timeZone: string): Peri
   return { start, end, timeZone };
 }
 
+/** The last answer of {@link calendarDays} per zone: reports ask for the current week's or month's again and again. */
+const lastCalendarDays = new Map<string, { readonly start: number; readonly end: number; readonly days: number }>();
+
 /**
  * How many local calendar dates the period touches: from the date of `start` to the date of its last
  * instant, inclusive. A week is 7 and a 31-day month 31, DST or not.
  */
 export function calendarDays(period: Period): number {
-  if (period.end <= period.start) return 0;
-  const first = zonedParts(period.start, period.timeZone);
-  const last = zonedParts(period.end - 1, period.timeZone);
-  const span = utcFromFields(last.year, last.month, last.day) - utcFromFields(first.year, first.month, first.day);
-  return Math.round(span / DAY_MS) + 1;
+  const { start, end, timeZone } = period;
+  if (end <= start) return 0;
+  const last = lastCalendarDays.get(timeZone);
+  if (last !== undefined && last.start === start && last.end === end) return last.days;
+  const days = localDate(start, timeZone).until(localDate(end - 1, timeZone)).days + 1;
+  lastCalendarDays.set(timeZone, { start, end, days });
+  return days;
 }
 
 // ---------------------------------------------------------------------------------------------------------

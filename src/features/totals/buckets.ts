@@ -21,7 +21,7 @@ const PERIOD_OF: Record<Grain, (now: number, timeZone: string) => Period> = {
 
 /**
  * The consecutive buckets of one grain and zone seen so far (each bucket ends where the next starts), extended
- * as instants outside them are asked for, and searched by bisection: zone arithmetic (Intl) runs once per
+ * as instants outside them are asked for, and searched by bisection: zone arithmetic (Temporal) runs once per
  * bucket, not once per shift, which is what makes a rebuild over a long history cheap. Zone rules do not change
  * while the process runs, so the line is exact. An instant very far from the line is computed directly.
  */
