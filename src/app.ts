@@ -4,7 +4,13 @@ import type { Config } from './config.ts';
 import type { Store } from './db/connect.ts';
 import { newRequestId } from './ids.ts';
 import { createAuthenticator } from './http/authentication.ts';
-import { answerClientError, connectionOptions, registerExpectationHandler } from './http/connections.ts';
+import {
+  answerClientError,
+  connectionOptions,
+  registerConnectAnswer,
+  registerExpectationHandler,
+  registerUpgradeAnswer,
+} from './http/connections.ts';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './http/content-type.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { errorResponse } from './http/idempotency.ts';
@@ -73,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
   registerExpectationHandler(app);
+  registerConnectAnswer(app);
+  registerUpgradeAnswer(app);
   // Closing closes the connections idle at that moment; a request still in flight would leave its keep-alive
   // connection open after its answer, holding the shutdown until the client lets go (or KEEP_ALIVE_TIMEOUT_MS).
   // So once closing, every answer closes its connection; the server's stop() bounds the rest (shutdown deadline).

@@ -8,17 +8,26 @@ import { errorBody, STATUS_BY_CODE } from './errors.ts';
 
 type TimeoutSettings = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
 
+interface NodeServerOptions {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionsCheckingInterval: number;
+  requireHostHeader: boolean;
+}
+
 /**
  * Bounds for every phase of a connection. Node checks the header and whole-request deadlines on a timer
  * (`connectionsCheckingInterval`, 30 s unless set), so the check runs often enough for the shortest bound to hold.
  * The socket inactivity timeout (`connectionTimeout`) covers what the two deadlines do not, a client that stops
  * reading its answer; at twice the request bound it never cuts a request short before that bound answers it.
+ *
+ * Node answers an HTTP/1.1 request without `Host` itself, with a bare 400 (no body, no request id), before any
+ * hook runs; so its check is off here and the app answers it in the envelope (`answerMissingHost` in errors.ts).
  */
 export function connectionOptions(
   settings: TimeoutSettings,
-): Pick<FastifyServerOptions, 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & {
-  http: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
-} {
+): Pick<FastifyServerOptions, 'requestTimeout' | 'keepAliveTimeout' | 'connectionTimeout'> & { http: NodeServerOptions } {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = settings;
   return {
     http: {
@@ -26,6 +35,7 @@ export function connectionOptions(
       requestTimeout: requestTimeoutMs,
       keepAliveTimeout: keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, Math.max(25, Math.floor(headersTimeoutMs / 4))),
+      requireHostHeader: false,
     },
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
@@ -89,9 +99,43 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
     socket.destroy();
     return;
   }
+  endWithAnswer(socket, requestId, answer);
+}
+
+/** Writes the answer and closes the connection once it has drained (or after LINGER_MS). */
+function endWithAnswer(socket: Socket, requestId: string, answer: ClientErrorAnswer): void {
   // end(), not destroy(): destroying a socket with unread input resets it, and the client may lose the answer.
   socket.end(rawAnswer(requestId, answer));
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+const NOT_A_PROXY: ClientErrorAnswer = {
+  code: 'bad_request',
+  message: 'CONNECT is not supported: this server is not a proxy and opens no tunnels.',
+};
+
+/**
+ * `CONNECT` asks for a tunnel to the host and port it names (its target is `host:port`, not a path of this API),
+ * which only a proxy opens. Node hands such a request to the server's `'connect'` listeners with the bare socket,
+ * outside the request pipeline, and destroys the socket unanswered when there are none. Answered here: 400
+ * `bad_request` in the envelope, like the other requests refused before any route runs, and the connection closed
+ * (the socket has left Node's HTTP parser, so no further request can be read from it).
+ */
+export function registerConnectAnswer(app: FastifyInstance): void {
+  app.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    // Node has removed its own error listener from the socket: a reset by the client must not go unhandled.
+    socket.on('error', () => socket.destroy());
+    const requestId = newRequestId();
+    app.log.info(
+      { reqId: requestId, method: request.method, statusCode: STATUS_BY_CODE[NOT_A_PROXY.code] },
+      'CONNECT refused',
+    );
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    endWithAnswer(socket, requestId, NOT_A_PROXY);
+  });
 }
 
 /**
@@ -113,5 +157,19 @@ export function registerExpectationHandler(app: FastifyInstance): void {
       connection: 'close',
     });
     response.end(body);
+  });
+}
+
+/**
+ * A request asking to switch protocols (an `Upgrade` header: websocket, h2c) is served as the plain HTTP/1.1
+ * request it also is: this server speaks no other protocol and routes it as usual, in the envelope where it is an
+ * error (RFC 9110, section 7.8: a server may ignore Upgrade). But with `Connection: upgrade` Node's parser stops
+ * reading the connection after that request, as if another protocol followed, and drops what came behind it: a
+ * request pipelined after it would never be answered. So its answer closes the connection, and the client sends
+ * its next request on a fresh one.
+ */
+export function registerUpgradeAnswer(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.upgrade !== undefined) reply.header('connection', 'close');
   });
 }

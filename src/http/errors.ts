@@ -191,6 +191,20 @@ function routePattern(url: string): RegExp {
 }
 
 /**
+ * An HTTP/1.1 request must carry `Host` (RFC 9112, section 3.2; HTTP/1.0 need not): without it, 400 `bad_request`
+ * and the connection closed, as for the requests Node's parser rejects (src/http/connections.ts), before the
+ * route's own checks. Node's own check is off (`requireHostHeader` in `connectionOptions`): it answers a bare 400.
+ * Sends the answer and returns true when the request lacks its Host.
+ */
+function answerMissingHost(request: FastifyRequest, reply: FastifyReply): boolean {
+  const { httpVersionMajor, httpVersionMinor } = request.raw;
+  if (httpVersionMajor !== 1 || httpVersionMinor !== 1 || request.headers.host !== undefined) return false;
+  reply.header('connection', 'close');
+  sendError(reply, new AppError('bad_request', 'An HTTP/1.1 request must carry a Host header.'));
+  return true;
+}
+
+/**
  * Errors the router raises before any hook runs: a path parameter with a malformed percent-encoding
  * (FST_ERR_BAD_URL) or longer than the router's limit (FST_ERR_MAX_PARAM_LENGTH). Such a path names no resource,
  * so the answer is 404 not_found, in the envelope and with X-Request-Id like every other response (the router's
@@ -198,6 +212,7 @@ function routePattern(url: string): RegExp {
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
+  if (answerMissingHost(request, reply)) return;
   if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     sendError(reply, new AppError('not_found', 'No resource has this path.'));
     return;
@@ -229,11 +244,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return sendError(reply, new AppError('not_found', 'No route matches this path.'));
   };
-  // An unknown path or method is answered before its body is read: the body is never the problem there
-  // (otherwise a bad or oversized body on a wrong method would be 400/413/415 instead of 404/405).
+  // A request without its Host, then an unknown path or method, is answered before its body is read: the body is
+  // never the problem there (otherwise a bad or oversized body on a wrong method would be 400/413/415, not 404/405).
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404) return;
     reply.header('x-request-id', request.id);
+    if (answerMissingHost(request, reply)) return reply;
+    if (!request.is404) return;
     return unmatched(request, reply);
   });
   app.setNotFoundHandler(unmatched);
