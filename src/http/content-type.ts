@@ -19,8 +19,10 @@ function utf8Text(body: string | Buffer): string | null {
 }
 
 /**
- * JSON is the only accepted body type. An empty JSON body counts as no body. A body that is not UTF-8 is rejected
- * like any text that is not Unicode (400 validation_failed), not silently read with U+FFFD in place of its bytes.
+ * JSON is the only accepted body type. An empty JSON body counts as no body (`undefined`); the text `null` is read
+ * as `null`, a body that is not an object (refused by `rejectNullBody` in validation.ts). A body that is not UTF-8 is
+ * rejected like any text that is not Unicode (400 validation_failed), not silently read with U+FFFD in place of its
+ * bytes.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();

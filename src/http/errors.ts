@@ -129,15 +129,29 @@ function issuePath(context: string | undefined, issue: AjvIssue): string {
   return `${context ?? 'body'}${path.replaceAll('/', '.')}`;
 }
 
-function issueMessage(issue: AjvIssue): string {
+/**
+ * A body that may be left out is declared `object | null` (the framework validates an absent body as null), but a
+ * client never sends null there (a JSON `null` body is refused: `rejectNullBody` in validation.ts). So a type issue
+ * at the body's root names the types without null: `[]` is told "must be object", as `null` is.
+ */
+function bodyRootType(issue: AjvIssue): string | null {
+  const declared = issue.params?.type;
+  if (issue.keyword !== 'type' || (issue.instancePath ?? '') !== '' || declared === undefined) return null;
+  const types = (Array.isArray(declared) ? declared : String(declared).split(',')).filter((type) => type !== 'null');
+  return types.length > 0 ? `must be ${types.join(',')}` : null;
+}
+
+function issueMessage(context: string | undefined, issue: AjvIssue): string {
   if (issue.keyword === 'additionalProperties') return 'is not a known property';
   if (issue.keyword === 'required') return 'is required';
+  if ((context ?? 'body') === 'body') return bodyRootType(issue) ?? issue.message ?? 'is invalid';
   return issue.message ?? 'is invalid';
 }
 
 export function validationIssues(error: FastifyError): ValidationIssue[] {
   const issues = (error.validation ?? []) as AjvIssue[];
-  return issues.map((issue) => ({ path: issuePath(error.validationContext, issue), message: issueMessage(issue) }));
+  const context = error.validationContext;
+  return issues.map((issue) => ({ path: issuePath(context, issue), message: issueMessage(context, issue) }));
 }
 
 /** Maps framework errors (parsing, limits, schema validation) onto the closed code list. */

@@ -224,23 +224,32 @@ export function markRequiredHeaders<T extends OpenApiLike>(document: T): T {
   return document;
 }
 
-function allowsNull(schema: unknown): boolean {
-  if (!schema || typeof schema !== 'object') return false;
-  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
-  if (s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null'))) return true;
-  return [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(allowsNull);
+/** The schema without `null` among the types at its root, or undefined when its root does not admit null. */
+function withoutNull(schema: unknown): Record<string, unknown> | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const s = schema as Record<string, unknown>;
+  if (!Array.isArray(s.type) || !s.type.includes('null')) return undefined;
+  const types = s.type.filter((type) => type !== 'null');
+  return { ...s, type: types.length === 1 ? types[0] : types };
 }
 
 /**
- * @fastify/swagger marks every request body required; a body schema that admits null (no body at all) is
- * optional, and the document says so.
+ * @fastify/swagger marks every request body required. A body schema that admits null at its root is one that may
+ * be left out (the framework validates an absent body as null): the document says the body is optional, and
+ * shows its schema without null, since a JSON `null` body is refused like any body that is not an object
+ * (`rejectNullBody` in validation.ts).
  */
 export function markOptionalBodies<T extends OpenApiLike>(document: T): T {
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
       const body = operation.requestBody;
       if (!body?.content) continue;
-      if (Object.values(body.content).some((media) => allowsNull(media.schema))) body.required = false;
+      for (const media of Object.values(body.content)) {
+        const schema = withoutNull(media.schema);
+        if (schema === undefined) continue;
+        media.schema = schema;
+        body.required = false;
+      }
     }
   }
   return document;

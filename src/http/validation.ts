@@ -90,7 +90,22 @@ export function registerValidators(app: FastifyInstance): void {
     strict.errors = validate.errors;
     return strict;
   });
+  app.addHook('preValidation', rejectNullBody);
   app.addHook('preHandler', rejectInvalidText);
+}
+
+/**
+ * The framework validates an absent body as `null` (so a route whose body may be left out declares it
+ * `object | null`), and its JSON parser reads the text `null` as `null` too: without this check, a body that is the
+ * JSON literal `null` would pass for no body at all. The JSON parser (src/http/content-type.ts) gives an absent or
+ * empty body as `undefined`, so a `null` here was sent: on a route that reads a body it is a body that is not an
+ * object, 400 `validation_failed` like `[]` or `1`.
+ */
+async function rejectNullBody(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined;
+  if (request.body !== null || schema === undefined) return;
+  const types = [schema.type].flat().filter((type) => typeof type === 'string' && type !== 'null');
+  throw validationError([{ path: 'body', message: types.length > 0 ? `must be ${types.join(',')}` : 'must not be null' }]);
 }
 
 type RequestPart = 'params' | 'querystring' | 'headers' | 'body';

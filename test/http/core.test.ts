@@ -83,6 +83,24 @@ describe.each(STORE_KINDS)('HTTP core (%s)', (kind) => {
     expect(body.error.details.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'body.bogus' })]));
   });
 
+  it('a JSON null body is a body that is not an object (400 validation_failed), also where the body may be left out', async () => {
+    const accept = (payload: string) =>
+      ctx.inject({
+        method: 'POST',
+        url: `/v1/applications/submissions/${submissionId}/accept`,
+        headers: { authorization: `Bearer ${token}`, 'idempotency-key': `core-${Math.random()}`, 'content-type': 'application/json' },
+        payload,
+      });
+    for (const res of [await patch('null'), await accept('null'), await accept('[]')]) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'validation_failed',
+        requestId: res.headers['x-request-id'],
+        details: { issues: [{ path: 'body', message: 'must be object' }] },
+      });
+    }
+  });
+
   it('prototype-pollution keys are rejected, never merged', async () => {
     const res = await patch('{"__proto__": {"polluted": true}, "score": 5}');
     expect(res.statusCode).toBe(400);

@@ -108,6 +108,20 @@ describe.each(STORE_KINDS)('the served OpenAPI document (%s)', (kind) => {
     }
   });
 
+  it('documents a body that may be left out as optional, and as an object: a JSON null body is not "no body"', () => {
+    const optional = ['recordShiftHeartbeat', 'stopShift', 'stopServerShifts', 'acceptSubmission', 'rejectSubmission', 'markSubmissionUnderReview'];
+    for (const id of optional) {
+      const body = byId(id).requestBody as { required?: boolean; content: Record<string, { schema: Json }> };
+      expect(body.required, id).toBe(false);
+      expect(body.content['application/json']?.schema.type, id).toBe('object');
+    }
+    for (const id of ['startShift', 'recordShiftHeartbeats', 'updateSubmissionReview']) {
+      const body = byId(id).requestBody as { required?: boolean; content: Record<string, { schema: Json }> };
+      expect(body.required, id).toBe(true);
+      expect(body.content['application/json']?.schema.type, id).toBe('object');
+    }
+  });
+
   it('documents X-Correlation-Id with its pattern on every /v1 operation', () => {
     const v1 = ops.filter(([, path]) => path.startsWith('/v1/'));
     expect(v1.length).toBeGreaterThanOrEqual(14);
