@@ -24,12 +24,15 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
 * Every 4xx/5xx body is \`{ error: { code, message, requestId, details? } }\` with a stable \`code\`;
   every response carries \`X-Request-Id\` (\`req_\` + base62), equal to \`error.requestId\` (an idempotent replay
   returns the stored body of the first request, with that request's id).
-* Request bodies are JSON (\`application/json\`, UTF-8), at most 64 KiB; unknown properties are rejected (400). No
-  text value (body, path, query, header) may contain U+0000 or an unpaired UTF-16 surrogate (400). A uuid names
-  the same resource in any case.
-* What the HTTP parser rejects before any route runs is answered in the same envelope with \`X-Request-Id\`, and the
-  connection closed: 400 \`bad_request\`, 408 \`request_timeout\` (headers or body not received in time), 417
-  \`expectation_failed\` (an \`Expect\` other than 100-continue), 431 \`headers_too_large\`.
+* Request bodies are JSON (\`application/json\`, UTF-8), at most 64 KiB; unknown properties are rejected (400). A
+  body is an object: \`null\`, \`[]\` or \`1\` is 400 \`validation_failed\`; only an absent or empty body is "no
+  body", where the operation's body is optional. No text value (body, path, query, header) may contain U+0000 or an
+  unpaired UTF-16 surrogate (400). A uuid names the same resource in any case.
+* What is refused before any route runs is answered in the same envelope with \`X-Request-Id\`, and the connection
+  closed: 400 \`bad_request\` (a malformed request; an HTTP/1.1 request without \`Host\`; \`CONNECT\`, since this
+  server is no proxy and its target is not a path of this API), 408 \`request_timeout\` (headers or body not received
+  in time), 417 \`expectation_failed\` (an \`Expect\` other than 100-continue), 431 \`headers_too_large\`. A request
+  asking to switch protocols (\`Upgrade\`) is served as plain HTTP/1.1, and its connection closed after the answer.
 * API keys (\`wsk_test_…\` / \`wsk_live_…\`) are shown once at provisioning and stored only as SHA-256 hashes.
   Data written with a test key is test data: every read sees only the calling key's environment.
 * Checks run in this order: authentication (401); feature, scope and workspace selection (403); request
