@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { systemTimer, type Timer } from './timer.ts';
 
 /** What one POST to an endpoint came to. `status` is null when no HTTP answer arrived (see `error`). */
 export interface PostOutcome {
@@ -58,8 +59,11 @@ function checkedLookup(allowPrivateNetworks: boolean): LookupFunction {
   };
 }
 
-/** One HTTP client per dispatcher: keep-alive agents and the checked lookup. */
-export function createDestinationClient(options: DestinationOptions) {
+/**
+ * One HTTP client per sender: keep-alive agents, the checked lookup, and its deadline on `timer` (the system's
+ * timers unless a test drives them).
+ */
+export function createDestinationClient(options: DestinationOptions, timer: Timer = systemTimer) {
   const lookup = checkedLookup(options.allowPrivateNetworks);
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 64, lookup } as http.AgentOptions),
@@ -94,7 +98,7 @@ export function createDestinationClient(options: DestinationOptions) {
       const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        timer.clearTimeout(deadline);
         resolve({ ...outcome, durationMs: elapsed() });
       };
       const request = transport.request(url, {
@@ -108,7 +112,7 @@ export function createDestinationClient(options: DestinationOptions) {
           'user-agent': 'workspace-gateway-webhooks',
         },
       });
-      const timer = setTimeout(() => {
+      const deadline = timer.setTimeout(() => {
         request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
       }, options.timeoutMs);
       request.on('error', (error) => {

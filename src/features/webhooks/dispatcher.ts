@@ -1,17 +1,13 @@
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../db/store.ts';
 import { randomBase62 } from '../../ids.ts';
-import type { PostOutcome } from './destination.ts';
-import {
-  claimDueDeliveries,
-  pendingBacklog,
-  recordAttempts,
-  releaseClaims,
-  type AttemptRecord,
-  type ClaimedDelivery,
-} from './repository.ts';
-import { retryDelayMs, type RetryPolicy } from './retry.ts';
-import { startInlineSender, type SenderFactory } from './sender.ts';
+import type { DestinationOptions, PostOutcome } from './destination.ts';
+import { HeldDeliveries } from './held-deliveries.ts';
+import { claimDueDeliveries, pendingBacklog, releaseClaims, type AttemptRecord, type ClaimedDelivery } from './repository.ts';
+import { PendingResults } from './results.ts';
+import { afterAttempt, type RetryPolicy } from './retry.ts';
+import { startInlineSender, type Sender, type SenderFactory } from './sender.ts';
+import { Pause, type Timer } from './timer.ts';
 
 export interface DispatcherSettings {
   readonly allowPrivateNetworks: boolean;
@@ -53,7 +49,10 @@ export interface DispatcherLog {
 export interface DispatcherDeps {
   /** Claims and results are written through the store's writer; the claimed rows are read on `db`. */
   readonly store: Pick<Store, 'db' | 'write' | 'dialect'>;
+  /** When things are due: claims, leases, retries, the delivery window. */
   readonly clock: Clock;
+  /** What the dispatcher waits on: its pauses between claims, before recording results, while stopping. */
+  readonly timer: Timer;
   readonly log: DispatcherLog;
   readonly settings: DispatcherSettings;
   /** What signs and POSTs the deliveries: on the event loop unless given (the serving process uses a thread). */
@@ -62,13 +61,13 @@ export interface DispatcherDeps {
   readonly onAttempt?: (outcome: AttemptRecord['outcome']) => void;
 }
 
-export interface Dispatcher {
-  /** Stops claiming, lets in-flight deliveries finish (up to `graceMs`), releases the rest unattempted. */
-  stop(graceMs?: number): Promise<void>;
+/** What one claim came to: how many it took, whether it left due deliveries, and how many it could take. */
+export interface ClaimRound {
+  readonly claimed: number;
+  readonly more: boolean;
+  readonly room: number;
 }
 
-// How long results may wait to be recorded together (one transaction for many deliveries).
-const RECORD_FLUSH_MS = 20;
 /**
  * Deliveries held per endpoint (and in all), as a multiple of those in flight: the rest wait in a local queue,
  * so a finished delivery's slot is refilled at once while the next claim (a transaction, milliseconds on
@@ -80,139 +79,140 @@ const PREFETCH = 4;
  * that become due one by one under a steady load then go in one claim each pause, instead of a claim (a
  * transaction) each, and the outbox is not polled in a tight loop.
  */
-const CLAIM_GATHER_MS = 25;
+export const CLAIM_GATHER_MS = 25;
 /** A queued delivery is sent only while this share of its lease is left unused; otherwise it is given back. */
 const FRESH_SHARE_OF_LEASE = 0.25;
 
-function is2xx(status: number | null): boolean {
-  return status !== null && status >= 200 && status < 300;
+/** How long the loop waits after a claim, and whether a freed slot or recorded results end the wait early. */
+export function pauseAfter(round: ClaimRound, pollIntervalMs: number): { readonly ms: number; readonly wakeable: boolean } {
+  // A full claim means more may be due: go on as soon as a slot frees.
+  if (round.claimed > 0 && round.claimed >= round.room) return { ms: pollIntervalMs, wakeable: true };
+  // A claim that took everything due gathers what comes next for a moment; one that left some (an endpoint had
+  // all it may take) goes on.
+  if (round.claimed > 0) return round.more ? { ms: 0, wakeable: false } : { ms: CLAIM_GATHER_MS, wakeable: false };
+  return { ms: pollIntervalMs, wakeable: true };
 }
 
 /**
  * Sends the outbox's due deliveries from this instance. Every serving instance runs one: claims use a lease (and
  * on PostgreSQL skip rows another instance holds), so each delivery is in one instance's hands at a time, and a
  * lapsed lease (a crashed instance) makes it due again: at least once, never lost.
+ *
+ * `start()` runs the loop: claim, then pause on the injected timer (`pauseAfter`). Tests may instead call
+ * `claim()` and `settled()` themselves.
  */
-export function startDispatcher({ store, clock, log, settings, sender: startSender, onAttempt }: DispatcherDeps): Dispatcher {
-  const owner = `dispatcher_${randomBase62(12)}`;
-  const { leaseMs } = settings;
-  const sender = (startSender ?? startInlineSender)(settings);
-  const inFlight = new Map<string, ClaimedDelivery>();
-  /** Claimed deliveries waiting for a slot, per endpoint, with when they were claimed. */
-  const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
-  /** Deliveries in flight per endpoint. */
-  const perEndpoint = new Map<string, number>();
-  const finished = new Set<string>();
-  let results: AttemptRecord[] = [];
-  let flushing: Promise<void> | null = null;
-  let running = true;
-  // Set once stopping gave the remaining claims back: answers arriving after that are not recorded.
-  let discard = false;
-  let wake: (() => void) | null = null;
-  let lastBacklogLog = 0;
+export class Dispatcher {
+  private readonly deps: DispatcherDeps;
+  private readonly owner = `dispatcher_${randomBase62(12)}`;
+  private readonly sender: Sender;
+  private readonly held: HeldDeliveries;
+  private readonly results: PendingResults;
+  private readonly pause: Pause;
+  /** Called whenever a delivery comes back or results are recorded (see `until`). */
+  private readonly watchers = new Set<() => void>();
+  private loopDone: Promise<void> = Promise.resolve();
+  private stopping = false;
+  /** Set once stopping gave the remaining claims back: answers arriving after that are not recorded. */
+  private discarding = false;
+  private lastBacklogLog = Number.NEGATIVE_INFINITY;
 
-  const signal = () => {
-    const resolve = wake;
-    wake = null;
-    resolve?.();
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = null;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  async function flush(): Promise<void> {
-    while (results.length > 0) {
-      const batch = results;
-      results = [];
-      try {
-        await recordAttempts(store.write, batch);
-      } catch (err) {
-        // The leases lapse and the deliveries are sent again: at least once.
-        log.error({ err, deliveries: batch.length }, 'webhook attempts could not be recorded');
-      }
-      for (const record of batch) finished.delete(record.deliveryId);
-    }
-  }
-
-  function scheduleFlush(): void {
-    flushing ??= new Promise<void>((resolve) => setTimeout(resolve, RECORD_FLUSH_MS))
-      .then(flush)
-      .finally(() => {
-        flushing = null;
-        if (results.length > 0) scheduleFlush();
-        signal();
-      });
-  }
-
-  function outcomeOf(delivery: ClaimedDelivery, result: PostOutcome, startedAt: number): AttemptRecord {
-    const attempt = delivery.attempts + 1;
-    const finishedAt = clock.now();
-    const base = {
-      deliveryId: delivery.id,
-      owner,
-      attempt,
-      startedAt,
-      finishedAt,
-      durationMs: result.durationMs,
-      status: result.status,
-      error: result.error,
-      excerpt: result.excerpt,
+  constructor(deps: DispatcherDeps) {
+    this.deps = deps;
+    const { settings } = deps;
+    const destination: DestinationOptions = {
+      timeoutMs: settings.timeoutMs,
+      allowPrivateNetworks: settings.allowPrivateNetworks,
+      excerptBytes: settings.excerptBytes,
     };
-    if (is2xx(result.status)) return { ...base, outcome: 'delivered', nextAttemptAt: finishedAt };
-    const next = finishedAt + retryDelayMs(settings.retry, attempt);
-    const context = { eventId: delivery.eventId, endpointId: delivery.endpointId, attempt, status: result.status };
-    if (finishedAt >= delivery.expiresAt) {
-      log.error({ ...context, error: result.error }, 'webhook delivery failed: no more retries');
-      return { ...base, outcome: 'failed', nextAttemptAt: finishedAt };
-    }
-    log.warn({ ...context, error: result.error }, 'webhook delivery attempt failed; will retry');
-    // The last retry is made when the delivery window closes.
-    return { ...base, outcome: 'pending', nextAttemptAt: Math.min(next, delivery.expiresAt) };
-  }
-
-  async function send(delivery: ClaimedDelivery): Promise<void> {
-    const startedAt = clock.now();
-    const { url, eventId, secret, body } = delivery;
-    const result: PostOutcome = await sender.send({ url, eventId, secret, body });
-    if (discard) return;
-    const record = outcomeOf(delivery, result, startedAt);
-    onAttempt?.(record.outcome);
-    results.push(record);
-    finished.add(delivery.id);
-    scheduleFlush();
-  }
-
-  function launch(delivery: ClaimedDelivery): void {
-    inFlight.set(delivery.id, delivery);
-    perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
-    void send(delivery).finally(() => {
-      inFlight.delete(delivery.id);
-      const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
-      if (left > 0) perEndpoint.set(delivery.endpointId, left);
-      else perEndpoint.delete(delivery.endpointId);
-      pump();
-      signal();
+    this.sender = (deps.sender ?? startInlineSender)(destination);
+    this.held = new HeldDeliveries({
+      concurrency: settings.concurrency,
+      perEndpointConcurrency: settings.perEndpointConcurrency,
+      freshForMs: settings.leaseMs * FRESH_SHARE_OF_LEASE,
     });
+    this.results = new PendingResults({
+      store: deps.store,
+      timer: deps.timer,
+      log: deps.log,
+      onRecorded: () => this.changed(),
+    });
+    this.pause = new Pause(deps.timer);
   }
 
-  /** The ids of the queued deliveries. */
-  function queuedIds(): string[] {
-    return [...queued.values()].flatMap((list) => list.map((q) => q.delivery.id));
+  /** Runs the claim loop until `stop()`. */
+  start(): this {
+    this.loopDone = this.loop();
+    return this;
   }
 
-  /** Deliveries held (in flight or queued) per endpoint: what a claim may add to. */
-  function held(): Map<string, number> {
-    const counts = new Map(perEndpoint);
-    for (const [endpointId, list] of queued) counts.set(endpointId, (counts.get(endpointId) ?? 0) + list.length);
-    return counts;
+  /**
+   * One claim: due deliveries, up to what this dispatcher may hold, are claimed under a lease, queued per endpoint,
+   * and sent as far as the slots allow (the rest as slots free up). Logs the backlog when that is due.
+   */
+  async claim(): Promise<ClaimRound> {
+    const { settings, store, clock } = this.deps;
+    // Sending goes on while results are recorded (their leases keep them from being claimed again), as long as
+    // the results waiting to be recorded stay few.
+    const room =
+      this.results.count > settings.concurrency * 4
+        ? 0
+        : settings.concurrency * PREFETCH - this.held.sending - this.held.waiting;
+    if (room <= 0 || this.stopping) return { claimed: 0, more: false, room: 0 };
+    const now = clock.now();
+    await this.logBacklog(now);
+    const { deliveries, more } = await claimDueDeliveries(store, {
+      now,
+      limit: room,
+      leaseMs: settings.leaseMs,
+      owner: this.owner,
+      perEndpoint: settings.perEndpointConcurrency * PREFETCH,
+      busy: this.held.perEndpoint(),
+    });
+    if (this.stopping) {
+      await releaseClaims(store.write, deliveries.map((d) => d.id), this.owner);
+      return { claimed: 0, more: false, room };
+    }
+    // A lease shorter than an attempt can lapse while this instance still holds the delivery: not twice.
+    for (const delivery of deliveries) {
+      if (!this.held.holds(delivery.id) && !this.results.holds(delivery.id)) this.held.enqueue(delivery, now);
+    }
+    this.pump();
+    return { claimed: deliveries.length, more, room };
+  }
+
+  /** Resolves once nothing is on the wire or queued and every result is recorded (recorded now, not later). */
+  async settled(): Promise<void> {
+    await this.until(() => this.held.sending === 0 && this.held.waiting === 0);
+    await this.results.flush();
+  }
+
+  /** Stops claiming, lets in-flight deliveries finish (up to `graceMs`), gives the rest back unattempted. */
+  async stop(graceMs = this.deps.settings.timeoutMs): Promise<void> {
+    this.stopping = true;
+    this.pause.interrupt();
+    await this.loopDone;
+    const neverSent = this.held.dropQueued();
+    if (this.held.sending > 0 && graceMs > 0) await this.until(() => this.held.sending === 0, graceMs);
+    // Whatever is still on the wire is given back unattempted; its answer, if any, is ignored.
+    const unfinished = [...this.held.sendingIds(), ...neverSent];
+    this.discarding = true;
+    await this.sender.close();
+    await this.results.flush();
+    await this.release(unfinished);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let round: ClaimRound = { claimed: 0, more: false, room: 0 };
+      try {
+        round = await this.claim();
+      } catch (err) {
+        this.deps.log.error({ err }, 'webhook dispatcher could not claim deliveries');
+      }
+      if (this.stopping) break;
+      const { ms, wakeable } = pauseAfter(round, this.deps.settings.pollIntervalMs);
+      if (ms > 0) await this.pause.wait(ms, wakeable);
+    }
   }
 
   /**
@@ -220,119 +220,100 @@ export function startDispatcher({ store, clock, log, settings, sender: startSend
    * spent (a slow endpoint held it back) is given back instead: due again at once, and never sent after its
    * lease could lapse.
    */
-  function pump(): void {
-    if (queued.size === 0 || !running) return;
-    const stale: string[] = [];
-    const now = clock.now();
-    for (const [endpointId, list] of queued) {
-      while (list.length > 0 && inFlight.size < settings.concurrency) {
-        if ((perEndpoint.get(endpointId) ?? 0) >= settings.perEndpointConcurrency) break;
-        const next = list.shift() as { delivery: ClaimedDelivery; claimedAt: number };
-        if (now - next.claimedAt > leaseMs * FRESH_SHARE_OF_LEASE) stale.push(next.delivery.id);
-        else launch(next.delivery);
-      }
-      if (list.length === 0) queued.delete(endpointId);
+  private pump(): void {
+    if (this.stopping) return;
+    const { send, stale } = this.held.take(this.deps.clock.now());
+    for (const delivery of send) void this.send(delivery);
+    void this.release(stale);
+  }
+
+  private async send(delivery: ClaimedDelivery): Promise<void> {
+    try {
+      const startedAt = this.deps.clock.now();
+      const { url, eventId, secret, body } = delivery;
+      const result = await this.sender.send({ url, eventId, secret, body });
+      if (!this.discarding) this.recordOutcome(delivery, startedAt, result);
+    } catch (err) {
+      // The sender never rejects; anything else leaves the delivery to its lease.
+      this.deps.log.error({ err }, 'webhook delivery outcome could not be handled');
+    } finally {
+      this.held.finished(delivery);
+      this.pump();
+      this.pause.wake();
+      this.changed();
     }
-    if (stale.length > 0) {
-      releaseClaims(store.write, stale, owner).catch((err: unknown) => {
-        log.error({ err }, 'webhook claims could not be released; they are due again when their lease lapses');
-      });
+  }
+
+  private recordOutcome(delivery: ClaimedDelivery, startedAt: number, result: PostOutcome): void {
+    const { clock, settings, log, onAttempt } = this.deps;
+    const attempt = delivery.attempts + 1;
+    const finishedAt = clock.now();
+    const next = afterAttempt(settings.retry, {
+      status: result.status,
+      number: attempt,
+      finishedAt,
+      expiresAt: delivery.expiresAt,
+    });
+    const context = { eventId: delivery.eventId, endpointId: delivery.endpointId, attempt, status: result.status };
+    if (next.outcome === 'failed') log.error({ ...context, error: result.error }, 'webhook delivery failed: no more retries');
+    else if (next.outcome === 'pending') log.warn({ ...context, error: result.error }, 'webhook delivery attempt failed; will retry');
+    onAttempt?.(next.outcome);
+    this.results.add({
+      deliveryId: delivery.id,
+      owner: this.owner,
+      attempt,
+      startedAt,
+      finishedAt,
+      durationMs: result.durationMs,
+      status: result.status,
+      error: result.error,
+      excerpt: result.excerpt,
+      ...next,
+    });
+  }
+
+  /** Gives claims back unattempted: due again at once, for any instance. Never rejects. */
+  private async release(ids: readonly string[]): Promise<void> {
+    try {
+      await releaseClaims(this.deps.store.write, ids, this.owner);
+    } catch (err) {
+      this.deps.log.error({ err }, 'webhook claims could not be released; they are due again when their lease lapses');
     }
   }
 
-  function enqueue(delivery: ClaimedDelivery, claimedAt: number): void {
-    const list = queued.get(delivery.endpointId) ?? [];
-    list.push({ delivery, claimedAt });
-    queued.set(delivery.endpointId, list);
-  }
-
-  /** Every queued delivery, taken out of the queue (stopping). */
-  function drainQueue(): string[] {
-    const ids = queuedIds();
-    queued.clear();
-    return ids;
-  }
-
-  async function logBacklog(now: number): Promise<void> {
-    if (now - lastBacklogLog < settings.backlogLogIntervalMs) return;
-    lastBacklogLog = now;
-    const { pending, oldestCreatedAt } = await pendingBacklog(store.db);
+  private async logBacklog(now: number): Promise<void> {
+    if (now - this.lastBacklogLog < this.deps.settings.backlogLogIntervalMs) return;
+    this.lastBacklogLog = now;
+    const { pending, oldestCreatedAt } = await pendingBacklog(this.deps.store.db);
     if (pending > 0) {
       const oldestAgeSeconds = oldestCreatedAt === null ? 0 : Math.round((now - oldestCreatedAt) / 1000);
-      log.info({ pending, oldestAgeSeconds }, 'webhook deliveries pending');
+      this.deps.log.info({ pending, oldestAgeSeconds }, 'webhook deliveries pending');
     }
   }
 
-  async function loop(): Promise<void> {
-    while (running) {
-      // Sending goes on while results are recorded (their leases keep them from being claimed again), as long as
-      // the results waiting to be recorded stay few.
-      const free =
-        finished.size > settings.concurrency * 4 ? 0 : settings.concurrency * PREFETCH - inFlight.size - queuedIds().length;
-      let claimed = 0;
-      let more = false;
-      if (free > 0) {
-        try {
-          const now = clock.now();
-          await logBacklog(now);
-          const claim = await claimDueDeliveries(store, {
-            now,
-            limit: free,
-            leaseMs,
-            owner,
-            perEndpoint: settings.perEndpointConcurrency * PREFETCH,
-            busy: held(),
-          });
-          const { deliveries } = claim;
-          claimed = deliveries.length;
-          more = claim.more;
-          if (!running) {
-            await releaseClaims(store.write, deliveries.map((d) => d.id), owner);
-            break;
-          }
-          // A lease shorter than an attempt can lapse while this instance still holds the delivery: not twice.
-          const alreadyQueued = new Set(queuedIds());
-          for (const delivery of deliveries) {
-            if (!inFlight.has(delivery.id) && !finished.has(delivery.id) && !alreadyQueued.has(delivery.id)) enqueue(delivery, now);
-          }
-          pump();
-        } catch (err) {
-          log.error({ err }, 'webhook dispatcher could not claim deliveries');
-        }
-      }
-      if (!running) break;
-      // A full claim means more may be due: go on as soon as a slot frees. A claim that took everything due
-      // gathers what comes next for a moment; one that left some (an endpoint had all it may take) goes on.
-      if (claimed > 0 && claimed >= free) await sleep(settings.pollIntervalMs);
-      else if (claimed > 0 && !more) await new Promise((resolve) => setTimeout(resolve, CLAIM_GATHER_MS));
-      else if (claimed > 0) continue;
-      else await sleep(settings.pollIntervalMs);
-    }
+  private changed(): void {
+    for (const watcher of [...this.watchers]) watcher();
   }
 
-  const loopDone = loop();
+  /** Resolves once `condition` holds (checked now and at every change), or after `withinMs` on the timer. */
+  private until(condition: () => boolean, withinMs?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.watchers.delete(check);
+        if (deadline !== null) this.deps.timer.clearTimeout(deadline);
+        resolve();
+      };
+      const check = () => {
+        if (condition()) done();
+      };
+      const deadline = withinMs === undefined ? null : this.deps.timer.setTimeout(done, withinMs);
+      this.watchers.add(check);
+      check();
+    });
+  }
+}
 
-  return {
-    async stop(graceMs = settings.timeoutMs) {
-      running = false;
-      signal();
-      await loopDone;
-      const neverSent = drainQueue();
-      const deadline = Date.now() + graceMs;
-      while (inFlight.size > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      // Whatever is still on the wire is given back unattempted; its answer, if any, is ignored.
-      const unfinished = [...inFlight.keys(), ...neverSent];
-      discard = true;
-      await sender.close();
-      await flushing;
-      await flush();
-      try {
-        await releaseClaims(store.write, unfinished, owner);
-      } catch (err) {
-        log.error({ err }, 'webhook claims could not be released; they are due again when their lease lapses');
-      }
-    },
-  };
+/** Starts a dispatcher's claim loop (see Dispatcher). */
+export function startDispatcher(deps: DispatcherDeps): Dispatcher {
+  return new Dispatcher(deps).start();
 }

@@ -16,3 +16,27 @@ export function retryDelayMs(policy: RetryPolicy, failedAttempts: number, random
   const base = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** exponent);
   return Math.round(base * (0.5 + random() * 0.5));
 }
+
+/** What becomes of a delivery after an attempt. */
+export interface NextStep {
+  /** delivered (acknowledged), pending again at `nextAttemptAt`, or failed (its delivery window has closed). */
+  readonly outcome: 'delivered' | 'pending' | 'failed';
+  readonly nextAttemptAt: number;
+}
+
+/**
+ * The step after the `attempt`-th attempt (1 for the first), finished at `finishedAt`: a 2xx delivers; anything
+ * else is retried after `retryDelayMs`, the last retry when the window closes at `expiresAt`, and an attempt
+ * finished after that gives up.
+ */
+export function afterAttempt(
+  policy: RetryPolicy,
+  attempt: { readonly status: number | null; readonly number: number; readonly finishedAt: number; readonly expiresAt: number },
+  random: () => number = Math.random,
+): NextStep {
+  const { status, finishedAt, expiresAt } = attempt;
+  if (status !== null && status >= 200 && status < 300) return { outcome: 'delivered', nextAttemptAt: finishedAt };
+  if (finishedAt >= expiresAt) return { outcome: 'failed', nextAttemptAt: finishedAt };
+  const next = finishedAt + retryDelayMs(policy, attempt.number, random);
+  return { outcome: 'pending', nextAttemptAt: Math.min(next, expiresAt) };
+}

@@ -5,6 +5,7 @@ import { DEFAULT_DISPATCHER_SETTINGS, startDispatcher, type Dispatcher, type Dis
 import type { AttemptRecord } from './repository.ts';
 import { DEFAULT_RETRY_POLICY } from './retry.ts';
 import { startThreadSender } from './sender-thread.ts';
+import { systemTimer } from './timer.ts';
 
 /** Results as the attempts metric labels them: a failed attempt that will be retried is `retrying`. */
 const RESULT_OF: Record<AttemptRecord['outcome'], WebhookAttemptResult> = {
@@ -44,6 +45,7 @@ export function startWebhookDispatcher(deps: {
   return startDispatcher({
     store: deps.store,
     clock: deps.clock,
+    timer: systemTimer,
     log: deps.log,
     sender: startThreadSender,
     ...(attempts ? { onAttempt: (outcome: AttemptRecord['outcome']) => attempts.add(outcome) } : {}),

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { createDestinationClient, noAnswer, type DestinationOptions, type PostOutcome } from './destination.ts';
+import type { Timer } from './timer.ts';
 
 /** What sending one delivery needs: where, and what to sign. */
 export interface SendRequest {
@@ -26,9 +27,9 @@ export type SenderFactory = (options: DestinationOptions) => Sender;
 // Signers by secret: decoding a secret is done once per endpoint, not per delivery. Bounded all the same.
 const MAX_SIGNERS = 1_000;
 
-/** A sender on the calling thread's event loop. */
-export function startInlineSender(options: DestinationOptions): Sender {
-  const client = createDestinationClient(options);
+/** A sender on the calling thread's event loop; its requests' deadlines run on `timer` when given. */
+export function startInlineSender(options: DestinationOptions, timer?: Timer): Sender {
+  const client = createDestinationClient(options, timer);
   const signers = new Map<string, Webhook>();
 
   function signer(secret: string): Webhook {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { newId } from '../../../src/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { addSubmission, call, seedReviewFixture, type ReviewFixture, type ReviewOperation } from '../applications/helpers.ts';
-import { eventually, Receiver, SENDERS, SILENT_LOG, testDispatcherSettings } from './receiver.ts';
+import { deliverDue, testDispatcher } from './harness.ts';
+import { Receiver, SENDERS, testDispatcherSettings } from './receiver.ts';
 
 const EVERYTHING = '/everything';
 const ACCEPTED_ONLY = '/accepted-only';
@@ -52,18 +53,15 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
     receiver.setSecret(ACCEPTED_ONLY, secretOf(ids.acceptedOnly));
     receiver.setSecret(SHIFTS_ONLY, secretOf(ids.shiftsOnly));
     token = await dashboardToken(REVIEWER_USER_ID);
-    dispatcher = startDispatcher({
-      store: ctx.store,
-      clock: ctx.clock,
-      log: SILENT_LOG,
+    ({ dispatcher } = testDispatcher(ctx, {
       sender,
       onAttempt: (outcome) => outcomes.push(outcome),
       settings: testDispatcherSettings({ retry: { firstDelayMs: RETRY_FIRST_DELAY_MS, maxDelayMs: 10 * RETRY_FIRST_DELAY_MS } }),
-    });
+    }));
   });
 
   afterAll(async () => {
-    await dispatcher?.stop();
+    await dispatcher?.stop(0);
     await receiver?.close();
     await ctx?.close();
   });
@@ -84,7 +82,7 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
       expect(res.statusCode).toBe(200);
       decided.push({ operation, data: res.json().data });
     }
-    await eventually(() => receiver.at(EVERYTHING).length >= 4 && receiver.at(ACCEPTED_ONLY).length >= 1, 30_000, 'deliveries');
+    expect(await deliverDue(dispatcher)).toBe(5);
     for (const { operation, data } of decided) {
       const eventId = data.eventId as string;
       const got = receiver.at(EVERYTHING).filter((r) => r.headers['webhook-id'] === eventId);
@@ -104,10 +102,8 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
     }
     const accepted = decided.find((d) => d.operation === 'accept')!.data;
     expect(receiver.at(ACCEPTED_ONLY).map((r) => [r.verified, r.payload?.id])).toEqual([[true, accepted.eventId]]);
-    await eventually(async () => {
-      const rows = await deliveriesOf(accepted.eventId as string);
-      return rows.length === 2 && rows.every((r) => r.status === 'delivered');
-    }, 30_000, 'delivered rows');
+    const rows = await deliveriesOf(accepted.eventId as string);
+    expect(rows.map((r) => r.status)).toEqual(['delivered', 'delivered']);
     const attempts = await ctx.store.db
       .selectFrom('webhook_attempts as a')
       .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
@@ -124,7 +120,8 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
     const id = await addSubmission(ctx, fixture.workspace);
     const res = await call(ctx.inject, 'accept', id, { token, body: {} });
     const eventId = res.json().data.eventId as string;
-    await eventually(() => receiver.received.some((r) => r.path === ACCEPTED_ONLY && r.payload?.id === eventId));
+    expect(await deliverDue(dispatcher)).toBe(2);
+    expect(receiver.at(ACCEPTED_ONLY).filter((r) => r.payload?.id === eventId)).toHaveLength(1);
     const rows = await deliveriesOf(eventId);
     expect(rows.map((r) => r.endpoint_id).sort()).toEqual([ids.everything, ids.acceptedOnly].sort());
     expect(receiver.at(DISABLED)).toEqual([]);
@@ -142,27 +139,25 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
       const res = await call(ctx.inject, 'reject', id, { token, body: {} });
       const eventId = res.json().data.eventId as string;
       const attemptsAt = () => receiver.at(EVERYTHING).filter((r) => r.headers['webhook-id'] === eventId);
-      await eventually(async () => {
-        const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
-        return row?.attempts === 1;
-      }, 30_000, 'the failed attempt recorded');
+      await deliverDue(dispatcher);
       const [failed] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
-      expect(failed).toMatchObject({ status: 'pending', last_status: 500 });
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_status: 500 });
       // The first retry comes within the first delay (jittered down, never up).
       expect(Number(failed!.next_attempt_at) - DEFAULT_NOW).toBeGreaterThanOrEqual(RETRY_FIRST_DELAY_MS / 2);
       expect(Number(failed!.next_attempt_at) - DEFAULT_NOW).toBeLessThanOrEqual(RETRY_FIRST_DELAY_MS);
       expect(failed!.last_response!.length).toBeLessThanOrEqual(256);
       expect(attemptsAt()).toHaveLength(1);
+      // Not due yet: nothing is sent before its time.
+      expect(await deliverDue(dispatcher)).toBe(0);
       ctx.clock.advance(RETRY_FIRST_DELAY_MS);
-      await eventually(() => attemptsAt().length === 2, 30_000, 'the retry');
+      expect(await deliverDue(dispatcher)).toBe(1);
+      expect(attemptsAt()).toHaveLength(2);
       const [first, second] = attemptsAt();
       expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
       expect(second!.body).toBe(first!.body);
       expect(second!.verified).toBe(true);
-      await eventually(async () => {
-        const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
-        return row?.status === 'delivered' && row.attempts === 2;
-      });
+      const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
+      expect(row).toMatchObject({ status: 'delivered', attempts: 2, last_status: 204 });
       expect(outcomeCount('pending') - retriedBefore).toBe(1);
     } finally {
       receiver.behaviour = () => 204;
@@ -179,10 +174,11 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
       const res = await call(ctx.inject, 'mark-under-review', id, { token, body: {} });
       const eventId = res.json().data.eventId as string;
       const row = async () => (await deliveriesOf(eventId)).find((r) => r.endpoint_id === ids.everything);
-      await eventually(async () => (await row())?.attempts === 1);
+      await deliverDue(dispatcher);
+      expect(await row()).toMatchObject({ status: 'pending', attempts: 1 });
       ctx.clock.advance(24 * 60 * 60 * 1000);
-      await eventually(async () => (await row())?.status === 'failed', 30_000, 'failed');
-      expect((await row())!.last_status).toBe(503);
+      await deliverDue(dispatcher);
+      expect(await row()).toMatchObject({ status: 'failed', attempts: 2, last_status: 503 });
       expect(outcomeCount('failed') - failedBefore).toBe(1);
     } finally {
       receiver.behaviour = () => 204;

@@ -1,16 +1,38 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.ts';
 import { startThreadSender } from '../../../src/features/webhooks/sender-thread.ts';
 import type { SenderFactory } from '../../../src/features/webhooks/sender.ts';
+import { systemTimer, type Timer } from '../../../src/features/webhooks/timer.ts';
+import { WAIT_CAP_MS } from './manual-timer.ts';
 
 export { startThreadSender };
+
+/** Threads being started by `startedThreadSender`, until `threadsStarted()` awaits them. */
+const starting: Promise<unknown>[] = [];
+
+/**
+ * A thread sender whose thread starts at once instead of with the first delivery: a test awaits
+ * `threadsStarted()` after making its dispatcher, so that its waits for deliveries never include starting a
+ * thread (seconds on a busy machine). The first request (not http) is answered by the thread without a
+ * connection.
+ */
+const startedThreadSender: SenderFactory = (options) => {
+  const sender = startThreadSender(options);
+  starting.push(sender.send({ url: 'about:blank', eventId: 'start', secret: 'whsec_c3RhcnQ=', body: '' }));
+  return sender;
+};
+
+/** Resolves once every thread started by the thread senders made so far answers. */
+export async function threadsStarted(): Promise<void> {
+  await Promise.all(starting.splice(0));
+}
 
 /** Where a dispatcher's deliveries are signed and sent: its own event loop (the default) or a thread of their own. */
 export const SENDERS: readonly (readonly [string, SenderFactory | undefined])[] = [
   ['on the event loop', undefined],
-  ['on a thread', startThreadSender],
+  ['on a thread', startedThreadSender],
 ];
 
 /**
@@ -32,6 +54,9 @@ export function testDispatcherSettings(overrides: Partial<DispatcherSettings> = 
   };
 }
 
+/** How the receiver answers a request: a status at once, a status after a while (on its timer), or never. */
+export type Answer = number | 'hang' | { readonly status: number; readonly afterMs: number };
+
 /** One request a receiver got, with the outcome of verifying its signature with the endpoint's secret. */
 export interface Received {
   readonly path: string;
@@ -40,6 +65,7 @@ export interface Received {
   readonly verified: boolean;
   /** The verified payload (undefined when verification failed). */
   readonly payload: Record<string, unknown> | undefined;
+  /** The status it was (or is to be) answered with. */
   readonly answered: number | 'hang';
 }
 
@@ -48,36 +74,36 @@ export type Behaviour = (request: {
   readonly count: number;
   /** The delivery's `webhook-id` header: the event's id. */
   readonly webhookId: string;
-}) => number | 'hang';
+}) => Answer;
 
 /**
  * A real HTTP server on 127.0.0.1 (random port) standing in for webhook endpoints: each path is an endpoint with
- * its own secret; every request is verified with the `standardwebhooks` library.
+ * its own secret; every request is verified with the `standardwebhooks` library. Delayed answers wait on the
+ * timer it was started with, so a test can make it slow without waiting.
  */
 export class Receiver {
   readonly received: Received[] = [];
+  behaviour: Behaviour = () => 204;
   private readonly secrets = new Map<string, string>();
   private readonly counts = new Map<string, number>();
   private readonly hanging = new Set<() => void>();
-  behaviour: Behaviour = () => 204;
-
+  private readonly watchers = new Set<() => void>();
   private readonly server: Server;
+  private readonly timer: Timer;
   readonly baseUrl: string;
-  private constructor(server: Server, baseUrl: string) {
+
+  private constructor(server: Server, baseUrl: string, timer: Timer) {
     this.server = server;
     this.baseUrl = baseUrl;
+    this.timer = timer;
   }
 
-  static async start(): Promise<Receiver> {
+  static async start(options: { readonly timer?: Timer } = {}): Promise<Receiver> {
     const holder: { self?: Receiver } = {};
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => holder.self?.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
-    });
+    const server = createServer((req, res) => holder.self?.arrive(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    holder.self = new Receiver(server, `http://127.0.0.1:${port}`);
+    holder.self = new Receiver(server, `http://127.0.0.1:${port}`, options.timer ?? systemTimer);
     return holder.self;
   }
 
@@ -95,12 +121,38 @@ export class Receiver {
     return this.received.filter((r) => r.path === path);
   }
 
-  private handle(
-    path: string,
-    headers: IncomingHttpHeaders,
-    body: string,
-    res: ServerResponse,
-  ): void {
+  /** The ids of the events answered 2xx at `path`. */
+  acknowledged(path: string): string[] {
+    return this.at(path)
+      .filter((r) => typeof r.answered === 'number' && r.answered >= 200 && r.answered < 300)
+      .map((r) => String(r.headers['webhook-id']));
+  }
+
+  /** Resolves once `check` holds for what has arrived (checked now and on every request); fails after WAIT_CAP_MS. */
+  waitFor(check: (receiver: Receiver) => boolean, what: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const cap = setTimeout(() => {
+        this.watchers.delete(watcher);
+        reject(new Error(`the receiver did not get ${what} within ${WAIT_CAP_MS} ms (got ${this.received.length})`));
+      }, WAIT_CAP_MS);
+      const watcher = () => {
+        if (!check(this)) return;
+        this.watchers.delete(watcher);
+        clearTimeout(cap);
+        resolve();
+      };
+      this.watchers.add(watcher);
+      watcher();
+    });
+  }
+
+  private arrive(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => this.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+  }
+
+  private handle(path: string, headers: IncomingHttpHeaders, body: string, res: ServerResponse): void {
     const count = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, count);
     const secret = this.secrets.get(path);
@@ -112,14 +164,23 @@ export class Receiver {
       payload = undefined;
     }
     const answer = this.behaviour({ path, count, webhookId: String(headers['webhook-id'] ?? '') });
-    this.received.push({ path, headers, body, verified: payload !== undefined, payload, answered: answer });
-    if (answer === 'hang') {
-      const release = () => res.destroy();
-      this.hanging.add(release);
+    const status = typeof answer === 'object' ? answer.status : answer;
+    this.record({ path, headers, body, verified: payload !== undefined, payload, answered: status });
+    if (status === 'hang') {
+      this.hanging.add(() => res.destroy());
       return;
     }
-    res.writeHead(answer, { 'content-type': 'text/plain' });
-    res.end(answer >= 200 && answer < 300 ? 'ok' : `failing with ${answer}: ${'x'.repeat(2000)}`);
+    const send = () => {
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(status >= 200 && status < 300 ? 'ok' : `failing with ${status}: ${'x'.repeat(2000)}`);
+    };
+    if (typeof answer === 'object') this.timer.setTimeout(send, answer.afterMs);
+    else send();
+  }
+
+  private record(received: Received): void {
+    this.received.push(received);
+    for (const watcher of [...this.watchers]) watcher();
   }
 
   /** Drops every request left hanging. */
@@ -135,14 +196,14 @@ export class Receiver {
   }
 }
 
-/** Polls `check` until it returns true (generous: the machine may be slow). */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+/** Polls `check` until it returns true, for at most WAIT_CAP_MS (what a real server process does by itself). */
+export async function eventually(check: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + WAIT_CAP_MS;
+  for (;;) {
     if (await check()) return;
+    if (Date.now() >= deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 export const SILENT_LOG = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDispatcher, type Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
 import { newId } from '../../../src/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
@@ -7,7 +7,8 @@ import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { dataOf, errorCode, shiftClient, startBody, type ShiftClient } from '../shifts/shift-client.ts';
-import { eventually, Receiver, SILENT_LOG, testDispatcherSettings, type Received } from './receiver.ts';
+import { deliverDue, testDispatcher } from './harness.ts';
+import { Receiver, type Received } from './receiver.ts';
 
 const TIMEOUT_SECONDS = 60;
 const ALL = '/all';
@@ -34,16 +35,11 @@ describe.each(STORE_KINDS)('webhook delivery of shift events (%s)', (kind) => {
     await seed(ctx, fixture);
     client = shiftClient(ctx, fixture.keys.test.secret);
     live = shiftClient(ctx, fixture.keys.live.secret);
-    dispatcher = startDispatcher({
-      store: ctx.store,
-      clock: ctx.clock,
-      log: SILENT_LOG,
-      settings: testDispatcherSettings(),
-    });
+    ({ dispatcher } = testDispatcher(ctx));
   });
 
   afterAll(async () => {
-    await dispatcher?.stop();
+    await dispatcher?.stop(0);
     await receiver?.close();
     await ctx?.close();
   });
@@ -53,12 +49,14 @@ describe.each(STORE_KINDS)('webhook delivery of shift events (%s)', (kind) => {
       .at(path)
       .filter((r) => r.payload?.type === type && (r.payload.data as { shift: { id: string } }).shift.id === shiftId);
 
+  /** Sends what is due, then the one delivery of `type` for the shift at `path`. */
   async function delivered(path: string, type: string, shiftId: string): Promise<Record<string, unknown>> {
-    await eventually(() => eventsAt(path, type, shiftId).length > 0, 30_000, `${type} of ${shiftId} at ${path}`);
-    const [got] = eventsAt(path, type, shiftId);
-    expect(got!.verified).toBe(true);
-    expect(got!.headers['webhook-id']).toBe(got!.payload!.id);
-    return got!.payload!;
+    await deliverDue(dispatcher);
+    const got = eventsAt(path, type, shiftId);
+    expect(got, `${type} of ${shiftId} at ${path}`).toHaveLength(1);
+    expect(got[0]!.verified).toBe(true);
+    expect(got[0]!.headers['webhook-id']).toBe(got[0]!.payload!.id);
+    return got[0]!.payload!;
   }
 
   const staffOf = (name: 'alice' | 'bob') => ({
