@@ -1,9 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { systemTimer, type Timer } from './timer.ts';
+import { systemTimer, type Timer, type TimerHandle } from './timer.ts';
 
 /** What one POST to an endpoint came to. `status` is null when no HTTP answer arrived (see `error`). */
 export interface PostOutcome {
@@ -20,10 +20,16 @@ export function noAnswer(error: string): PostOutcome {
 }
 
 export interface DestinationOptions {
+  /** Connecting and sending a request must take less than this, and so must its answer once the request is sent. */
   readonly timeoutMs: number;
   /** Loopback, private, link-local and other internal addresses are refused unless this is set. */
   readonly allowPrivateNetworks: boolean;
   readonly excerptBytes: number;
+  /**
+   * Connections open to one origin (scheme, host and port) at most; a request beyond them waits for one, untimed.
+   * The dispatcher passes its concurrency, so none of its requests ever waits.
+   */
+  readonly maxSocketsPerOrigin: number;
 }
 
 export class RefusedDestinationError extends Error {
@@ -59,16 +65,38 @@ function checkedLookup(allowPrivateNetworks: boolean): LookupFunction {
   };
 }
 
+/** Errors of a connection the other side closed, as a request reused it. */
+const DROPPED_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/** Our own deadline, which destroys the request: never a dropped connection. */
+class DeadlineError extends Error {
+  override name = 'DeadlineError';
+}
+
+/** What one request came to, and whether it died on a reused connection the receiver had already closed. */
+interface Sent {
+  readonly outcome: PostOutcome;
+  readonly staleConnection: boolean;
+}
+
 /**
- * One HTTP client per sender: keep-alive agents, the checked lookup, and its deadline on `timer` (the system's
+ * One HTTP client per sender: keep-alive agents, the checked lookup, and deadlines on `timer` (the system's
  * timers unless a test drives them).
  */
 export function createDestinationClient(options: DestinationOptions, timer: Timer = systemTimer) {
   const lookup = checkedLookup(options.allowPrivateNetworks);
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerOrigin, lookup };
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64, lookup } as http.AgentOptions),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64, lookup } as https.AgentOptions),
+    'http:': new http.Agent(agentOptions as http.AgentOptions),
+    'https:': new https.Agent(agentOptions as https.AgentOptions),
   };
+  /** Requests sent on a connection of their own (not pooled), destroyed on close like the agents' sockets. */
+  const unpooled = new Set<http.ClientRequest>();
+  /**
+   * Connections that have carried a request. Node marks a request `reusedSocket` only when a free connection
+   * was waiting for it, not when it waited for one, so reuse is told from this.
+   */
+  const used = new WeakSet<Socket>();
 
   function refusal(url: URL): string | null {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the URL is not http(s)';
@@ -80,30 +108,63 @@ export function createDestinationClient(options: DestinationOptions, timer: Time
     return null;
   }
 
-  /** POSTs `body`; never follows a redirect, gives up after the timeout, reads at most `excerptBytes` back. */
-  function post(rawUrl: string, headers: Record<string, string>, body: string): Promise<PostOutcome> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
+  /**
+   * POSTs `body`; never follows a redirect, reads at most `excerptBytes` back. A request that a receiver's closed
+   * kept-alive connection dropped before any answer arrived (it never read it) is sent again at once, on a new
+   * connection; a second failure is the attempt's outcome.
+   */
+  async function post(rawUrl: string, headers: Record<string, string>, body: string): Promise<PostOutcome> {
     let url: URL;
     try {
       url = new URL(rawUrl);
     } catch {
-      return Promise.resolve(noAnswer('the URL is invalid'));
+      return noAnswer('the URL is invalid');
     }
     const refused = refusal(url);
-    if (refused) return Promise.resolve(noAnswer(`refused: ${refused}`));
+    if (refused) return noAnswer(`refused: ${refused}`);
+    const first = await send(url, headers, body, agents[url.protocol as 'http:' | 'https:']);
+    if (!first.staleConnection) return first.outcome;
+    return (await send(url, headers, body, false)).outcome;
+  }
+
+  /**
+   * One request, with two deadlines: connecting and sending it (from the moment it has a connection, new or
+   * reused), then its answer (from the moment it is on the wire: connected and written). Waiting for a pooled
+   * connection is not timed, so neither deadline measures anything but the receiver and the network.
+   * `durationMs` is the time on the wire, or the time spent connecting when it never got there.
+   */
+  function send(url: URL, headers: Record<string, string>, body: string, agent: http.Agent | false): Promise<Sent> {
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
+      let deadline: TimerHandle | null = null;
+      let startedAt: number | null = null;
+      let onWireAt: number | null = null;
+      let connected = false;
+      let written = false;
+      let reused = false;
+      let answered = false;
+      const arm = (message: string) => {
+        if (deadline !== null) timer.clearTimeout(deadline);
+        deadline = timer.setTimeout(() => request.destroy(new DeadlineError(message)), options.timeoutMs);
+      };
+      const finish = (outcome: Omit<PostOutcome, 'durationMs'>, staleConnection = false) => {
         if (settled) return;
         settled = true;
-        timer.clearTimeout(deadline);
-        resolve({ ...outcome, durationMs: elapsed() });
+        if (deadline !== null) timer.clearTimeout(deadline);
+        unpooled.delete(request);
+        const from = onWireAt ?? startedAt;
+        const durationMs = from === null ? 0 : Math.round(performance.now() - from);
+        resolve({ outcome: { ...outcome, durationMs }, staleConnection });
+      };
+      const onWire = () => {
+        if (!connected || !written || onWireAt !== null) return;
+        onWireAt = performance.now();
+        arm(`no answer within ${options.timeoutMs} ms`);
       };
       const request = transport.request(url, {
         method: 'POST',
-        agent: agents[url.protocol as 'http:' | 'https:'],
+        agent,
         lookup,
         headers: {
           ...headers,
@@ -112,15 +173,40 @@ export function createDestinationClient(options: DestinationOptions, timer: Time
           'user-agent': 'workspace-gateway-webhooks',
         },
       });
-      const deadline = timer.setTimeout(() => {
-        request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
-      }, options.timeoutMs);
-      request.on('error', (error) => {
+      if (agent === false) unpooled.add(request);
+      request.on('socket', (socket) => {
+        startedAt = performance.now();
+        reused = used.has(socket);
+        used.add(socket);
+        if (reused) connected = true;
+        else {
+          // A new connection: on the wire once connected (for https, once the TLS handshake is done).
+          socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+            connected = true;
+            onWire();
+          });
+        }
+        if (onWireAt === null) arm(`could not connect and send within ${options.timeoutMs} ms`);
+        onWire();
+      });
+      // Written to the socket (for a new one, possibly into its buffer before it connects).
+      request.on('finish', () => {
+        written = true;
+        onWire();
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
         const message =
           error instanceof RefusedDestinationError ? `refused: ${error.message}` : error.message || 'request failed';
-        finish({ status: null, excerpt: null, error: message });
+        const stale =
+          agent !== false &&
+          reused &&
+          !answered &&
+          !(error instanceof DeadlineError) &&
+          DROPPED_CONNECTION.has(error.code ?? '');
+        finish({ status: null, excerpt: null, error: message }, stale);
       });
       request.on('response', (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         const done = () => {
@@ -149,6 +235,8 @@ export function createDestinationClient(options: DestinationOptions, timer: Time
     close(): void {
       agents['http:'].destroy();
       agents['https:'].destroy();
+      for (const request of unpooled) request.destroy();
+      unpooled.clear();
     },
   };
 }

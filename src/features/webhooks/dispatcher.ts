@@ -15,7 +15,10 @@ export interface DispatcherSettings {
   readonly concurrency: number;
   /** Deliveries in flight at once to one endpoint: a slow or dead endpoint never takes every slot. */
   readonly perEndpointConcurrency: number;
-  /** An answer must start (status line) within this; anything else is a failed attempt. */
+  /**
+   * Connecting and sending a request, and then its answer (counted from the request on the wire), must each take
+   * less than this; anything else is a failed attempt (destination.ts).
+   */
   readonly timeoutMs: number;
   /** How long a claim is held; longer than an attempt plus its recording, so no other instance sends it meanwhile. */
   readonly leaseMs: number;
@@ -123,6 +126,7 @@ export class Dispatcher {
       timeoutMs: settings.timeoutMs,
       allowPrivateNetworks: settings.allowPrivateNetworks,
       excerptBytes: settings.excerptBytes,
+      maxSocketsPerOrigin: settings.concurrency,
     };
     this.sender = (deps.sender ?? startInlineSender)(destination);
     this.held = new HeldDeliveries({

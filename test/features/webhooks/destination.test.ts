@@ -44,7 +44,7 @@ describe('destination client', () => {
   /** A client to the local receiver, its deadlines on the test's timer. */
   function client(overrides: Partial<DestinationOptions> = {}) {
     const made = createDestinationClient(
-      { timeoutMs: TIMEOUT_MS, excerptBytes: 64, allowPrivateNetworks: true, ...overrides },
+      { timeoutMs: TIMEOUT_MS, excerptBytes: 64, allowPrivateNetworks: true, maxSocketsPerOrigin: 8, ...overrides },
       timer,
     );
     clients.push(made);
@@ -58,6 +58,7 @@ describe('destination client', () => {
   afterEach(() => {
     for (const made of clients.splice(0)) made.close();
     receiver.behaviour = () => 204;
+    receiver.connections = 'keep-alive';
     receiver.releaseHanging();
   });
   afterAll(async () => {
@@ -99,6 +100,59 @@ describe('destination client', () => {
     expect(await capped(late, 'the timeout')).toMatchObject({ status: null, error: `no answer within ${TIMEOUT_MS} ms` });
   });
 
+  it('times an answer from the request on the wire, not from its wait for a pooled connection', async () => {
+    // One connection to the origin: the second request waits for the first one's, 6 s, then takes 6 s itself.
+    receiver.behaviour = () => ({ status: 204, afterMs: 6_000 });
+    const http = client({ maxSocketsPerOrigin: 1 });
+    const first = http.post(`${receiver.baseUrl}/pooled`, {}, '{"n":1}');
+    const second = http.post(`${receiver.baseUrl}/pooled`, {}, '{"n":2}');
+    await receiver.waitFor((r) => r.at('/pooled').length === 1, 'the first request');
+    await timer.advance(6_000);
+    expect(await capped(first, 'the first answer')).toMatchObject({ status: 204 });
+    await receiver.waitFor((r) => r.at('/pooled').length === 2, 'the second request, on the freed connection');
+    // 12 s after it was made, 6 s after it went on the wire: answered in time.
+    await timer.advance(6_000);
+    expect(await capped(second, 'the second answer')).toMatchObject({ status: 204, error: null });
+    expect(receiver.at('/pooled').map((r) => r.onConnection)).toEqual([1, 2]);
+  });
+
+  it('sends a request again at once, on a new connection, when the receiver had closed the kept-alive one', async () => {
+    receiver.connections = 'drop-reused';
+    const http = client();
+    expect(await http.post(`${receiver.baseUrl}/reused`, {}, '{"n":1}')).toMatchObject({ status: 204 });
+    // The pooled connection is reused; the receiver closes it unread, as if it had timed it out just then.
+    expect(await http.post(`${receiver.baseUrl}/reused`, {}, '{"n":2}')).toMatchObject({ status: 204, error: null });
+    expect(receiver.received.filter((r) => r.path === '/reused').map((r) => [r.body, r.answered, r.onConnection])).toEqual([
+      ['{"n":1}', 204, 1],
+      ['', 'dropped', 2],
+      ['{"n":2}', 204, 1],
+    ]);
+  });
+
+  it('a request that fails again on the new connection fails: it is sent twice, not more', async () => {
+    const http = client();
+    expect(await http.post(`${receiver.baseUrl}/closing`, {}, '{"n":1}')).toMatchObject({ status: 204 });
+    receiver.behaviour = () => 'drop';
+    const outcome = await http.post(`${receiver.baseUrl}/closing`, {}, '{"n":2}');
+    expect(outcome.status).toBeNull();
+    expect(outcome.error).toMatch(/socket hang up|ECONNRESET/);
+    expect(receiver.at('/closing').map((r) => [r.body, r.answered, r.onConnection])).toEqual([
+      ['{"n":1}', 204, 1],
+      ['{"n":2}', 'drop', 2],
+      ['{"n":2}', 'drop', 1],
+    ]);
+  });
+
+  it('a request that is answered is never sent again, whatever happens to its connection afterwards', async () => {
+    receiver.connections = 'close-after-answer';
+    const http = client({ maxSocketsPerOrigin: 2 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => http.post(`${receiver.baseUrl}/closed`, {}, JSON.stringify({ n }))),
+    );
+    expect(outcomes.map((o) => o.error ?? o.status)).toEqual(Array.from({ length: 12 }, () => 204));
+    expect(receiver.at('/closed')).toHaveLength(12);
+    expect(new Set(receiver.at('/closed').map((r) => r.body)).size).toBe(12);
+  });
 });
 
 const CASES = STORE_KINDS.flatMap((kind) => SENDERS.map(([where, sender]) => [kind, where, sender] as const));

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.ts';
 import { startThreadSender } from '../../../src/features/webhooks/sender-thread.ts';
@@ -54,8 +54,11 @@ export function testDispatcherSettings(overrides: Partial<DispatcherSettings> = 
   };
 }
 
-/** How the receiver answers a request: a status at once, a status after a while (on its timer), or never. */
-export type Answer = number | 'hang' | { readonly status: number; readonly afterMs: number };
+/**
+ * How the receiver answers a request: a status at once, a status after a while (on its timer), never (`hang`),
+ * or by closing the connection without an answer (`drop`).
+ */
+export type Answer = number | 'hang' | 'drop' | { readonly status: number; readonly afterMs: number };
 
 /** One request a receiver got, with the outcome of verifying its signature with the endpoint's secret. */
 export interface Received {
@@ -65,8 +68,13 @@ export interface Received {
   readonly verified: boolean;
   /** The verified payload (undefined when verification failed). */
   readonly payload: Record<string, unknown> | undefined;
-  /** The status it was (or is to be) answered with. */
-  readonly answered: number | 'hang';
+  /**
+   * The status it was (or is to be) answered with; `drop`: its connection was closed without an answer;
+   * `dropped`: its connection was closed before the request was read (see `connections`).
+   */
+  readonly answered: number | 'hang' | 'drop' | 'dropped';
+  /** 1 for the first request on its connection, 2 for the next one on the same kept-alive connection, … */
+  readonly onConnection: number;
 }
 
 export type Behaviour = (request: {
@@ -77,6 +85,15 @@ export type Behaviour = (request: {
 }) => Answer;
 
 /**
+ * What the receiver does with its connections once a request is answered:
+ * - `keep-alive`: keeps them open for the next request (Node's default, 5 s idle);
+ * - `close-after-answer`: closes each once its answer is sent, although the answer said keep-alive;
+ * - `drop-reused`: keeps them open, but closes one unread when a second request arrives on it: the receiver had
+ *   closed it as idle just as the sender reused it (the request never reached the application).
+ */
+export type ConnectionMode = 'keep-alive' | 'close-after-answer' | 'drop-reused';
+
+/**
  * A real HTTP server on 127.0.0.1 (random port) standing in for webhook endpoints: each path is an endpoint with
  * its own secret; every request is verified with the `standardwebhooks` library. Delayed answers wait on the
  * timer it was started with, so a test can make it slow without waiting.
@@ -84,9 +101,11 @@ export type Behaviour = (request: {
 export class Receiver {
   readonly received: Received[] = [];
   behaviour: Behaviour = () => 204;
+  connections: ConnectionMode = 'keep-alive';
   private readonly secrets = new Map<string, string>();
   private readonly counts = new Map<string, number>();
   private readonly hanging = new Set<() => void>();
+  private readonly onConnection = new WeakMap<Socket, number>();
   private readonly watchers = new Set<() => void>();
   private readonly server: Server;
   private readonly timer: Timer;
@@ -117,8 +136,9 @@ export class Receiver {
     this.secrets.set(path, secret);
   }
 
+  /** The requests that reached the application at `path` (those dropped unread are left out). */
   at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
+    return this.received.filter((r) => r.path === path && r.answered !== 'dropped');
   }
 
   /** The ids of the events answered 2xx at `path`. */
@@ -147,12 +167,20 @@ export class Receiver {
   }
 
   private arrive(req: IncomingMessage, res: ServerResponse): void {
+    const onConnection = (this.onConnection.get(req.socket) ?? 0) + 1;
+    this.onConnection.set(req.socket, onConnection);
+    const path = req.url ?? '/';
+    if (this.connections === 'drop-reused' && onConnection > 1) {
+      this.record({ path, headers: req.headers, body: '', verified: false, payload: undefined, answered: 'dropped', onConnection });
+      req.socket.destroy();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => this.handle(req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+    req.on('end', () => this.handle(path, req.headers, Buffer.concat(chunks).toString('utf8'), onConnection, res));
   }
 
-  private handle(path: string, headers: IncomingHttpHeaders, body: string, res: ServerResponse): void {
+  private handle(path: string, headers: IncomingHttpHeaders, body: string, onConnection: number, res: ServerResponse): void {
     const count = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, count);
     const secret = this.secrets.get(path);
@@ -165,14 +193,20 @@ export class Receiver {
     }
     const answer = this.behaviour({ path, count, webhookId: String(headers['webhook-id'] ?? '') });
     const status = typeof answer === 'object' ? answer.status : answer;
-    this.record({ path, headers, body, verified: payload !== undefined, payload, answered: status });
+    this.record({ path, headers, body, verified: payload !== undefined, payload, answered: status, onConnection });
     if (status === 'hang') {
       this.hanging.add(() => res.destroy());
       return;
     }
+    if (status === 'drop') {
+      res.destroy();
+      return;
+    }
     const send = () => {
       res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end(status >= 200 && status < 300 ? 'ok' : `failing with ${status}: ${'x'.repeat(2000)}`);
+      res.end(status >= 200 && status < 300 ? 'ok' : `failing with ${status}: ${'x'.repeat(2000)}`, () => {
+        if (this.connections === 'close-after-answer') res.socket?.destroy();
+      });
     };
     if (typeof answer === 'object') this.timer.setTimeout(send, answer.afterMs);
     else send();
