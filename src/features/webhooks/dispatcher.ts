@@ -3,6 +3,7 @@ import type { Store } from '../../db/store.ts';
 import { randomBase62 } from '../../ids.ts';
 import type { DestinationOptions, PostOutcome } from './destination.ts';
 import { HeldDeliveries } from './held-deliveries.ts';
+import { EndpointRecovery } from './recovery.ts';
 import { claimDueDeliveries, pendingBacklog, releaseClaims, type AttemptRecord, type ClaimedDelivery } from './repository.ts';
 import { PendingResults } from './results.ts';
 import { afterAttempt, type RetryPolicy } from './retry.ts';
@@ -110,6 +111,7 @@ export class Dispatcher {
   private readonly sender: Sender;
   private readonly held: HeldDeliveries;
   private readonly results: PendingResults;
+  private readonly recovery: EndpointRecovery;
   private readonly pause: Pause;
   /** Called whenever a delivery comes back or results are recorded (see `until`). */
   private readonly watchers = new Set<() => void>();
@@ -136,10 +138,12 @@ export class Dispatcher {
     });
     this.results = new PendingResults({
       store: deps.store,
+      clock: deps.clock,
       timer: deps.timer,
       log: deps.log,
       onRecorded: () => this.changed(),
     });
+    this.recovery = new EndpointRecovery(settings.retry.firstDelayMs);
     this.pause = new Pause(deps.timer);
   }
 
@@ -259,21 +263,30 @@ export class Dispatcher {
       expiresAt: delivery.expiresAt,
     });
     const context = { eventId: delivery.eventId, endpointId: delivery.endpointId, attempt, status: result.status };
-    if (next.outcome === 'failed') log.error({ ...context, error: result.error }, 'webhook delivery failed: no more retries');
-    else if (next.outcome === 'pending') log.warn({ ...context, error: result.error }, 'webhook delivery attempt failed; will retry');
+    let bringForward = false;
+    if (next.outcome === 'delivered') {
+      bringForward = this.recovery.succeeded(delivery.endpointId, finishedAt, delivery.attempts > 0);
+    } else {
+      this.recovery.failed(delivery.endpointId, finishedAt);
+      if (next.outcome === 'failed') log.error({ ...context, error: result.error }, 'webhook delivery failed: no more retries');
+      else log.warn({ ...context, error: result.error }, 'webhook delivery attempt failed; will retry');
+    }
     onAttempt?.(next.outcome);
-    this.results.add({
-      deliveryId: delivery.id,
-      owner: this.owner,
-      attempt,
-      startedAt,
-      finishedAt,
-      durationMs: result.durationMs,
-      status: result.status,
-      error: result.error,
-      excerpt: result.excerpt,
-      ...next,
-    });
+    this.results.add(
+      {
+        deliveryId: delivery.id,
+        owner: this.owner,
+        attempt,
+        startedAt,
+        finishedAt,
+        durationMs: result.durationMs,
+        status: result.status,
+        error: result.error,
+        excerpt: result.excerpt,
+        ...next,
+      },
+      bringForward ? delivery.endpointId : null,
+    );
   }
 
   /** Gives claims back unattempted: due again at once, for any instance. Never rejects. */

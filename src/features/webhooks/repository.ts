@@ -144,50 +144,65 @@ function resultRow(r: AttemptRecord) {
 }
 
 /**
- * Records finished attempts in one transaction: per chunk, one insert of the attempts and one update of the
- * deliveries joined to the list of results (linear in the chunk). A delivery whose lease another instance took
- * meanwhile is left alone.
+ * Records finished attempts in the caller's transaction (with whatever else it writes: bringDeliveriesForward):
+ * per chunk, one insert of the attempts and one update of the deliveries joined to the list of results (linear
+ * in the chunk). A delivery whose lease another instance took meanwhile is left alone.
  */
-export async function recordAttempts(write: Store['write'], records: readonly AttemptRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  await write(async (trx) => {
-    for (let i = 0; i < records.length; i += RECORD_CHUNK) {
-      const chunk = records.slice(i, i + RECORD_CHUNK);
-      await trx
-        .insertInto('webhook_attempts')
-        .values(
-          chunk.map((r) => ({
-            id: newTimeOrderedId(),
-            delivery_id: r.deliveryId,
-            attempt: r.attempt,
-            started_at: r.startedAt,
-            duration_ms: r.durationMs,
-            status: r.status,
-            error: r.error,
-            response_excerpt: r.excerpt,
-          })),
-        )
-        .execute();
-      await sql`with results (id, owner, outcome, attempt, next_attempt_at, status, duration_ms, excerpt, error, finished_at, delivered_at)
-        as (values ${sql.join(chunk.map(resultRow))})
-        update webhook_deliveries set
-          status = results.outcome,
-          attempts = results.attempt,
-          next_attempt_at = results.next_attempt_at,
-          claimed_until = null,
-          claimed_by = null,
-          last_status = results.status,
-          last_duration_ms = results.duration_ms,
-          last_response = results.excerpt,
-          last_error = results.error,
-          updated_at = results.finished_at,
-          delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
-        from results
-        where webhook_deliveries.id = results.id
-          and webhook_deliveries.claimed_by = results.owner
-          and webhook_deliveries.status = 'pending'`.execute(trx);
-    }
-  });
+export async function recordAttempts(trx: Executor, records: readonly AttemptRecord[]): Promise<void> {
+  for (let i = 0; i < records.length; i += RECORD_CHUNK) {
+    const chunk = records.slice(i, i + RECORD_CHUNK);
+    await trx
+      .insertInto('webhook_attempts')
+      .values(
+        chunk.map((r) => ({
+          id: newTimeOrderedId(),
+          delivery_id: r.deliveryId,
+          attempt: r.attempt,
+          started_at: r.startedAt,
+          duration_ms: r.durationMs,
+          status: r.status,
+          error: r.error,
+          response_excerpt: r.excerpt,
+        })),
+      )
+      .execute();
+    await sql`with results (id, owner, outcome, attempt, next_attempt_at, status, duration_ms, excerpt, error, finished_at, delivered_at)
+      as (values ${sql.join(chunk.map(resultRow))})
+      update webhook_deliveries set
+        status = results.outcome,
+        attempts = results.attempt,
+        next_attempt_at = results.next_attempt_at,
+        claimed_until = null,
+        claimed_by = null,
+        last_status = results.status,
+        last_duration_ms = results.duration_ms,
+        last_response = results.excerpt,
+        last_error = results.error,
+        updated_at = results.finished_at,
+        delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+      from results
+      where webhook_deliveries.id = results.id
+        and webhook_deliveries.claimed_by = results.owner
+        and webhook_deliveries.status = 'pending'`.execute(trx);
+  }
+}
+
+/**
+ * Makes the endpoints' pending deliveries that wait for a later attempt due at `now`. Run in the transaction that
+ * records a success showing an endpoint is back (recovery.ts), so what failed while it was down goes out at once
+ * instead of after each delivery's backoff. The partial index on pending deliveries (`next_attempt_at`,
+ * `endpoint_id`) serves it: it reads the pending deliveries due later, none while every endpoint answers.
+ */
+export async function bringDeliveriesForward(trx: Executor, endpointIds: readonly string[], now: number): Promise<number> {
+  if (endpointIds.length === 0) return 0;
+  const result = await trx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '>', now)
+    .where('endpoint_id', 'in', [...endpointIds])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Gives claimed deliveries back unattempted (graceful shutdown): due at once for any instance. */

@@ -1,5 +1,6 @@
+import type { Clock } from '../../clock.ts';
 import type { Store } from '../../db/store.ts';
-import { recordAttempts, type AttemptRecord } from './repository.ts';
+import { bringDeliveriesForward, recordAttempts, type AttemptRecord } from './repository.ts';
 import type { Timer, TimerHandle } from './timer.ts';
 
 /** How long results may wait to be recorded together (one transaction for many deliveries). */
@@ -7,16 +8,21 @@ export const RECORD_FLUSH_MS = 20;
 
 export interface ResultsDeps {
   readonly store: Pick<Store, 'write'>;
+  readonly clock: Clock;
   readonly timer: Timer;
   readonly log: { error(object: object, message: string): void };
   /** Told after each transaction of results (committed or not): their deliveries are no longer held. */
   readonly onRecorded: () => void;
 }
 
-/** Finished attempts waiting to be recorded: those of about `RECORD_FLUSH_MS` go in one transaction. */
+/**
+ * Finished attempts waiting to be recorded: those of about `RECORD_FLUSH_MS` go in one transaction, which also
+ * brings forward the pending deliveries of endpoints that one of them showed to be back (recovery.ts).
+ */
 export class PendingResults {
   private readonly deps: ResultsDeps;
   private waiting: AttemptRecord[] = [];
+  private bringForward = new Set<string>();
   /** Deliveries whose result is not recorded yet (waiting, or in the transaction under way). */
   private readonly unrecorded = new Set<string>();
   private scheduled: TimerHandle | null = null;
@@ -35,10 +41,11 @@ export class PendingResults {
     return this.unrecorded.has(deliveryId);
   }
 
-  /** Adds a result, to be recorded within `RECORD_FLUSH_MS`. */
-  add(record: AttemptRecord): void {
+  /** Adds a result, to be recorded within `RECORD_FLUSH_MS`; `bringForward` names an endpoint that is back. */
+  add(record: AttemptRecord, bringForward: string | null): void {
     this.waiting.push(record);
     this.unrecorded.add(record.deliveryId);
+    if (bringForward !== null) this.bringForward.add(bringForward);
     if (this.scheduled === null && this.flushing === null) {
       this.scheduled = this.deps.timer.setTimeout(() => {
         this.scheduled = null;
@@ -64,9 +71,14 @@ export class PendingResults {
 
   private async record(): Promise<void> {
     const batch = this.waiting;
+    const endpoints = [...this.bringForward];
     this.waiting = [];
+    this.bringForward = new Set();
     try {
-      await recordAttempts(this.deps.store.write, batch);
+      await this.deps.store.write(async (trx) => {
+        await recordAttempts(trx, batch);
+        await bringDeliveriesForward(trx, endpoints, this.deps.clock.now());
+      });
     } catch (err) {
       // The leases lapse and the deliveries are sent again: at least once.
       this.deps.log.error({ err, deliveries: batch.length }, 'webhook attempts could not be recorded');

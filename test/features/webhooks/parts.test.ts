@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIM_GATHER_MS, pauseAfter } from '../../../src/features/webhooks/dispatcher.ts';
 import { HeldDeliveries } from '../../../src/features/webhooks/held-deliveries.ts';
+import { EndpointRecovery } from '../../../src/features/webhooks/recovery.ts';
 import type { ClaimedDelivery } from '../../../src/features/webhooks/repository.ts';
 import { afterAttempt, retryDelayMs } from '../../../src/features/webhooks/retry.ts';
 import { Pause } from '../../../src/features/webhooks/timer.ts';
@@ -80,5 +81,36 @@ describe('the pause after a claim', () => {
     await timer.advance(0);
     expect(ended).toEqual(['woken', 'gathered', 'interrupted']);
     expect(timer.pending()).toEqual([]);
+  });
+});
+
+describe('telling an endpoint is back', () => {
+  const OUTAGE_MS = 30_000;
+
+  it('a success after failures that lasted at least the outage time brings the endpoint forward, once', () => {
+    const recovery = new EndpointRecovery(OUTAGE_MS);
+    recovery.failed('a', 0);
+    recovery.failed('a', 20_000);
+    expect(recovery.succeeded('a', 29_999, false)).toBe(false);
+    recovery.failed('a', 40_000);
+    recovery.failed('a', 60_000);
+    expect(recovery.succeeded('a', 70_000, false)).toBe(true);
+    expect(recovery.succeeded('a', 70_001, false)).toBe(false);
+  });
+
+  it('failures among successes are not an outage, however long they go on', () => {
+    const recovery = new EndpointRecovery(OUTAGE_MS);
+    for (let at = 0; at < 300_000; at += 10_000) {
+      recovery.failed('a', at);
+      expect(recovery.succeeded('a', at + 5_000, false)).toBe(false);
+    }
+  });
+
+  it('a retry that succeeds brings the endpoint forward, at most once per outage time', () => {
+    const recovery = new EndpointRecovery(OUTAGE_MS);
+    expect(recovery.succeeded('a', 0, true)).toBe(true);
+    expect(recovery.succeeded('a', 29_999, true)).toBe(false);
+    expect(recovery.succeeded('a', 30_000, true)).toBe(true);
+    expect(recovery.succeeded('b', 30_000, false)).toBe(false);
   });
 });

@@ -14,11 +14,11 @@ const FIRST_DELAY_MS = 1_000;
 const TIMEOUT_MS = 10_000;
 
 /**
- * Receivers that are slow or drop their kept-alive connections, on both stores, with the attempts each leaves in
- * the outbox. The receiver's delays, the requests' deadlines and the dispatcher's pauses all run on one timer the
- * test moves; retries fall due on the app's manual clock.
+ * Receivers that are slow, drop their kept-alive connections, or go down and come back, on both stores, with
+ * the attempts each leaves in the outbox. The receiver's delays, the requests' deadlines and the dispatcher's
+ * pauses all run on one timer the test moves; retries fall due on the app's manual clock.
  */
-describe.each(STORE_KINDS)('receivers that are slow or drop connections (%s)', (kind) => {
+describe.each(STORE_KINDS)('receivers that are slow, drop connections, or go down and come back (%s)', (kind) => {
   let ctx: TestContext;
   let receiver: Receiver;
   let timer: ManualTimer;
@@ -71,6 +71,8 @@ describe.each(STORE_KINDS)('receivers that are slow or drop connections (%s)', (
       .where('d.endpoint_id', '=', endpointId)
       .orderBy('a.attempt')
       .execute();
+  const pendingNotDue = async () =>
+    (await deliveries()).filter((d) => d.status === 'pending' && Number(d.next_attempt_at) > ctx.clock.now()).map((d) => d.event_id);
 
   beforeAll(async () => {
     ctx = await createTestContext(kind);
@@ -133,6 +135,81 @@ describe.each(STORE_KINDS)('receivers that are slow or drop connections (%s)', (
     expect(receiver.received.filter((r) => r.answered === 'dropped').length).toBeGreaterThanOrEqual(3);
     expect(new Set(receiver.acknowledged(HOOK))).toEqual(new Set(ids));
     expect((await attempts()).map((a) => [a.attempt, a.status, a.error])).toEqual(ids.map(() => [1, 204, null]));
+  });
+
+  it('a receiver down, then back: what failed meanwhile goes out with the first success, not on its backoff', async () => {
+    receiver.behaviour = () => 503;
+    const sending = dispatcher();
+    const failed = await events(4);
+    // Three failed attempts each: the next ones are 2 to 4 s away.
+    for (const wait of [0, FIRST_DELAY_MS, 2 * FIRST_DELAY_MS]) {
+      ctx.clock.advance(wait);
+      expect(await deliverDue(sending)).toBe(4);
+    }
+    expect(await pendingNotDue()).toHaveLength(4);
+    receiver.behaviour = () => 204;
+    const [fresh] = await events(1);
+    // The new event's success brings the four forward, in the transaction that records it: all go out now.
+    expect(await deliverDue(sending)).toBe(5);
+    expect(new Set(receiver.acknowledged(HOOK))).toEqual(new Set([...failed, fresh]));
+    const rows = await deliveries();
+    expect(rows.every((d) => d.status === 'delivered')).toBe(true);
+    expect(rows.filter((d) => d.event_id !== fresh).map((d) => d.attempts)).toEqual([4, 4, 4, 4]);
+    const recorded = await attempts();
+    expect(recorded.filter((a) => a.status === 503)).toHaveLength(12);
+    expect(recorded.filter((a) => a.status === 204)).toHaveLength(5);
+    expect(recorded.filter((a) => a.status === null)).toEqual([]);
+  });
+
+  it('with no new event, the first retry that succeeds brings the rest forward', async () => {
+    receiver.behaviour = () => 503;
+    const sending = dispatcher();
+    const early = await events(3);
+    for (const wait of [0, FIRST_DELAY_MS, 2 * FIRST_DELAY_MS]) {
+      ctx.clock.advance(wait);
+      await deliverDue(sending);
+    }
+    // Failed once, now: due again within a second, before the three (2 to 4 s away).
+    const [late] = await events(1);
+    expect(await deliverDue(sending)).toBe(1);
+    receiver.behaviour = () => 204;
+    ctx.clock.advance(FIRST_DELAY_MS);
+    expect(await pendingNotDue()).toEqual(expect.arrayContaining(early));
+    expect(await deliverDue(sending)).toBe(4);
+    expect(new Set(receiver.acknowledged(HOOK))).toEqual(new Set([...early, late]));
+  });
+
+  it('after a restart, a retry that succeeds brings the rest forward: the new dispatcher saw none fail', async () => {
+    receiver.behaviour = () => 503;
+    const before = dispatcher();
+    const early = await events(3);
+    for (const wait of [0, FIRST_DELAY_MS, 2 * FIRST_DELAY_MS]) {
+      ctx.clock.advance(wait);
+      await deliverDue(before);
+    }
+    const [late] = await events(1);
+    await deliverDue(before);
+    await before.stop(0);
+    receiver.behaviour = () => 204;
+    ctx.clock.advance(FIRST_DELAY_MS);
+    expect(await deliverDue(dispatcher())).toBe(4);
+    expect(new Set(receiver.acknowledged(HOOK))).toEqual(new Set([...early, late]));
+  });
+
+  it('an endpoint that refuses one event while accepting others keeps that event on its backoff', async () => {
+    const [refused] = await events(1);
+    receiver.behaviour = ({ webhookId }) => (webhookId === refused ? 500 : 204);
+    const sending = dispatcher();
+    await events(2);
+    expect(await deliverDue(sending)).toBe(3);
+    // Successes keep coming, each well within the first retry delay of the failure before it.
+    for (const wait of [FIRST_DELAY_MS / 5, FIRST_DELAY_MS / 5]) {
+      ctx.clock.advance(wait);
+      await events(1);
+      expect(await deliverDue(sending)).toBe(1);
+    }
+    expect(await pendingNotDue()).toEqual([refused]);
+    expect(receiver.at(HOOK).filter((r) => r.headers['webhook-id'] === refused)).toHaveLength(1);
   });
 });
 
