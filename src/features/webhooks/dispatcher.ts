@@ -177,7 +177,7 @@ export class Dispatcher {
       busy: this.held.perEndpoint(),
     });
     if (this.stopping) {
-      await releaseClaims(store.write, deliveries.map((d) => d.id), this.owner);
+      await this.release(deliveries.map((d) => d.id));
       return { claimed: 0, more: false, room };
     }
     // A lease shorter than an attempt can lapse while this instance still holds the delivery: not twice.

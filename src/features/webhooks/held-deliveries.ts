@@ -24,6 +24,8 @@ export class HeldDeliveries {
   private readonly onWire = new Map<string, ClaimedDelivery>();
   private readonly onWirePerEndpoint = new Map<string, number>();
   private readonly queued = new Map<string, Queued[]>();
+  /** The ids of the queued deliveries, to tell at once whether one is held. */
+  private readonly queuedIds = new Set<string>();
 
   constructor(limits: HoldLimits) {
     this.limits = limits;
@@ -36,15 +38,11 @@ export class HeldDeliveries {
 
   /** Deliveries queued for a slot. */
   get waiting(): number {
-    let count = 0;
-    for (const list of this.queued.values()) count += list.length;
-    return count;
+    return this.queuedIds.size;
   }
 
   holds(id: string): boolean {
-    if (this.onWire.has(id)) return true;
-    for (const list of this.queued.values()) if (list.some((q) => q.delivery.id === id)) return true;
-    return false;
+    return this.onWire.has(id) || this.queuedIds.has(id);
   }
 
   /** Deliveries held (on the wire or queued) per endpoint: what a claim may add to. */
@@ -58,6 +56,7 @@ export class HeldDeliveries {
     const list = this.queued.get(delivery.endpointId) ?? [];
     list.push({ delivery, claimedAt });
     this.queued.set(delivery.endpointId, list);
+    this.queuedIds.add(delivery.id);
   }
 
   /**
@@ -71,6 +70,7 @@ export class HeldDeliveries {
       while (list.length > 0 && this.onWire.size < this.limits.concurrency) {
         if ((this.onWirePerEndpoint.get(endpointId) ?? 0) >= this.limits.perEndpointConcurrency) break;
         const next = list.shift() as Queued;
+        this.queuedIds.delete(next.delivery.id);
         if (now - next.claimedAt > this.limits.freshForMs) {
           stale.push(next.delivery.id);
           continue;
@@ -99,8 +99,9 @@ export class HeldDeliveries {
 
   /** Every queued delivery's id, taken out of the queue (stopping). */
   dropQueued(): string[] {
-    const ids = [...this.queued.values()].flatMap((list) => list.map((q) => q.delivery.id));
+    const ids = [...this.queuedIds];
     this.queued.clear();
+    this.queuedIds.clear();
     return ids;
   }
 }
