@@ -2166,7 +2166,7 @@ export interface operations {
                     recordedAt?: string;
                     /** @description When sent, must equal the shift's server (409 `server_mismatch`). */
                     serverId?: string;
-                } | null;
+                };
             };
         };
         responses: {
@@ -2435,7 +2435,7 @@ export interface operations {
                      * @enum {string}
                      */
                     reason?: "manual" | "player_left" | "server_shutdown";
-                } | null;
+                };
             };
         };
         responses: {
@@ -3405,7 +3405,7 @@ export interface operations {
                      * @enum {string}
                      */
                     reason?: "manual" | "player_left" | "server_shutdown";
-                } | null;
+                };
             };
         };
         responses: {
@@ -3694,7 +3694,7 @@ export interface operations {
                     reviewNote?: string;
                     /** @description Create (or link) a staff profile for the applicant. Applies only when the caller has `staff.create`; otherwise it is ignored and the workspace setting `createStaffProfileOnAccept` decides. */
                     createStaffProfile?: boolean;
-                } | null;
+                };
             };
         };
         responses: {
@@ -3977,7 +3977,7 @@ export interface operations {
                 "application/json": {
                     /** @description Free-text note for this decision, at most 5000 characters. It is recorded in the command and in the emitted event; it does not change the submission's `reviewerNotes` (use PATCH …/review for those). */
                     reviewNote?: string;
-                } | null;
+                };
             };
         };
         responses: {
@@ -4254,7 +4254,7 @@ export interface operations {
                 "application/json": {
                     /** @description Free-text note for this decision, at most 5000 characters. It is recorded in the command and in the emitted event; it does not change the submission's `reviewerNotes` (use PATCH …/review for those). */
                     reviewNote?: string;
-                } | null;
+                };
             };
         };
         responses: {
