@@ -2,8 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The unit suite: tests that need neither a database server nor a gateway process (pure rules, period
- * arithmetic, the SQLite driver in memory, the TypeScript client's retry rules). CI also runs it on the oldest
- * supported Node.js line; `npm test` runs it with everything else.
+ * arithmetic, the SQLite driver in memory, the committed SQL snapshots, the TypeScript client's retry rules).
+ * CI also runs it on the oldest supported Node.js line; `npm test` runs it with everything else.
  */
 const UNIT = [
   'test/clock.test.ts',
@@ -16,6 +16,7 @@ const UNIT = [
   'test/features/shifts/rules.test.ts',
   'test/features/reports/ranking-cache.test.ts',
   'test/db/statement-cache.test.ts',
+  'test/db/sql-snapshots.test.ts',
   'test/clients/typescript/retry.test.ts',
   'test/bench/**/*.test.ts',
 ];

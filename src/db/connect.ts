@@ -19,6 +19,7 @@ import { cachingSqliteDatabase } from './statement-cache.ts';
 import type { Store } from './store.ts';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
+import { POSTGRES_STATEMENTS } from './sql/postgres.ts';
 import type { Database } from './types.ts';
 
 export type { Store, SyncWriteJob, WriteJob } from './store.ts';
@@ -169,9 +170,8 @@ function openPostgres(url: string, options: StoreOptions): Store {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const registry = new StatementRegistry();
-  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, registry) });
-  const db = new Kysely<Database>({ dialect: withRegistry(dialect, registry) });
+  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, POSTGRES_STATEMENTS) });
+  const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
   return {
     db,
     dialect: 'postgres',

@@ -12,8 +12,6 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type pg from 'pg';
-import { sha256Hex } from '../ids.ts';
-import type { StatementRegistry } from './prepared.ts';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -52,26 +50,25 @@ export class CurrentSchemaPostgresDialect extends PostgresDialect {
 }
 
 /**
- * The server-side names of a store's fixed statements: the text's hash, plus a generation bumped when a plan
- * goes stale. One per store (see preparingPool).
+ * The server-side names of a store's named statements (src/db/sql/postgres.ts), by text: the statement's name,
+ * plus a generation bumped when a plan goes stale. One per store (see preparingPool).
  */
 class StatementNames {
-  private readonly names = new Map<string, string>();
+  private readonly byText: ReadonlyMap<string, string>;
   private generation = 0;
-
-  of(text: string): string {
-    let name = this.names.get(text);
-    if (name === undefined) {
-      name = `wsg_${this.generation}_${sha256Hex(text).slice(0, 24)}`;
-      this.names.set(text, name);
-    }
-    return name;
+  constructor(statements: Readonly<Record<string, string>>) {
+    this.byText = new Map(Object.entries(statements).map(([name, text]) => [text, name]));
   }
 
-  /** Every connection prepares the statement again, under a new name, from its next use on. */
-  renew(text: string): void {
+  /** The name to prepare `text` under, or undefined for SQL that is not one of the named statements. */
+  of(text: string): string | undefined {
+    const name = this.byText.get(text);
+    return name === undefined ? undefined : `${name}_${this.generation}`;
+  }
+
+  /** Every connection prepares the named statements again, under new names, from their next use on. */
+  renew(): void {
     this.generation += 1;
-    this.names.delete(text);
   }
 }
 
@@ -80,14 +77,15 @@ function isStalePlan(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '0A000';
 }
 
-function preparingClient(client: pg.PoolClient, registry: StatementRegistry, names: StatementNames): PostgresPoolClient {
+function preparingClient(client: pg.PoolClient, names: StatementNames): PostgresPoolClient {
   async function run(text: string, values: unknown[]): Promise<pg.QueryResult> {
-    if (!registry.isFixed(text)) return client.query(text, values);
+    const name = names.of(text);
+    if (name === undefined) return client.query(text, values);
     try {
-      return await client.query({ name: names.of(text), text, values });
+      return await client.query({ name, text, values });
     } catch (error) {
       if (!isStalePlan(error)) throw error;
-      names.renew(text);
+      names.renew();
       return client.query(text, values);
     }
   }
@@ -104,19 +102,19 @@ function preparingClient(client: pg.PoolClient, registry: StatementRegistry, nam
 }
 
 /**
- * The pool Kysely is given: statements built once (src/db/prepared.ts) run as named prepared statements, parsed
- * and planned once per connection instead of on every execution (for the heartbeat's statement, parsing and
- * planning cost PostgreSQL more than running it). Other SQL (built per call, of many shapes) stays unnamed.
+ * The pool Kysely is given: the named statements (src/db/sql/postgres.ts) run as named prepared statements,
+ * parsed and planned once per connection instead of on every execution (for the heartbeat's statement, parsing
+ * and planning cost PostgreSQL more than running it). Other SQL stays unnamed.
  */
-export function preparingPool(pool: pg.Pool, registry: StatementRegistry): PostgresPool {
+export function preparingPool(pool: pg.Pool, statements: Readonly<Record<string, string>>): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const names = new StatementNames();
+  const names = new StatementNames(statements);
   return {
     async connect() {
       const client = await pool.connect();
       let wrapped = clients.get(client);
       if (!wrapped) {
-        wrapped = preparingClient(client, registry, names);
+        wrapped = preparingClient(client, names);
         clients.set(client, wrapped);
       }
       return wrapped;

@@ -1,6 +1,6 @@
 import type { ApiKeyActor, Environment } from '../actor.ts';
 import type { Clock } from '../clock.ts';
-import { prepared } from '../db/prepared.ts';
+import { runStatement, type ApiKeyRow } from '../db/sql/index.ts';
 import type { Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
 import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
@@ -8,40 +8,7 @@ import { keyCredentialHolds, type KeyCredentialParams, type ReusedKey } from '..
 import { bearerToken, unauthenticated } from './bearer.ts';
 import { parseFlags, parseStringArray } from './json-columns.ts';
 
-/** The key row and its application, by the key's hash (every authenticated request runs it: built once). */
-const findKeyByHash = prepared<{ hash: string }, KeyRow>((db, p) =>
-  db
-    .selectFrom('api_keys as k')
-    .innerJoin('applications as a', 'a.id', 'k.application_id')
-    .select([
-      'k.id as keyId',
-      'k.environment',
-      'k.scopes',
-      'k.revoked',
-      'k.expires_at',
-      'a.id as applicationId',
-      'a.name as applicationName',
-      'a.workspace_id',
-      'a.approved',
-      'a.features',
-      'a.allowed_universe_ids',
-    ])
-    .where('k.key_hash', '=', p('hash')),
-);
-
-interface KeyRow {
-  readonly keyId: string;
-  readonly environment: string;
-  readonly scopes: string;
-  readonly revoked: number;
-  readonly expires_at: number | null;
-  readonly applicationId: string;
-  readonly applicationName: string;
-  readonly workspace_id: string;
-  readonly approved: number;
-  readonly features: string;
-  readonly allowed_universe_ids: string;
-}
+type KeyRow = ApiKeyRow;
 
 /** A verified key is reused (by routes that confirm it in their own statement) for at most this long. */
 const REUSE_MS = 60_000;
@@ -79,12 +46,12 @@ function presentedKey(authorization: string | string[] | undefined): { environme
 function credentialParams(hash: string, row: KeyRow, now: number): KeyCredentialParams {
   return {
     credentialHash: hash,
-    credentialKeyId: row.keyId,
+    credentialKeyId: row.key_id,
     credentialEnvironment: row.environment,
     credentialScopes: row.scopes,
     credentialNow: now,
-    credentialApplicationId: row.applicationId,
-    credentialApplicationName: row.applicationName,
+    credentialApplicationId: row.application_id,
+    credentialApplicationName: row.application_name,
     credentialWorkspaceId: row.workspace_id,
     credentialFeatures: row.features,
     credentialUniverses: row.allowed_universe_ids,
@@ -117,7 +84,7 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
   }
 
   async function verifyKey(environment: Environment, hash: string): Promise<{ actor: ApiKeyActor; row: KeyRow }> {
-    const row = await findKeyByHash.first(db, { hash });
+    const [row] = await runStatement(db, 'findApiKey', [hash]);
     if (!row || row.environment !== environment || row.revoked === 1) {
       throw unauthenticated('The API key is unknown or revoked.');
     }
@@ -129,12 +96,12 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
       row,
       actor: {
         kind: 'apiKey',
-        keyId: row.keyId,
+        keyId: row.key_id,
         environment,
         scopes: parseStringArray(row.scopes),
         application: {
-          id: row.applicationId,
-          name: row.applicationName,
+          id: row.application_id,
+          name: row.application_name,
           workspaceId: row.workspace_id,
           features: parseFlags(row.features),
           allowedUniverseIds: parseStringArray(row.allowed_universe_ids),

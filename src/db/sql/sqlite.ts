@@ -1,0 +1,88 @@
+/**
+ * The hot paths' statements on SQLite, as they run: `?` takes the statement's values in order (see
+ * statements.ts for what each takes and returns). The store keeps each prepared once (src/db/statement-cache.ts).
+ */
+import type { SqliteStatements, StatementTexts } from './statements.ts';
+
+export const SQLITE_STATEMENTS: StatementTexts<SqliteStatements> = {
+  findApiKey: `
+select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
+       a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,
+       a.allowed_universe_ids
+from api_keys as k
+join applications as a on a.id = k.application_id
+where k.key_hash = ?`,
+
+  // The store's one writing process holds its keys in memory (src/idempotency/index.ts): here the key is free.
+  takeIdempotencyKey: `
+select 1 as locked, r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = ? and r.key = ?`,
+
+  storeIdempotentResult: `
+insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+values (?, ?, ?, 'completed', ?, ?, ?, ?, 0)
+on conflict (scope, key) do update set
+  fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
+  response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
+  locked_until = 0
+where idempotency_records.created_at <= ?
+returning key`,
+
+  startShift: `
+insert into shifts
+  (id, workspace_id, application_id, environment, staff_id, universe_id, place_id, server_id, status,
+   started_at, last_heartbeat_at, last_seen_at, ended_at, end_reason, created_at)
+values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, null, null, ?)
+on conflict (application_id, environment, staff_id) where status = 'active' do nothing
+returning id`,
+
+  findActiveShift: `
+select * from shifts
+where application_id = ? and environment = ? and staff_id = ? and status = 'active'`,
+
+  recordHeartbeat: `
+update shifts
+set last_heartbeat_at = max(last_heartbeat_at, ?), last_seen_at = ?
+where id = ?
+  and (case when status = 'active' then last_seen_at end) >= ?
+  and application_id = ? and environment = ? and started_at <= ?
+  and server_id = coalesce(?, server_id)
+returning id, last_heartbeat_at`,
+
+  recordHeartbeats: `
+update shifts
+set last_heartbeat_at = max(last_heartbeat_at, ?), last_seen_at = ?
+where id in (select value from json_each(?))
+  and (case when status = 'active' then last_seen_at end) >= ?
+  and application_id = ? and environment = ? and started_at <= ?
+  and server_id = ?
+returning id, last_heartbeat_at`,
+
+  recordKnownHeartbeat: `
+update shifts
+set last_heartbeat_at = ?, last_seen_at = ?
+where id = ?
+  and (case when status = 'active' then last_seen_at end) >= ?
+  and last_heartbeat_at <= ?
+  and application_id = ? and environment = ? and started_at <= ?
+  and server_id = coalesce(?, server_id)
+  and exists (
+    select 1 from api_keys as k
+    join applications as a on a.id = k.application_id
+    where k.key_hash = ? and k.id = ? and k.environment = ? and k.scopes = ? and k.revoked = 0
+      and (k.expires_at is null or k.expires_at > ?)
+      and a.id = ? and a.name = ? and a.workspace_id = ? and a.approved = 1 and a.features = ?
+      and a.allowed_universe_ids = ?)
+  and not exists (select 1 from idempotency_records where scope = ? and key = ?)
+returning id`,
+
+  stopShift: `
+update shifts
+set status = 'completed', ended_at = ?, end_reason = ?
+where id = ?
+  and (case when status = 'active' then last_seen_at end) >= ?
+  and application_id = ? and environment = ? and started_at <= ?
+returning *`,
+};
