@@ -33,6 +33,12 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, null, null, $12)
 on conflict (application_id, environment, staff_id) where status = 'active' do nothing
 returning id;
 
+-- lockShifts
+select id from shifts
+where id = any(array(select json_array_elements_text($1::json)))
+order by id
+for no key update;
+
 -- findActiveShift
 select * from shifts
 where application_id = $1 and environment = $2 and staff_id = $3 and status = 'active';
@@ -49,8 +55,7 @@ returning id, last_heartbeat_at;
 -- recordHeartbeats
 update shifts
 set last_heartbeat_at = greatest(last_heartbeat_at, $1), last_seen_at = $2
-where id = any(array(
-    select id from shifts where id in (select json_array_elements_text($3::json)) order by id for no key update))
+where id = any(array(select json_array_elements_text($3::json)))
   and (case when status = 'active' then last_seen_at end) >= $4
   and application_id = $5 and environment = $6 and started_at <= $7
   and server_id = $8
@@ -82,6 +87,56 @@ insert into idempotency_records
 select $20::text, $21::text, $22::text, 'completed', $23::integer, $24::text, $25::text, $26::bigint, 0
 from heartbeat
 returning key;
+
+-- addToTotals
+insert into activity_totals
+  (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
+select workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts
+from json_to_recordset($1::json) as r(
+  workspace_id text, environment text, grain text, bucket_start bigint, staff_id text,
+  worked_ms bigint, started_shifts integer, carried_shifts integer)
+on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
+  worked_ms = activity_totals.worked_ms + excluded.worked_ms,
+  started_shifts = activity_totals.started_shifts + excluded.started_shifts,
+  carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts;
+
+-- insertWebhookEvents
+insert into webhook_events (id, workspace_id, type, environment, body, created_at)
+select id, workspace_id, type, environment, body, created_at
+from json_to_recordset($1::json) as r(id text, workspace_id text, type text, environment text, body text, created_at bigint);
+
+-- insertWebhookDeliveries
+insert into webhook_deliveries
+  (id, event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, expires_at, created_at, updated_at)
+select id, event_id, endpoint_id, workspace_id, 'pending', 0, next_attempt_at, expires_at, created_at, updated_at
+from json_to_recordset($1::json) as r(
+  id text, event_id text, endpoint_id text, workspace_id text, next_attempt_at bigint, expires_at bigint,
+  created_at bigint, updated_at bigint);
+
+-- findDueDelivery
+select id from webhook_deliveries
+where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or claimed_until <= $2)
+  and endpoint_id not in (select json_array_elements_text($3::json))
+limit 1;
+
+-- findDueDeliveries
+select id, endpoint_id from webhook_deliveries
+where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or claimed_until <= $2)
+  and endpoint_id not in (select json_array_elements_text($3::json))
+order by next_attempt_at
+limit $4
+for update skip locked;
+
+-- claimDeliveries
+update webhook_deliveries set claimed_until = $1, claimed_by = $2
+where id = any(array(select json_array_elements_text($3::json)));
+
+-- findClaimedDeliveries
+select d.id, d.event_id, d.endpoint_id, d.attempts, d.expires_at, p.url, p.secret, e.body
+from webhook_deliveries as d
+join webhook_events as e on e.id = d.event_id
+join webhook_endpoints as p on p.id = d.endpoint_id
+where d.id = any(array(select json_array_elements_text($1::json)));
 
 -- stopShift
 update shifts

@@ -49,11 +49,6 @@ export interface AppDeps {
   /** Logger options or instance; defaults to pino at the configured level with credential redaction. */
   readonly logger?: FastifyServerOptions['logger'];
   readonly loggerInstance?: FastifyServerOptions['loggerInstance'];
-  /**
-   * Internal, for tests that compare both paths: false runs every write's full operation, never a fused write
-   * (src/idempotency/fused-write.ts). Responses and rows are the same either way.
-   */
-  readonly fusedWrites?: boolean;
   /** The webhook backlog, for the metrics gauges (default: the outbox's pending deliveries). */
   readonly webhookBacklog?: () => Promise<WebhookBacklog>;
   /** The instance's webhook delivery attempts by result, for the metrics counter (absent: no counter). */
@@ -118,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
 
   const db = store.db;
-  const idempotency = createIdempotency({ store, clock, errorResponse, fusedWrites: deps.fusedWrites ?? true });
+  const idempotency = createIdempotency({ store, clock, errorResponse });
   await app.register(metadataRoutes({ clock, config }));
   await app.register(
     operationsRoutes({ readiness: createReadinessCheck({ store }), metrics, metricsToken: config.metricsToken }),
@@ -127,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));
   await app.register(reportRoutes(createReportService({ db, read: (job) => store.read(job), clock, config })));
-  const shifts = createShiftService({ db, write: (job) => store.write(job), idempotency, clock, config });
+  const shifts = createShiftService({ store, idempotency, clock, config });
   await app.register(shiftRoutes({ service: shifts }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), idempotency }));

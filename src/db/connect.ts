@@ -1,20 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import {
-  Kysely,
-  SqliteDialect,
-  type CompiledQuery,
-  type Dialect as KyselyDialect,
-  type SqliteDatabase as KyselySqliteDatabase,
-} from 'kysely';
+import { Kysely, SqliteDialect, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
 import { SqliteDatabase } from './sqlite-driver.ts';
 import { GroupCommit } from './group-commit.ts';
-import { ReadTurns } from './read-turns.ts';
 import { attachRegistry, StatementRegistry } from './prepared.ts';
+import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
-import type { SyncStatements } from './savepoint.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
 import type { Store } from './store.ts';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
@@ -22,7 +15,7 @@ import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
 import { POSTGRES_STATEMENTS } from './sql/postgres.ts';
 import type { Database } from './types.ts';
 
-export type { Store, SyncWriteJob, WriteJob } from './store.ts';
+export type { Store, WriteJob } from './store.ts';
 
 export interface StoreOptions {
   /** PostgreSQL schema to place on the search path (tests use one schema per file). */
@@ -63,12 +56,6 @@ function pgTypes(): pg.CustomTypesConfig {
   };
 }
 
-export function sqliteFilename(url: string): string {
-  const rest = url.slice('sqlite:'.length);
-  if (rest === ':memory:' || rest === '') return ':memory:';
-  return rest.startsWith('//') ? rest.slice(2) : rest;
-}
-
 /** `dialect`, with the store's statement registry on its adapter (see StatementRegistry). */
 function withRegistry(dialect: KyselyDialect, registry: StatementRegistry): KyselyDialect {
   return {
@@ -79,14 +66,10 @@ function withRegistry(dialect: KyselyDialect, registry: StatementRegistry): Kyse
   };
 }
 
-/** The SQLite connection, run synchronously: inside a group commit it is the batch's transaction. */
-export function syncStatements(database: KyselySqliteDatabase): SyncStatements {
-  return {
-    all: <R>(query: CompiledQuery<R>) => database.prepare(query.sql).all(query.parameters) as R[],
-    run: (query) => {
-      database.prepare(query.sql).run(query.parameters);
-    },
-  };
+export function sqliteFilename(url: string): string {
+  const rest = url.slice('sqlite:'.length);
+  if (rest === ':memory:' || rest === '') return ':memory:';
+  return rest.startsWith('//') ? rest.slice(2) : rest;
 }
 
 function startCheckpointer(filename: string, writer: GroupCommit, settings: CheckpointSettings): () => Promise<void> {
@@ -140,7 +123,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect = new SqliteDialect({ database });
   }
   const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
-  const writer = new GroupCommit(db, syncStatements(database));
+  const writer = new GroupCommit(db);
   const reads = new ReadTurns(READ_TURN_BUDGET_MS);
   let stopCheckpointer: (() => Promise<void>) | undefined;
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
@@ -152,7 +135,6 @@ function openSqlite(url: string, options: StoreOptions): Store {
     db,
     dialect: 'sqlite',
     write: (job) => writer.write(job),
-    writeSync: (job) => writer.writeSync(job),
     read: (job) => reads.run(job),
     close: async () => {
       await stopCheckpointer?.();
@@ -176,7 +158,6 @@ function openPostgres(url: string, options: StoreOptions): Store {
     db,
     dialect: 'postgres',
     write: (job) => db.transaction().execute(job),
-    writeSync: undefined,
     // Statements wait for the server without holding the event loop.
     read: (job) => job(),
     close: () => db.destroy(),

@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
-import { inSavepoint, inSavepointSync, savepoint, type SavepointOutcome, type SyncStatements } from './savepoint.ts';
-import type { SyncWriteJob, WriteJob } from './store.ts';
+import { inSavepoint, savepoint, type SavepointOutcome } from './savepoint.ts';
+import type { WriteJob } from './store.ts';
 import type { Database } from './types.ts';
 
 const JOB_SAVEPOINT = savepoint('batch_job');
 
-type Pending = {
+interface Pending {
+  readonly job: WriteJob<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
-} & ({ readonly job: WriteJob<unknown> } | { readonly sync: SyncWriteJob<unknown> });
+}
 
 /**
  * Group commit for the embedded store (behind Store.write). SQLite runs one writer at a time and every commit is
@@ -27,24 +28,20 @@ export class GroupCommit {
   private held: { readonly until: Promise<void>; readonly release: () => void } | undefined;
 
   private readonly db: Kysely<Database>;
-  private readonly connection: SyncStatements;
   private readonly maxBatch: number;
   /** Milliseconds of jobs one batch runs before the rest wait for the next one. */
   private readonly budgetMs: number;
-  constructor(db: Kysely<Database>, connection: SyncStatements, maxBatch: number = 128, budgetMs: number = 6) {
+  constructor(db: Kysely<Database>, maxBatch: number = 128, budgetMs: number = 6) {
     this.db = db;
-    this.connection = connection;
     this.maxBatch = maxBatch;
     this.budgetMs = budgetMs;
   }
 
   write<T>(job: WriteJob<T>): Promise<T> {
-    return this.enqueue<T>({ job });
-  }
-
-  /** Runs `sync` synchronously inside the next batch, in a savepoint of its own like any job. */
-  writeSync<T>(sync: SyncWriteJob<T>): Promise<T> {
-    return this.enqueue<T>({ sync });
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ job: job as WriteJob<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
   }
 
   /**
@@ -68,13 +65,6 @@ export class GroupCommit {
     const held = this.held;
     this.held = undefined;
     held?.release();
-  }
-
-  private enqueue<T>(work: { readonly job: WriteJob<unknown> } | { readonly sync: SyncWriteJob<unknown> }): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ...work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) void this.drain();
-    });
   }
 
   private async drain(): Promise<void> {
@@ -106,12 +96,7 @@ export class GroupCommit {
           // The jobs of a batch run back to back without the event loop turning: past the budget, the rest wait
           // for the next batch (at the head of the queue), so no request waits long behind a big commit.
           if (outcomes.length > 0 && performance.now() - started > this.budgetMs) break;
-          if ('sync' in item) {
-            // The batch's transaction is open on the same connection.
-            outcomes.push(inSavepointSync(this.connection, JOB_SAVEPOINT, item.sync));
-          } else {
-            outcomes.push(await inSavepoint(trx, JOB_SAVEPOINT, item.job));
-          }
+          outcomes.push(await inSavepoint(trx, JOB_SAVEPOINT, item.job));
         }
       });
     } catch (error) {

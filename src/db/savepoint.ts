@@ -42,27 +42,3 @@ export async function inSavepoint<T>(
     return { ok: false, error };
   }
 }
-
-/** A connection that runs compiled statements synchronously (SQLite's, inside its open transaction). */
-export interface SyncStatements {
-  all<R>(query: CompiledQuery<R>): R[];
-  run(query: CompiledQuery): void;
-}
-
-/** `inSavepoint` for work that runs synchronously on the connection itself. */
-export function inSavepointSync<T>(
-  connection: SyncStatements,
-  point: Savepoint,
-  work: (connection: SyncStatements) => T,
-): SavepointOutcome<T> {
-  connection.run(point.open);
-  try {
-    const value = work(connection);
-    connection.run(point.release);
-    return { ok: true, value };
-  } catch (error) {
-    connection.run(point.rollback);
-    connection.run(point.release);
-    return { ok: false, error };
-  }
-}

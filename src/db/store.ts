@@ -1,16 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { SyncStatements } from './savepoint.ts';
 import type { Database, Dialect } from './types.ts';
 
 /** A write that runs in a transaction (its own, or a savepoint of a shared one) and resolves once durable. */
 export type WriteJob<T> = (trx: Transaction<Database>) => Promise<T>;
-
-/**
- * A write whose statements are all known before it runs, run synchronously on the store's connection (see
- * Store.writeSync): no Kysely round trip (several promise hops) per statement, which on the heartbeat's path is a
- * measurable share of a request.
- */
-export type SyncWriteJob<T> = (connection: SyncStatements) => T;
 
 /**
  * The database, and the only way into its writer. Reads run on `db`; every write that must be durable and
@@ -25,11 +17,6 @@ export interface Store {
   readonly dialect: Dialect;
   /** Runs `job` in a transaction and resolves with its value once committed durably; rejects (nothing kept) if it throws. */
   write<T>(job: WriteJob<T>): Promise<T>;
-  /**
-   * SQLite only (undefined on PostgreSQL): runs `job` synchronously on the store's connection inside the next
-   * group commit, in a savepoint of its own like any job.
-   */
-  readonly writeSync: (<T>(job: SyncWriteJob<T>) => Promise<T>) | undefined;
   /**
    * Runs a read (queries on `db`, no transaction) that may take a while. On SQLite, whose statements hold the
    * event loop, in a turn whose read budget is not spent yet (src/db/read-turns.ts); on PostgreSQL at once.

@@ -4,30 +4,37 @@ import { runStatement, type ApiKeyRow } from '../db/sql/index.ts';
 import type { Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
 import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
-import { keyCredentialHolds, type KeyCredentialParams, type ReusedKey } from '../keys/credential.ts';
+import type { KeyCredential } from '../keys/credential.ts';
 import { bearerToken, unauthenticated } from './bearer.ts';
 import { parseFlags, parseStringArray } from './json-columns.ts';
 
-type KeyRow = ApiKeyRow;
+/** A verified key is cached (for routes whose statement checks its credential) for at most this long. */
+const CACHE_MS = 60_000;
+const CACHE_CAPACITY = 10_000;
 
-/** A verified key is reused (by routes that confirm it in their own statement) for at most this long. */
-const REUSE_MS = 60_000;
-const REUSE_CAPACITY = 10_000;
-
-interface VerifiedKey {
+interface CachedKey {
   readonly actor: ApiKeyActor;
-  readonly row: KeyRow;
+  readonly credential: KeyCredential;
   readonly verifiedAt: number;
+}
+
+/** An API key actor and the credential it was built from. */
+export interface VerifiedActor {
+  readonly actor: ApiKeyActor;
+  readonly credential: KeyCredential;
+  /** True when the key was not looked up for this request (a cached key): its credential is then unconfirmed. */
+  readonly cached: boolean;
 }
 
 export interface ApiKeyAuthenticator {
   /** The key's actor, looked up now (401/403 as the key and its application stand). */
   apiKey(authorization: string | string[] | undefined): Promise<ApiKeyActor>;
   /**
-   * For a route that confirms the key in its own statement: a key verified within the last minute is reused
-   * without a lookup (then `reused` says what to confirm); otherwise it is looked up as by `apiKey`.
+   * The key's actor and credential. With `useCache`, for a route whose statement checks the credential, a key
+   * verified within the last minute comes from the cache, without a lookup; otherwise it is looked up as by
+   * `apiKey`.
    */
-  apiKeyOrReused(authorization: string | string[] | undefined): Promise<{ actor: ApiKeyActor; reused: ReusedKey | null }>;
+  verifiedApiKey(authorization: string | string[] | undefined, useCache: boolean): Promise<VerifiedActor>;
 }
 
 export interface ApiKeyAuthenticatorDeps {
@@ -43,47 +50,46 @@ function presentedKey(authorization: string | string[] | undefined): { environme
   return { environment, hash: hashApiKey(token) };
 }
 
-function credentialParams(hash: string, row: KeyRow, now: number): KeyCredentialParams {
+function credentialOf(hash: string, row: ApiKeyRow): KeyCredential {
   return {
-    credentialHash: hash,
-    credentialKeyId: row.key_id,
-    credentialEnvironment: row.environment,
-    credentialScopes: row.scopes,
-    credentialNow: now,
-    credentialApplicationId: row.application_id,
-    credentialApplicationName: row.application_name,
-    credentialWorkspaceId: row.workspace_id,
-    credentialFeatures: row.features,
-    credentialUniverses: row.allowed_universe_ids,
+    keyHash: hash,
+    keyId: row.key_id,
+    environment: row.environment,
+    scopes: row.scopes,
+    applicationId: row.application_id,
+    applicationName: row.application_name,
+    workspaceId: row.workspace_id,
+    features: row.features,
+    allowedUniverseIds: row.allowed_universe_ids,
   };
 }
 
 export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps): ApiKeyAuthenticator {
   // Keys verified recently, by hash (never by the secret itself), least recently used first.
-  const verified = new Map<string, VerifiedKey>();
+  const cache = new Map<string, CachedKey>();
 
-  function remember(hash: string, entry: VerifiedKey): void {
-    verified.delete(hash);
-    verified.set(hash, entry);
-    if (verified.size > REUSE_CAPACITY) {
-      const oldest = verified.keys().next().value;
-      if (oldest !== undefined) verified.delete(oldest);
+  function remember(hash: string, entry: CachedKey): void {
+    cache.delete(hash);
+    cache.set(hash, entry);
+    if (cache.size > CACHE_CAPACITY) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
   }
 
-  /** Looks the key up now; remembers it when valid, forgets it when not. */
-  async function lookUp(environment: Environment, hash: string): Promise<ApiKeyActor> {
+  /** Looks the key up now; caches it when valid, forgets it when not. */
+  async function lookUp(environment: Environment, hash: string): Promise<CachedKey> {
     try {
-      const { actor, row } = await verifyKey(environment, hash);
-      remember(hash, { actor, row, verifiedAt: clock.now() });
-      return actor;
+      const verified = { ...(await verifyKey(environment, hash)), verifiedAt: clock.now() };
+      remember(hash, verified);
+      return verified;
     } catch (error) {
-      verified.delete(hash);
+      cache.delete(hash);
       throw error;
     }
   }
 
-  async function verifyKey(environment: Environment, hash: string): Promise<{ actor: ApiKeyActor; row: KeyRow }> {
+  async function verifyKey(environment: Environment, hash: string): Promise<{ actor: ApiKeyActor; credential: KeyCredential }> {
     const [row] = await runStatement(db, 'findApiKey', [hash]);
     if (!row || row.environment !== environment || row.revoked === 1) {
       throw unauthenticated('The API key is unknown or revoked.');
@@ -93,7 +99,7 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
       throw new AppError('application_not_approved', 'The application of this API key is not approved.');
     }
     return {
-      row,
+      credential: credentialOf(hash, row),
       actor: {
         kind: 'apiKey',
         keyId: row.key_id,
@@ -113,19 +119,18 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
   return {
     async apiKey(authorization) {
       const { environment, hash } = presentedKey(authorization);
-      return lookUp(environment, hash);
+      return (await lookUp(environment, hash)).actor;
     },
 
-    async apiKeyOrReused(authorization) {
+    async verifiedApiKey(authorization, useCache) {
       const { environment, hash } = presentedKey(authorization);
       const now = clock.now();
-      const hit = verified.get(hash);
-      if (!hit || now - hit.verifiedAt > REUSE_MS || now < hit.verifiedAt) {
-        return { actor: await lookUp(environment, hash), reused: null };
+      const hit = useCache ? cache.get(hash) : undefined;
+      if (hit && hit.verifiedAt <= now && now - hit.verifiedAt <= CACHE_MS) {
+        return { actor: hit.actor, credential: hit.credential, cached: true };
       }
-      const { row, actor } = hit;
-      const params = credentialParams(hash, row, now);
-      return { actor, reused: { actor, credential: { holds: keyCredentialHolds, params } } };
+      const verified = await lookUp(environment, hash);
+      return { actor: verified.actor, credential: verified.credential, cached: false };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.ts';
 import { AppError } from '../errors.ts';
-import type { ReusedKey } from '../keys/credential.ts';
+import type { KeyCredential } from '../keys/credential.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -14,10 +14,10 @@ export type RouteAuth =
       readonly scope?: Scope;
       readonly feature?: Feature;
       /**
-       * The route confirms the key in its own statement (see Authenticator.apiKeyOrReused and
-       * `request.reusedKey`), so a recently verified key is not looked up again first.
+       * The route's statement checks the key's credential (see `request.verifiedKey`), so a key verified within
+       * the last minute is used from the cache, not looked up again first (Authenticator.verifiedApiKey).
        */
-      readonly reuseVerifiedKey?: boolean;
+      readonly useCachedKey?: boolean;
     }
   | { readonly kind: 'user' };
 
@@ -28,13 +28,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
     correlationId: string;
-    /** Set when `actor` was reused without a lookup: the route must confirm it (in its statement, or by `confirm`). */
-    reusedKey: ConfirmableKey | null;
+    /**
+     * Set on routes that declare `useCachedKey`: the key's credential, for the route's statement to check, and
+     * whether it came from the cache (then the route must confirm it: in that statement, or by `confirm`).
+     */
+    verifiedKey: VerifiedKey | null;
   }
 }
 
-/** A reused key: the condition its statement checks, and a lookup that confirms it (and its rights) otherwise. */
-export interface ConfirmableKey extends ReusedKey {
+/** The key a request was authenticated with, on a route that may use a cached key. */
+export interface VerifiedKey {
+  readonly credential: KeyCredential;
+  /** True when the key was not looked up for this request. */
+  readonly cached: boolean;
+  /** The actor as a lookup now gives it (looked up again if it came from the cache), or its refusal. */
   confirm(): Promise<ApiKeyActor>;
 }
 
@@ -53,7 +60,6 @@ function refusal(actor: ApiKeyActor, auth: ApiKeyAuth): AppError | null {
   return null;
 }
 
-
 function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
@@ -65,7 +71,7 @@ export function registerRouteAuth(
 ): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('correlationId', '');
-  app.decorateRequest('reusedKey', null);
+  app.decorateRequest('verifiedKey', null);
 
   // Authentication (401) and the checks that need only the credential (403) run before the body is read,
   // so an unauthenticated caller learns nothing about validation.
@@ -80,36 +86,34 @@ export function registerRouteAuth(
       return;
     }
     const authorization = request.headers.authorization;
-    let actor: ApiKeyActor;
-    let reused: ReusedKey | null = null;
-    if (auth.reuseVerifiedKey === true) {
-      ({ actor, reused } = await authenticator.apiKeyOrReused(authorization));
-      // Never refuse on reused rights: they may have been granted since.
-      if (reused && refusal(actor, auth)) {
-        actor = await authenticator.apiKey(authorization);
-        reused = null;
-      }
-    } else {
-      actor = await authenticator.apiKey(authorization);
+    if (auth.useCachedKey !== true) {
+      const actor = await authenticator.apiKey(authorization);
+      request.actor = actor;
+      await rateLimiter?.check(request, reply);
+      const refused = refusal(actor, auth);
+      if (refused) throw refused;
+      return;
     }
+    let verified = await authenticator.verifiedApiKey(authorization, true);
+    // Never refuse on cached rights: they may have been granted since.
+    if (verified.cached && refusal(verified.actor, auth)) verified = await authenticator.verifiedApiKey(authorization, false);
+    const { actor, credential, cached } = verified;
     request.actor = actor;
     await rateLimiter?.check(request, reply);
     const refused = refusal(actor, auth);
     if (refused) throw refused;
-    if (reused) {
-      request.reusedKey = {
-        actor: reused.actor,
-        credential: reused.credential,
-        async confirm() {
-          const fresh = await authenticator.apiKey(authorization);
-          const refusedNow = refusal(fresh, auth);
-          if (refusedNow) throw refusedNow;
-          request.actor = fresh;
-          request.reusedKey = null;
-          return fresh;
-        },
-      };
-    }
+    request.verifiedKey = {
+      credential,
+      cached,
+      async confirm() {
+        if (!cached) return actor;
+        const fresh = await authenticator.apiKey(authorization);
+        const refusedNow = refusal(fresh, auth);
+        if (refusedNow) throw refusedNow;
+        request.actor = fresh;
+        return fresh;
+      },
+    };
   });
 
   app.addHook('preValidation', async (request) => {
@@ -134,11 +138,6 @@ export function apiKeyActor(request: FastifyRequest): ApiKeyActor {
   const actor = request.actor;
   if (actor?.kind !== 'apiKey') throw new AppError('unauthenticated', 'A valid API key is required.');
   return actor;
-}
-
-/** The request's API key actor, confirmed by a lookup first if it was reused without one. */
-export async function confirmedApiKeyActor(request: FastifyRequest): Promise<ApiKeyActor> {
-  return request.reusedKey ? request.reusedKey.confirm() : apiKeyActor(request);
 }
 
 export function userActor(request: FastifyRequest): UserActor {

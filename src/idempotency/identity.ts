@@ -1,6 +1,6 @@
 /**
  * Request identity: what makes two requests "the same" under an Idempotency-Key. The key's own rules, the
- * canonical form of a body, the fingerprint stored with a result, and (PostgreSQL) the key's advisory lock.
+ * canonical form of a body, and the fingerprint stored with a result.
  */
 import { AppError } from '../errors.ts';
 import { sha256Hex } from '../ids.ts';
@@ -47,7 +47,7 @@ export function validateIdempotencyKey(raw: string | undefined): string {
   return raw as string;
 }
 
-/** The key when it is valid, else null (for a fused write, which leaves the refusal to the full operation). */
+/** The key when it is valid, else null (for a write that leaves the refusal to the full operation). */
 export function acceptableKey(raw: string | undefined): string | null {
   return keyProblem(raw) === null ? (raw as string) : null;
 }
@@ -55,9 +55,4 @@ export function acceptableKey(raw: string | undefined): string | null {
 /** The request's fingerprint: method, path and canonical body. */
 export function fingerprintOf(call: IdempotentCall): string {
   return sha256Hex(`${call.method.toUpperCase()} ${call.path}\n${canonicalJson(call.body)}`);
-}
-
-/** A signed 64-bit advisory-lock key for an idempotency key (first 8 bytes of its SHA-256), as decimal text. */
-export function advisoryLockKey(scope: string, key: string): string {
-  return BigInt.asIntN(64, BigInt(`0x${sha256Hex(`idempotency\n${scope}\n${key}`).slice(0, 16)}`)).toString();
 }

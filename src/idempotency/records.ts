@@ -1,22 +1,16 @@
 /**
- * The stored results of idempotent requests (table `idempotency_records`): lookup, what a record means for a new
- * request with its key, storing a result, and the purge of expired ones.
+ * The stored results of idempotent requests (table `idempotency_records`): taking a key, what its record means
+ * for a new request, storing a result, and the purge of expired ones.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
-import { prepared, type Param } from '../db/prepared.ts';
-import type { Database, Executor, IdempotencyRecordTable } from '../db/types.ts';
+import { runStatement, type IdempotencyKeyRow, type ResultValues } from '../db/sql/index.ts';
+import type { Database, Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
-import type { IdempotentCall } from './identity.ts';
 
 /** Results are replayable for this long. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/**
- * An `in_progress` record (written by earlier versions, which claimed keys with a row) whose holder has not
- * finished by then may be taken over. Keys are now locked with transaction-scoped advisory locks instead.
- */
-export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
 
 /** A result as stored and replayed: the response's status and body. */
 export interface StoredResponse {
@@ -24,143 +18,73 @@ export interface StoredResponse {
   readonly body: unknown;
 }
 
+/** A request's result as it is stored under its key. */
+export interface StoredResult {
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly status: number;
+  /** The response body as JSON text. */
+  readonly body: string;
+  readonly requestId: string;
+  /** When it is stored: it is replayed for IDEMPOTENCY_RETENTION_MS from then. */
+  readonly now: number;
+}
+
+/** The values the statements that store a result bind (src/db/sql/statements.ts). */
+export function resultValues(result: StoredResult): ResultValues {
+  return [result.scope, result.key, result.fingerprint, result.status, result.body, result.requestId, result.now];
+}
+
+/** 422: the key was used with another request (another method, path or body). */
 export const reusedKey = () =>
   new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
+/** 409: a request with the key is in flight. */
 export const keyInProgress = () =>
   new AppError(
     'idempotency_request_in_progress',
     'A request with this Idempotency-Key is still being processed; retry shortly.',
   );
 
-function stored(record: Pick<IdempotencyRecordTable, 'response_status' | 'response_body'>): StoredResponse {
-  const body = record.response_body;
-  return { status: record.response_status ?? 500, body: body === null ? null : (JSON.parse(body) as unknown) };
-}
-
 /**
- * What an existing record means for a new request with the same key: a replay, a refusal (thrown), or a record
- * that may be taken over (expired, or claimed by a holder that crashed).
+ * Takes the key for this request's transaction (on PostgreSQL its advisory lock, for the transaction; on SQLite
+ * the key is already held in memory) and judges its record: the stored response to replay, or null when the
+ * request is to run (no record, or one that has expired). Throws 422 for a record of another request, 409 when
+ * another request holds the key.
  */
-export function judgeExisting(
-  record: IdempotencyRecordTable,
-  fingerprint: string,
-  now: number,
-): StoredResponse | 'take-over' {
-  if (record.created_at <= now - IDEMPOTENCY_RETENTION_MS) return 'take-over';
-  if (record.fingerprint !== fingerprint) throw reusedKey();
-  if (record.state === 'completed') return stored(record);
-  if (record.locked_until > now) throw keyInProgress();
-  return 'take-over';
-}
-
-const selectRecord = prepared<{ scope: string; key: string }, IdempotencyRecordTable>((db, p) =>
-  db.selectFrom('idempotency_records').selectAll().where('scope', '=', p('scope')).where('key', '=', p('key')),
-);
-
-export function findRecord(executor: Executor, scope: string, key: string) {
-  return selectRecord.first(executor, { scope, key });
-}
-
-/** A completed result's values, as the record statements bind them. */
-export type CompletedRecord = {
-  readonly scope: string;
-  readonly key: string;
-  readonly fingerprint: string;
-  readonly status: number;
-  readonly body: string;
-  readonly requestId: string;
-  readonly now: number;
-};
-
-/**
- * The insert of a completed result; on a conflict with the key's record it takes the new values, everywhere when
- * `replaceable` is absent, else only where that condition holds of the record.
- */
-function completedRecordInsert(
-  db: Kysely<Database>,
-  p: Param<CompletedRecord>,
-  replaceable?: (eb: ExpressionBuilder<Database, 'idempotency_records'>) => Expression<SqlBool>,
-) {
-  return db
-    .insertInto('idempotency_records')
-    .values({
-      scope: p('scope'),
-      key: p('key'),
-      fingerprint: p('fingerprint'),
-      state: 'completed',
-      response_status: p('status'),
-      response_body: p('body'),
-      request_id: p('requestId'),
-      created_at: p('now'),
-      locked_until: 0,
-    })
-    .onConflict((oc) => {
-      const update = oc.columns(['scope', 'key']).doUpdateSet((eb) => ({
-        fingerprint: eb.ref('excluded.fingerprint'),
-        state: eb.ref('excluded.state'),
-        response_status: eb.ref('excluded.response_status'),
-        response_body: eb.ref('excluded.response_body'),
-        request_id: eb.ref('excluded.request_id'),
-        created_at: eb.ref('excluded.created_at'),
-        locked_until: eb.ref('excluded.locked_until'),
-      }));
-      return replaceable ? update.where((eb) => replaceable(eb as ExpressionBuilder<Database, 'idempotency_records'>)) : update;
-    });
-}
-
-/** Stores a completed result, replacing an expired or abandoned record of the key. */
-export const upsertCompletedRecord = prepared<CompletedRecord, never>((db, p) => completedRecordInsert(db, p));
-
-/**
- * Stores a completed result unless the key has a record that judgeExisting would not let a request take over
- * (then nothing is written and no row is returned). On PostgreSQL the first read of a key runs in a snapshot taken
- * before the key's lock was granted, so a duplicate that committed in between is invisible to it; this statement's
- * conflict check sees every committed row, so such a duplicate shows here, instead of costing every write a second
- * read of its key under the lock.
- */
-const insertCompletedRecordUnlessReplayable = prepared<CompletedRecord & { cutoff: number }, { key: string }>(
-  (db, p) =>
-    completedRecordInsert(db, p, (eb) =>
-      eb.or([
-        eb('idempotency_records.created_at', '<=', p('cutoff')),
-        eb.and([eb('idempotency_records.state', '<>', 'completed'), eb('idempotency_records.locked_until', '<=', p('now'))]),
-      ]),
-    ).returning('key'),
-);
-
-/** A request's result as the record statements bind it. */
-export function completedRecord(
-  call: IdempotentCall,
+export async function takeKey(
+  trx: Transaction<Database>,
+  scope: string,
   key: string,
   fingerprint: string,
-  response: StoredResponse,
   now: number,
-): CompletedRecord {
-  return {
-    scope: call.scope,
-    key,
-    fingerprint,
-    status: response.status,
-    body: JSON.stringify(response.body),
-    requestId: call.requestId,
-    now,
-  };
+): Promise<StoredResponse | null> {
+  const [row] = await runStatement(trx, 'takeIdempotencyKey', [scope, key]);
+  const replay = row ? judgeRecord(row, fingerprint, now) : null;
+  if (replay) return replay;
+  if (!row?.locked) throw keyInProgress();
+  return null;
 }
 
-/** Stores a completed result, replacing an expired or abandoned record of the key. */
-export async function storeCompleted(trx: Transaction<Database>, record: CompletedRecord): Promise<void> {
-  await upsertCompletedRecord.execute(trx, record);
+/** What a key's record means for a request with `fingerprint`: its response to replay, or null (none, or expired). */
+function judgeRecord(row: IdempotencyKeyRow, fingerprint: string, now: number): StoredResponse | null {
+  if (row.fingerprint === null || row.created_at === null) return null;
+  if (row.created_at <= now - IDEMPOTENCY_RETENTION_MS) return null;
+  if (row.fingerprint !== fingerprint) throw reusedKey();
+  const body = row.response_body;
+  return { status: row.response_status ?? 500, body: body === null ? null : (JSON.parse(body) as unknown) };
 }
 
 /**
- * Stores a completed result unless the key has a replayable record (see insertCompletedRecordUnlessReplayable);
- * whether it was stored.
+ * Stores a request's result in its transaction, replacing an expired record of the key; false (nothing stored)
+ * when the key has a live record: a duplicate completed it after this request took the key (possible only on
+ * PostgreSQL, whose first read of the key predates its lock).
  */
-export async function storeCompletedUnlessReplayable(trx: Transaction<Database>, record: CompletedRecord): Promise<boolean> {
-  const stored = await insertCompletedRecordUnlessReplayable.rows(trx, {
-    ...record,
-    cutoff: record.now - IDEMPOTENCY_RETENTION_MS,
-  });
+export async function storeResult(trx: Transaction<Database>, result: StoredResult): Promise<boolean> {
+  const stored = await runStatement(trx, 'storeIdempotentResult', [
+    ...resultValues(result),
+    result.now - IDEMPOTENCY_RETENTION_MS,
+  ]);
   return stored.length > 0;
 }
 

@@ -1,6 +1,6 @@
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncStatements, type Store } from '../../src/db/connect.ts';
+import type { Store } from '../../src/db/connect.ts';
 import { GroupCommit } from '../../src/db/group-commit.ts';
 import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { cachingSqliteDatabase } from '../../src/db/statement-cache.ts';
@@ -24,8 +24,8 @@ describe('SQLite group commit', () => {
     // A connection of its own, as a store opens it, so the test can count the group commit's transactions.
     const connection = cachingSqliteDatabase(new SqliteDatabase(database.url.slice('sqlite:'.length)));
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-    writer = new GroupCommit(db, syncStatements(connection));
-    unbudgeted = new GroupCommit(db, syncStatements(connection), 128, 60_000);
+    writer = new GroupCommit(db);
+    unbudgeted = new GroupCommit(db, 128, 60_000);
     // The jobs write bare member rows; their workspace is beside the point here.
     await sql`PRAGMA foreign_keys = OFF`.execute(db);
   });
@@ -45,56 +45,21 @@ describe('SQLite group commit', () => {
   });
 
   it('a failing job is undone alone; the others in its batch commit', async () => {
-    const before = writer.batches;
+    const before = unbudgeted.batches;
     const outcomes = await Promise.allSettled([
-      writer.write(insertMember('ok-1')),
-      writer.write(async (trx) => {
+      unbudgeted.write(insertMember('ok-1')),
+      unbudgeted.write(async (trx) => {
         await insertMember('bad')(trx);
         throw new Error('nope');
       }),
-      writer.write(insertMember('ok-2')),
+      unbudgeted.write(insertMember('ok-2')),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(writer.batches - before).toBe(1);
+    expect(unbudgeted.batches - before).toBe(1);
     const names = (await db.selectFrom('members').select('user_id').execute()).map((r) => r.user_id);
     expect(names).toContain('ok-1');
     expect(names).toContain('ok-2');
     expect(names).not.toContain('bad');
-  });
-
-  it('synchronous jobs run in the same batch and commit, each in its own savepoint like any job', async () => {
-    const before = writer.batches;
-    const insert = (userId: string) =>
-      db.insertInto('members').values({ workspace_id: 'w', user_id: userId, permissions: '[]' }).compile();
-    const outcomes = await Promise.allSettled([
-      writer.writeSync((connection) => {
-        connection.run(insert('direct-1'));
-        return 'first';
-      }),
-      writer.write(insertMember('queued-2')),
-      writer.writeSync((connection) => {
-        connection.run(insert('direct-bad'));
-        throw new Error('nope');
-      }),
-      writer.writeSync((connection) => {
-        connection.run(insert('direct-3'));
-        return connection
-          .all(db.selectFrom('members').select('user_id').where('user_id', 'like', 'direct-%').compile())
-          .map((row) => row.user_id)
-          .sort();
-      }),
-    ]);
-    expect(outcomes).toEqual([
-      { status: 'fulfilled', value: 'first' },
-      { status: 'fulfilled', value: 'queued-2' },
-      { status: 'rejected', reason: new Error('nope') },
-      // The batch's own writes are visible inside it; the failed job's are gone.
-      { status: 'fulfilled', value: ['direct-1', 'direct-3'] },
-    ]);
-    expect(writer.batches - before).toBe(1);
-    const names = (await db.selectFrom('members').select('user_id').execute()).map((r) => r.user_id);
-    expect(names).toEqual(expect.arrayContaining(['direct-1', 'queued-2', 'direct-3']));
-    expect(names).not.toContain('direct-bad');
   });
 
   it('a batch stops taking jobs past its time budget; the rest commit in the next batches, in order', async () => {
@@ -124,7 +89,7 @@ describe('SQLite group commit', () => {
 
   it('hold: waits for the batch under way, keeps the next ones queued until release, then commits them', async () => {
     let finishRunning: () => void = () => undefined;
-    const running = writer.write(async (trx) => {
+    const running = unbudgeted.write(async (trx) => {
       await new Promise<void>((resolve) => {
         finishRunning = resolve;
       });
@@ -132,7 +97,7 @@ describe('SQLite group commit', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 20)); // the first batch is under way
     let holding = false;
-    const held = writer.hold().then(() => {
+    const held = unbudgeted.hold().then(() => {
       holding = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -140,19 +105,20 @@ describe('SQLite group commit', () => {
     finishRunning();
     await held;
     await running;
-    const before = writer.batches;
+    const before = unbudgeted.batches;
     let answered = false;
-    const queued = Promise.all([writer.write(insertMember('held-1')), writer.write(insertMember('held-2'))]).then(() => {
+    const queued = Promise.all([unbudgeted.write(insertMember('held-1')), unbudgeted.write(insertMember('held-2'))]);
+    void queued.then(() => {
       answered = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(answered).toBe(false);
-    expect(writer.batches - before).toBe(0);
+    expect(unbudgeted.batches - before).toBe(0);
     // Reads go on while writes are held.
     expect(await db.selectFrom('members').select('user_id').where('user_id', '=', 'held-1').execute()).toEqual([]);
-    writer.release();
+    unbudgeted.release();
     await queued;
-    expect(writer.batches - before).toBe(1);
+    expect(unbudgeted.batches - before).toBe(1);
     const names = (await db.selectFrom('members').select('user_id').where('user_id', 'like', 'held-%').execute()).map(
       (r) => r.user_id,
     );
@@ -185,9 +151,5 @@ describe.each(STORE_KINDS)('the store\'s writer (%s)', (kind) => {
       }),
     ).rejects.toThrow('refused');
     expect(await slugsOf()).toEqual(['kept']);
-  });
-
-  it('runs synchronous jobs on SQLite only', () => {
-    expect(store.writeSync === undefined).toBe(kind === 'postgres');
   });
 });

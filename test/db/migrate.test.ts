@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.ts';
+import { migrateToLatest, migratorFor } from '../../src/db/migrate.ts';
 import { randomBase62 } from '../../src/ids.ts';
 import { POSTGRES_URL } from '../helpers/postgres.ts';
 import { createTestDatabase, STORE_KINDS } from '../helpers/stores.ts';
@@ -10,10 +10,41 @@ describe.each(STORE_KINDS)('migrations (%s)', (kind) => {
     const database = await createTestDatabase(kind, { migrate: false });
     const store = database.open();
     try {
-      expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes'] });
+      expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records'] });
       expect(await migrateToLatest(store)).toEqual({ applied: [] });
       const count = await store.db.selectFrom('shifts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(0);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
+describe.each(STORE_KINDS)('upgrading a store (%s)', (kind) => {
+  it('an idempotency record an earlier version left in progress is removed, completed results are kept', async () => {
+    const database = await createTestDatabase(kind, { migrate: false });
+    const store = database.open();
+    try {
+      await (await migratorFor(store)).migrateTo('20261125_0006_activity_changes');
+      const record = (key: string, state: string) => ({
+        scope: 'user:u1',
+        key,
+        fingerprint: 'f',
+        state,
+        response_status: state === 'completed' ? 200 : null,
+        response_body: state === 'completed' ? '{}' : null,
+        request_id: 'req_0123456789abcdef',
+        created_at: 1,
+        locked_until: 2,
+      });
+      await store.db
+        .insertInto('idempotency_records')
+        .values([record('abandoned', 'in_progress'), record('done', 'completed')])
+        .execute();
+      expect(await migrateToLatest(store)).toEqual({ applied: ['20261126_0007_completed_idempotency_records'] });
+      const left = await store.db.selectFrom('idempotency_records').select(['key', 'state']).execute();
+      expect(left).toEqual([{ key: 'done', state: 'completed' }]);
     } finally {
       await store.close();
       await database.drop();
@@ -42,7 +73,7 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('migrations on a shared Postg
         const database = await createTestDatabase('postgres', { migrate: false });
         const store = database.open();
         try {
-          expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes'] });
+          expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records'] });
           expect(await migrateToLatest(store)).toEqual({ applied: [] });
         } finally {
           await store.close();
@@ -54,5 +85,6 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('migrations on a shared Postg
       await churn;
       await admin.end();
     }
-  });
+    // Fifteen fresh databases migrated while others churn: slow on a busy machine, whatever the outcome.
+  }, 120_000);
 });

@@ -34,8 +34,6 @@ export interface TestContext {
 export interface TestContextOptions {
   readonly now?: number;
   readonly env?: Record<string, string>;
-  /** False: every write runs its full operation, never a fused write (see AppDeps.fusedWrites). */
-  readonly fusedWrites?: boolean;
   /** Wraps the store the app is given (e.g. to observe its writer). */
   readonly wrapStore?: (store: Store) => Store;
 }
@@ -47,7 +45,7 @@ export async function createTestContext(kind: StoreKind, options: TestContextOpt
   const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);
   const config = testConfig(options.env);
-  const app = await buildApp({ config, store, clock, logger: false, fusedWrites: options.fusedWrites ?? true });
+  const app = await buildApp({ config, store, clock, logger: false });
   await app.ready();
   const inject = await checkedInject(app);
   return {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -21,4 +22,14 @@ export function urlWithSchema(url: string, schema: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('options', `-c search_path=${schema}`);
   return parsed.toString();
+}
+
+/**
+ * The advisory lock PostgreSQL holds for an idempotency key while its request runs, as src/db/sql/postgres.ts
+ * derives it: the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one per line (signed, as
+ * decimal text). Tests take it from another session to play a request in flight elsewhere.
+ */
+export function advisoryLockKey(scope: string, key: string): string {
+  const hex = createHash('sha256').update(`idempotency\n${scope}\n${key}`).digest('hex').slice(0, 16);
+  return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
 }

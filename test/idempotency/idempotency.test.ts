@@ -5,11 +5,9 @@ import { AppError } from '../../src/errors.ts';
 import pg from 'pg';
 import { errorResponse } from '../../src/http/idempotency.ts';
 import {
-  advisoryLockKey,
   canonicalJson,
   createIdempotency,
   fingerprintOf,
-  IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_RETENTION_MS,
   purgeExpiredRecords,
   type Idempotency,
@@ -17,6 +15,7 @@ import {
   type StoredResponse,
 } from '../../src/idempotency/index.ts';
 import { newId, newRequestId } from '../../src/ids.ts';
+import { advisoryLockKey } from '../helpers/postgres.ts';
 import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.ts';
 import { workspaceRow } from '../helpers/rows.ts';
 
@@ -194,31 +193,6 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
     const retry = await idempotency().run(call('boom-1'), insertWorkspace('boom'));
     expect(retry.replayed).toBe(false);
     expect(await countWorkspaces('boom')).toBe(1);
-  });
-
-  it('an in-progress record left by an earlier version is honoured until its lock expires, then taken over', async () => {
-    const abandoned = call('abandoned-1');
-    await store.db
-      .insertInto('idempotency_records')
-      .values({
-        scope: abandoned.scope,
-        key: 'abandoned-1',
-        fingerprint: fingerprintOf(abandoned),
-        state: 'in_progress',
-        response_status: null,
-        response_body: null,
-        request_id: 'req_crashedcrashedcrashed',
-        created_at: clock.now(),
-        locked_until: clock.now() + IDEMPOTENCY_LOCK_MS,
-      })
-      .execute();
-    await expect(idempotency().run(abandoned, insertWorkspace('abandoned'))).rejects.toMatchObject({
-      code: 'idempotency_request_in_progress',
-    });
-    clock.advance(IDEMPOTENCY_LOCK_MS + 1);
-    const outcome = await idempotency().run(abandoned, insertWorkspace('abandoned'));
-    expect(outcome.replayed).toBe(false);
-    expect(await countWorkspaces('abandoned')).toBe(1);
   });
 
   // PostgreSQL only: SQLite has no sessions to die (its in-flight keys live in the process that runs them).

@@ -38,6 +38,9 @@ values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, null, null, ?)
 on conflict (application_id, environment, staff_id) where status = 'active' do nothing
 returning id`,
 
+  lockShifts: `
+select id from shifts where id in (select value from json_each(?)) order by id`,
+
   findActiveShift: `
 select * from shifts
 where application_id = ? and environment = ? and staff_id = ? and status = 'active'`,
@@ -77,6 +80,56 @@ where id = ?
       and a.allowed_universe_ids = ?)
   and not exists (select 1 from idempotency_records where scope = ? and key = ?)
 returning id`,
+
+  // An INSERT … SELECT with an upsert clause needs a WHERE to be read as one (SQLite's grammar).
+  addToTotals: `
+insert into activity_totals
+  (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'grain', value ->> 'bucket_start',
+       value ->> 'staff_id', value ->> 'worked_ms', value ->> 'started_shifts', value ->> 'carried_shifts'
+from json_each(?)
+where true
+on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
+  worked_ms = activity_totals.worked_ms + excluded.worked_ms,
+  started_shifts = activity_totals.started_shifts + excluded.started_shifts,
+  carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts`,
+
+  insertWebhookEvents: `
+insert into webhook_events (id, workspace_id, type, environment, body, created_at)
+select value ->> 'id', value ->> 'workspace_id', value ->> 'type', value ->> 'environment', value ->> 'body',
+       value ->> 'created_at'
+from json_each(?)`,
+
+  insertWebhookDeliveries: `
+insert into webhook_deliveries
+  (id, event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, expires_at, created_at, updated_at)
+select value ->> 'id', value ->> 'event_id', value ->> 'endpoint_id', value ->> 'workspace_id', 'pending', 0,
+       value ->> 'next_attempt_at', value ->> 'expires_at', value ->> 'created_at', value ->> 'updated_at'
+from json_each(?)`,
+
+  findDueDelivery: `
+select id from webhook_deliveries
+where status = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)
+  and endpoint_id not in (select value from json_each(?))
+limit 1`,
+
+  findDueDeliveries: `
+select id, endpoint_id from webhook_deliveries
+where status = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)
+  and endpoint_id not in (select value from json_each(?))
+order by next_attempt_at
+limit ?`,
+
+  claimDeliveries: `
+update webhook_deliveries set claimed_until = ?, claimed_by = ?
+where id in (select value from json_each(?))`,
+
+  findClaimedDeliveries: `
+select d.id, d.event_id, d.endpoint_id, d.attempts, d.expires_at, p.url, p.secret, e.body
+from webhook_deliveries as d
+join webhook_events as e on e.id = d.event_id
+join webhook_endpoints as p on p.id = d.endpoint_id
+where d.id in (select value from json_each(?))`,
 
   stopShift: `
 update shifts

@@ -39,6 +39,17 @@ export interface IdempotencyKeyRow {
 
 export type ShiftRow = ShiftTable;
 
+export interface ClaimedDeliveryRow {
+  readonly id: string;
+  readonly event_id: string;
+  readonly endpoint_id: string;
+  readonly attempts: number;
+  readonly expires_at: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly body: string;
+}
+
 export interface RecordedHeartbeatRow {
   readonly id: string;
   readonly last_heartbeat_at: number;
@@ -106,6 +117,8 @@ export interface SharedStatements {
     ],
     { readonly id: string }
   >;
+  /** Locks the shifts (their ids a JSON array) in id order on PostgreSQL; on SQLite, which needs no row locks, reads them. */
+  lockShifts: Statement<[idsJson: string], { readonly id: string }>;
   /** The staff member's active shift for the application and environment, if any. */
   findActiveShift: Statement<[applicationId: string, environment: string, staffId: string], ShiftRow>;
   /**
@@ -124,7 +137,7 @@ export interface SharedStatements {
     ],
     RecordedHeartbeatRow
   >;
-  /** The same for many shifts of one server (their ids a JSON array), locked in id order on PostgreSQL. */
+  /** The same for many shifts of one server (their ids a JSON array). */
   recordHeartbeats: Statement<
     [
       ...HeartbeatValues,
@@ -137,6 +150,31 @@ export interface SharedStatements {
     ],
     RecordedHeartbeatRow
   >;
+  /**
+   * Adds changes to the running totals (a JSON array of rows of `activity_totals`, each with the amounts to add),
+   * creating the rows missing, in the array's order (the table's key order: concurrent writers lock rows alike).
+   */
+  addToTotals: Statement<[rowsJson: string], never>;
+
+  /** Records webhook events (a JSON array of rows of `webhook_events`). */
+  insertWebhookEvents: Statement<[rowsJson: string], never>;
+  /** Records pending deliveries (a JSON array of rows of `webhook_deliveries` without the claim and attempt columns). */
+  insertWebhookDeliveries: Statement<[rowsJson: string], never>;
+  /** Whether any pending delivery is due and unclaimed at `now`, but for the endpoints listed (a JSON array). */
+  findDueDelivery: Statement<[now: number, now: number, saturatedEndpointsJson: string], { readonly id: string }>;
+  /**
+   * Pending deliveries due and unclaimed at `now`, oldest due first, but for the endpoints listed; on PostgreSQL
+   * locked, skipping those another instance is claiming.
+   */
+  findDueDeliveries: Statement<
+    [now: number, now: number, saturatedEndpointsJson: string, limit: number],
+    { readonly id: string; readonly endpoint_id: string }
+  >;
+  /** Marks deliveries (a JSON array of ids) claimed by `owner` until `claimedUntil`. */
+  claimDeliveries: Statement<[claimedUntil: number, owner: string, idsJson: string], never>;
+  /** Claimed deliveries (a JSON array of ids) with what sending them needs. */
+  findClaimedDeliveries: Statement<[idsJson: string], ClaimedDeliveryRow>;
+
   /** Completes one live shift of the caller with its own end (a stop), ending no earlier than its start. */
   stopShift: Statement<
     [

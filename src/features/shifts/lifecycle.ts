@@ -1,95 +1,144 @@
 /**
- * Where shifts start and complete. Every start and every completion, whichever request or job causes it, goes
- * through one of these functions, inside the transaction that commits it (start, stop, the timeout applied on
- * the spot by start, heartbeat, stop and get, and the timeout sweep). Work that must commit with the change
- * (running totals, an event for an outbox) belongs here, after the change and on the same `trx`, once for every
- * path: each function returns the rows it changed. Each records the webhook event of its change
- * (`activity.shift.started` / `activity.shift.ended`); `now` is the server-clock instant of the change (the
- * event's `createdAt`), taken from the caller's clock.
+ * Where shifts start and complete. The statements that start or complete a shift are in this module and nowhere
+ * else, so every start and every completion, whichever request or job causes it (start, stop, the server stop,
+ * the timeout applied on the spot by start, heartbeat, stop and get, and the timeout sweep), goes through one of
+ * these functions, inside the transaction that commits it. What must commit with the change (the running totals,
+ * the webhook events `activity.shift.started` / `activity.shift.ended`) is recorded here, on the same `trx`, once
+ * for every path; `now` is the server-clock instant of the change (the event's `createdAt`).
  */
 import type { Transaction } from 'kysely';
+import { runStatement } from '../../db/sql/index.ts';
 import type { Database } from '../../db/types.ts';
 import { recordCompletions } from './completion.ts';
 import { recordShiftEvents } from './events.ts';
-import {
-  completeIfStale,
-  completeShift,
-  completeStaleShifts,
-  insertActiveShift,
-  type LiveShiftGuard,
-  type ShiftRow,
-} from './repository.ts';
+import { lockShifts, type ShiftOwner, type ShiftRow } from './repository.ts';
+import { ACTIVE } from './status.ts';
 
 type Trx = Transaction<Database>;
 
-/** How a shift ends by its own stop: its instant and reason, and the liveness cutoff it must still meet. */
-export interface ShiftEnd {
+/** A shift's own end (a stop): its instant and reason, the liveness cutoff, and whose shift it may end. */
+export interface ShiftStop {
   readonly endedAt: number;
   readonly reason: string;
   readonly staleBefore: number;
+  readonly owner: ShiftOwner;
 }
 
 /**
  * Starts `row` unless its staff member already has an active shift for the application and environment (one
- * winner across instances: a partial unique index); true if it started.
+ * winner across instances: the partial unique index `shifts_one_active`); true if it started.
  */
 export async function startShift(trx: Trx, row: ShiftRow): Promise<boolean> {
-  const started = await insertActiveShift(trx, row);
+  const started = await runStatement(trx, 'startShift', [
+    row.id,
+    row.workspace_id,
+    row.application_id,
+    row.environment,
+    row.staff_id,
+    row.universe_id,
+    row.place_id,
+    row.server_id,
+    row.started_at,
+    row.last_heartbeat_at,
+    row.last_seen_at,
+    row.created_at,
+  ]);
+  if (started.length === 0) return false;
   // The row's created_at is the server's instant of the start.
-  if (started) await recordShiftEvents(trx, 'activity.shift.started', [row], row.created_at);
-  return started;
+  await recordShiftEvents(trx, 'activity.shift.started', [row], row.created_at);
+  return true;
 }
 
 /**
- * Completes a live shift with its own end (a stop); undefined when it is no longer active, has gone stale, or
- * `guard` does not hold. The completion is added to the activity totals, which also invalidates the workspace's
- * rankings (its end changes what they rank).
+ * Completes the owner's live shift with its own end (a stop), when it started by `endedAt`; undefined when it is
+ * no longer active, has gone stale, or is not the owner's or started later.
  */
-export async function stopShift(
-  trx: Trx,
-  id: string,
-  end: ShiftEnd,
-  guard: LiveShiftGuard | undefined,
-  now: number,
-): Promise<ShiftRow | undefined> {
-  const stopped = await completeShift(trx, id, end, guard);
-  if (stopped) await ended(trx, [stopped], now);
+export async function stopShift(trx: Trx, id: string, stop: ShiftStop, now: number): Promise<ShiftRow | undefined> {
+  const [stopped] = await complete(
+    trx,
+    () =>
+      runStatement(trx, 'stopShift', [
+        stop.endedAt,
+        stop.reason,
+        id,
+        stop.staleBefore,
+        stop.owner.applicationId,
+        stop.owner.environment,
+        stop.endedAt,
+      ]),
+    now,
+  );
   return stopped;
 }
 
-/**
- * Completes one shift that has timed out (`heartbeat_timeout`, ending at its last heartbeat); its row if this
- * call completed it. The completion moves the shift from the raw reads (a timed-out shift already counts, ending
- * at its last heartbeat) into the activity totals.
- */
-export async function timeOutShift(
-  trx: Trx,
-  id: string,
-  staleBefore: number,
-  now: number,
-): Promise<ShiftRow | undefined> {
-  const completed = await completeIfStale(trx, id, staleBefore);
-  if (completed) await ended(trx, [completed], now);
-  return completed;
-}
-
-/** The sweep's share of `timeOutShift`: up to `limit` timed-out shifts, completed in one statement; their rows. */
-export async function timeOutShifts(
-  trx: Trx,
-  staleBefore: number,
-  limit: number,
-  now: number,
-): Promise<ShiftRow[]> {
-  const completed = await completeStaleShifts(trx, staleBefore, limit);
-  await ended(trx, completed, now);
-  return completed;
+/** Completes shifts as of their last heartbeat (the timeout rule); the caller says which. */
+function completeTimedOut(trx: Trx) {
+  return trx
+    .updateTable('shifts')
+    .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }));
 }
 
 /**
- * What every completion commits with it, whichever way the shift ended: its time in the activity totals and an
- * `activity.shift.ended` event (created at `now`, the server's instant of the change) in the webhook outbox.
+ * Completes one shift that has timed out (`heartbeat_timeout`, ending at its last heartbeat, when nothing was
+ * received since `staleBefore`); its row if this call completed it. The completion moves the shift from the raw
+ * reads (a timed-out shift already counts, ending at its last heartbeat) into the activity totals.
  */
-async function ended(trx: Trx, rows: readonly ShiftRow[], now: number): Promise<void> {
+export async function timeOutShift(trx: Trx, id: string, staleBefore: number, now: number): Promise<ShiftRow | undefined> {
+  const [completed] = await complete(
+    trx,
+    () =>
+      completeTimedOut(trx)
+        .where('id', '=', id)
+        // "Active and timed out" as one expression, as the named statements that find a shift by id write "active
+        // and live" (src/db/sql/postgres.ts): the planner then reads the shift by primary key.
+        .where((eb) => eb(eb.case().when('status', '=', ACTIVE).then(eb.ref('last_seen_at')).end(), '<', staleBefore))
+        .returningAll()
+        .execute(),
+    now,
+  );
+  return completed;
+}
+
+/**
+ * The sweep's share of `timeOutShift`: up to `limit` timed-out shifts, locked in id order (lockShifts) and then
+ * completed in one statement that checks each again, so concurrent sweeps never complete a shift twice.
+ */
+export async function timeOutShifts(trx: Trx, staleBefore: number, limit: number, now: number): Promise<ShiftRow[]> {
+  const due = await trx
+    .selectFrom('shifts')
+    .select('id')
+    .where('status', '=', ACTIVE)
+    .where('last_seen_at', '<', staleBefore)
+    // No ORDER BY: ordering by id makes the planner walk the primary key over every shift (seconds on a large
+    // table) instead of reading the few active ones through their index.
+    .limit(limit)
+    .execute();
+  const ids = due.map((row) => row.id);
+  if (ids.length === 0) return [];
+  await lockShifts(trx, ids);
+  return complete(
+    trx,
+    () =>
+      completeTimedOut(trx)
+        .where('id', 'in', ids)
+        .where('status', '=', ACTIVE)
+        .where('last_seen_at', '<', staleBefore)
+        .returningAll()
+        .execute(),
+    now,
+  );
+}
+
+/**
+ * Every completion, whichever way the shift ended: `completing` changes the shifts' rows (and so locks them), then
+ * their time is added to the activity totals, which locks their workspaces' rows, and an `activity.shift.ended`
+ * event is recorded. Shift rows before workspace rows, here for every completion: concurrent completions wait for
+ * each other instead of deadlocking.
+ */
+async function complete(trx: Trx, completing: () => Promise<ShiftRow[]>, now: number): Promise<ShiftRow[]> {
+  const rows = await completing();
+  if (rows.length === 0) return rows;
   await recordCompletions(trx, rows);
   await recordShiftEvents(trx, 'activity.shift.ended', rows, now);
+  return rows;
 }

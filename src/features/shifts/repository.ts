@@ -1,7 +1,19 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import { prepared, type Param } from '../../db/prepared.ts';
-import { idAmongLockedInOrder } from '../../db/row-locks.ts';
-import type { Database, Executor, ShiftTable } from '../../db/types.ts';
+/**
+ * Queries of shifts. The hot writes run named statements (src/db/sql/); the rest are Kysely queries. Starting
+ * and completing a shift are not here: only the lifecycle (lifecycle.ts) does that.
+ */
+import type { Selectable } from 'kysely';
+import type { Store } from '../../db/store.ts';
+import {
+  runStatement,
+  type CredentialValues,
+  type KnownHeartbeatValues,
+  type RecordedHeartbeatRow,
+} from '../../db/sql/index.ts';
+import type { Executor, ShiftTable } from '../../db/types.ts';
+import { resultValues, storeResult, type StoredResult } from '../../idempotency/index.ts';
+import type { KeyCredential } from '../../keys/credential.ts';
+import { ACTIVE } from './status.ts';
 
 export type ShiftRow = Selectable<ShiftTable>;
 
@@ -28,276 +40,178 @@ export interface ActiveShiftsCursor {
   readonly id: string;
 }
 
-// The literal (not a bound parameter) lets both stores match the predicate of the partial index shifts_one_active.
-export const ACTIVE = sql.lit('active');
-
 /**
- * "Active, and last seen at or after `staleBefore`", for a statement that finds its shift by id, written as one
- * expression on purpose: with the bare `status = 'active'`, PostgreSQL's planner may read the shift through a
- * partial index of active shifts (whose predicate that condition proves) instead of the primary key, scanning
- * every active shift. It does so whenever its statistics undercount active shifts, which they usually do: they
- * are a sliver of the table. That cost about 1 ms per heartbeat with 2,000 active shifts. (The sweep and the
- * lists, which do read many active shifts, keep the indexable form.)
+ * A heartbeat as the statements record it: it moves only the owner's live shifts (active, and seen at or after
+ * `staleBefore`) started by `recordedAt`, of `serverId` when it names one.
  */
-export function liveSince(eb: ExpressionBuilder<Database, 'shifts'>, staleBefore: number): Expression<SqlBool> {
-  return eb(activeLastSeen(eb), '>=', staleBefore);
-}
-
-/** The same for "active, and timed out" (see liveSince). */
-function staleBy(eb: ExpressionBuilder<Database, 'shifts'>, staleBefore: number): Expression<SqlBool> {
-  return eb(activeLastSeen(eb), '<', staleBefore);
-}
-
-/** `last_seen_at` of an active shift; null for a completed one. */
-function activeLastSeen(eb: ExpressionBuilder<Database, 'shifts'>) {
-  return eb.case().when('status', '=', ACTIVE).then(eb.ref('last_seen_at')).end();
-}
-
-// Read by start, heartbeat and stop: built once (src/db/prepared.ts).
-const selectOwnedShift = prepared<{ id: string; applicationId: string; environment: string }, ShiftRow>((db, p) =>
-  db
-    .selectFrom('shifts')
-    .selectAll()
-    .where('id', '=', p('id'))
-    .where('application_id', '=', p('applicationId'))
-    .where('environment', '=', p('environment')),
-);
-
-const selectActiveShiftOf = prepared<{ applicationId: string; environment: string; staffId: string }, ShiftRow>(
-  (db, p) =>
-    db
-      .selectFrom('shifts')
-      .selectAll()
-      .where('application_id', '=', p('applicationId'))
-      .where('environment', '=', p('environment'))
-      .where('staff_id', '=', p('staffId'))
-      .where('status', '=', ACTIVE),
-);
-
-export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
-  return selectOwnedShift.first(db, { id, applicationId: owner.applicationId, environment: owner.environment });
-}
-
-export async function findActiveShiftOf(
-  db: Executor,
-  owner: ShiftOwner,
-  staffId: string,
-): Promise<ShiftRow | undefined> {
-  return selectActiveShiftOf.first(db, { applicationId: owner.applicationId, environment: owner.environment, staffId });
-}
-
-/** Inserts an active shift unless the staff member already has one (one winner across instances); true if inserted. */
-export async function insertActiveShift(db: Executor, row: ShiftRow): Promise<boolean> {
-  const result = await db
-    .insertInto('shifts')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['application_id', 'environment', 'staff_id']).where('status', '=', ACTIVE).doNothing(),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-}
-
-/** Completes shifts as of their last heartbeat (the timeout rule); the caller says which. */
-function completeTimedOut(db: Executor) {
-  return db
-    .updateTable('shifts')
-    .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }));
-}
-
-/** Applies the timeout rule to one shift; its completed row if this call completed it. */
-export async function completeIfStale(db: Executor, id: string, staleBefore: number): Promise<ShiftRow | undefined> {
-  return completeTimedOut(db)
-    .where('id', '=', id)
-    .where((eb) => staleBy(eb, staleBefore))
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/**
- * One chunk of the timeout sweep: up to `limit` active shifts last seen before `staleBefore`, completed in one
- * conditional statement. It locks them in id order first, as the server stop and the batch heartbeat lock theirs
- * (so none of them deadlocks with another), and re-checks each row, so concurrent sweeps never complete a shift
- * twice. Returns the rows it completed.
- */
-export async function completeStaleShifts(db: Executor, staleBefore: number, limit: number): Promise<ShiftRow[]> {
-  const due = await db
-    .selectFrom('shifts')
-    .select('id')
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '<', staleBefore)
-    // No ORDER BY: ordering by id makes the planner walk the primary key over every shift (seconds on a large
-    // table) instead of reading the few active ones through their index.
-    .limit(limit)
-    .execute();
-  const ids = due.map((row) => row.id);
-  if (ids.length === 0) return [];
-  return completeTimedOut(db)
-    .where(idAmongLockedInOrder(db, 'shifts', ids))
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '<', staleBefore)
-    .returningAll()
-    .execute();
-}
-
-/** What a heartbeat or stop may only change: the caller's own live shift, at an instant not before its start. */
-export interface LiveShiftGuard {
-  readonly owner: ShiftOwner;
-  /** The heartbeat's or stop's instant; a shift started after it is left alone. */
-  readonly notBefore: number;
-  /** The heartbeat's `serverId`, when sent; a shift of another server is left alone. */
-  readonly serverId?: string;
-}
-
-/**
- * Records a heartbeat on a live shift: `last_heartbeat_at` only moves forward (decided in the statement, so
- * racing heartbeats cannot move it back). Undefined when the shift is no longer active or has gone stale, or
- * when `guard` does not hold (the caller then finds out why).
- */
-export async function recordHeartbeat(
-  db: Executor,
-  id: string,
-  heartbeat: HeartbeatValues,
-  guard?: LiveShiftGuard,
-): Promise<Pick<ShiftRow, 'id' | 'last_heartbeat_at'> | undefined> {
-  const params = { id, ...heartbeat };
-  if (!guard) return heartbeatUnguarded.first(db, params);
-  const { serverId, ...values } = guardValues(guard);
-  if (serverId === undefined) return heartbeatGuarded.first(db, { ...params, ...values });
-  return heartbeatGuardedForServer.first(db, { ...params, ...values, serverId });
-}
-
-/** A heartbeat's instants: recorded (game server), seen (server clock), and the liveness cutoff. */
-export type HeartbeatValues = {
+export interface Heartbeat {
+  /** The game server's instant of the heartbeat. */
   readonly recordedAt: number;
+  /** The server clock's instant it was received: liveness is judged by it. */
   readonly seenAt: number;
   readonly staleBefore: number;
-};
-type HeartbeatParams = HeartbeatValues & { readonly id: string };
-type GuardedHeartbeatParams = HeartbeatParams & {
-  readonly applicationId: string;
-  readonly environment: string;
-  readonly notBefore: number;
-};
-type HeartbeatRow = Pick<ShiftRow, 'id' | 'last_heartbeat_at'>;
+  readonly owner: ShiftOwner;
+  readonly serverId: string | null;
+}
 
-function heartbeatUpdate<P extends HeartbeatParams>(db: Kysely<Database>, p: Param<P>) {
+export type RecordedHeartbeat = RecordedHeartbeatRow;
+
+export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
   return db
-    .updateTable('shifts')
-    .set((eb) => ({
-      last_heartbeat_at: eb
-        .case()
-        .when('last_heartbeat_at', '<', p('recordedAt'))
-        .then(p('recordedAt'))
-        .else(eb.ref('last_heartbeat_at'))
-        .end(),
-      last_seen_at: p('seenAt'),
-    }))
-    .where('id', '=', p('id'))
-    .where((eb) => liveSince(eb, p('staleBefore')));
-}
-
-// The heartbeat runs on every game server every few seconds: its statements are built once (src/db/prepared.ts).
-const heartbeatUnguarded = prepared<HeartbeatParams, HeartbeatRow>((db, p) =>
-  heartbeatUpdate(db, p).returning(['id', 'last_heartbeat_at']),
-);
-
-const heartbeatGuarded = prepared<GuardedHeartbeatParams, HeartbeatRow>((db, p) =>
-  heartbeatUpdate(db, p)
-    .where((eb) =>
-      guardHolds(eb, { applicationId: p('applicationId'), environment: p('environment'), notBefore: p('notBefore') }),
-    )
-    .returning(['id', 'last_heartbeat_at']),
-);
-
-const heartbeatGuardedForServer = prepared<GuardedHeartbeatParams & { readonly serverId: string }, HeartbeatRow>(
-  (db, p) =>
-    heartbeatUpdate(db, p)
-      .where((eb) =>
-        guardHolds(eb, {
-          applicationId: p('applicationId'),
-          environment: p('environment'),
-          notBefore: p('notBefore'),
-          serverId: p('serverId'),
-        }),
-      )
-      .returning(['id', 'last_heartbeat_at']),
-);
-
-/** What a predicted heartbeat binds (see predictedHeartbeat). */
-export type PredictedHeartbeatParams = GuardedHeartbeatParams & { readonly serverId?: string };
-
-/**
- * A heartbeat whose outcome is known in advance (the effect of the fused heartbeat, see heartbeat.ts): it moves
- * `last_heartbeat_at` to exactly `recordedAt`, so it applies only when no later heartbeat is recorded yet (else
- * it changes nothing and the full operation runs). `keyFree` is the idempotency layer's condition on the key.
- * Returns the shift's id when applied. `withServer`: the heartbeat names its server, which must be the shift's.
- */
-export function predictedHeartbeat(withServer: boolean) {
-  return (db: Kysely<Database>, p: Param<PredictedHeartbeatParams>, keyFree: Expression<SqlBool>) => {
-    const guard: GuardValues = {
-      applicationId: p('applicationId'),
-      environment: p('environment'),
-      notBefore: p('notBefore'),
-      ...(withServer ? { serverId: p('serverId') } : {}),
-    };
-    return db
-      .updateTable('shifts')
-      .set({ last_heartbeat_at: p('recordedAt'), last_seen_at: p('seenAt') })
-      .where('id', '=', p('id'))
-      .where((eb) => liveSince(eb, p('staleBefore')))
-      .where('last_heartbeat_at', '<=', p('recordedAt'))
-      .where((eb) => guardHolds(eb, guard))
-      .where(keyFree)
-      .returning('id');
-  };
-}
-
-/** A guard's values, given directly or as a prepared query's placeholders. */
-interface GuardValues {
-  readonly applicationId: string;
-  readonly environment: string;
-  readonly notBefore: number;
-  readonly serverId?: string;
-}
-
-export function guardValues(guard: LiveShiftGuard): GuardValues {
-  return {
-    applicationId: guard.owner.applicationId,
-    environment: guard.owner.environment,
-    notBefore: guard.notBefore,
-    serverId: guard.serverId, // bound only by the statement for a heartbeat that names its server
-  };
-}
-
-/** The guard as one predicate on the shift row (heartbeat and stop share it). */
-export function guardHolds(eb: ExpressionBuilder<Database, 'shifts'>, guard: GuardValues) {
-  const conditions = [
-    eb('application_id', '=', guard.applicationId),
-    eb('environment', '=', guard.environment),
-    eb('started_at', '<=', guard.notBefore),
-  ];
-  if (guard.serverId !== undefined) conditions.push(eb('server_id', '=', guard.serverId));
-  return eb.and(conditions);
-}
-
-/**
- * Completes a live shift with its own end; undefined when it is no longer active or has gone stale, or `guard`
- * does not hold (race-safe).
- */
-export async function completeShift(
-  db: Executor,
-  id: string,
-  end: { readonly endedAt: number; readonly reason: string; readonly staleBefore: number },
-  guard?: LiveShiftGuard,
-): Promise<ShiftRow | undefined> {
-  let query = db
-    .updateTable('shifts')
-    .set({ status: 'completed', ended_at: end.endedAt, end_reason: end.reason })
+    .selectFrom('shifts')
+    .selectAll()
     .where('id', '=', id)
-    .where((eb) => liveSince(eb, end.staleBefore));
-  if (guard) query = query.where((eb) => guardHolds(eb, guardValues(guard)));
-  return query.returningAll().executeTakeFirst();
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .executeTakeFirst();
+}
+
+/** The listed shifts that belong to the owner (any status). */
+export async function findOwnedShifts(db: Executor, owner: ShiftOwner, ids: readonly string[]): Promise<ShiftRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .execute();
+}
+
+/** The staff member's active shift (live or timed out) for the owner, if any. */
+export async function findActiveShift(db: Executor, owner: ShiftOwner, staffId: string): Promise<ShiftRow | undefined> {
+  const [row] = await runStatement(db, 'findActiveShift', [owner.applicationId, owner.environment, staffId]);
+  return row;
+}
+
+/** The owner's active shifts (timed-out ones included) on one game server. */
+export async function findActiveShiftsOfServer(db: Executor, owner: ShiftOwner, serverId: string): Promise<ShiftRow[]> {
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .where('status', '=', ACTIVE)
+    .where('server_id', '=', serverId)
+    .execute();
+}
+
+/**
+ * Locks the shifts' rows for the rest of the transaction, in id order (PostgreSQL; on SQLite, whose one writer
+ * needs no row locks, the same statement only reads them). Every writer of several shifts takes their locks
+ * here first, and every completion locks its workspace's row only after its shift's (lifecycle.ts): writers that
+ * meet then wait for each other instead of deadlocking.
+ */
+export async function lockShifts(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await runStatement(db, 'lockShifts', [JSON.stringify(ids)]);
+}
+
+/** Records a heartbeat on one shift (`last_heartbeat_at` only moves forward); undefined when it does not apply. */
+export async function recordHeartbeat(db: Executor, id: string, heartbeat: Heartbeat): Promise<RecordedHeartbeat | undefined> {
+  const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
+  const [row] = await runStatement(db, 'recordHeartbeat', [
+    recordedAt,
+    seenAt,
+    id,
+    staleBefore,
+    owner.applicationId,
+    owner.environment,
+    recordedAt,
+    serverId,
+  ]);
+  return row;
+}
+
+/** Records one heartbeat of a server on many shifts in one statement (as recordHeartbeat); the rows it changed. */
+export async function recordHeartbeats(
+  db: Executor,
+  ids: readonly string[],
+  heartbeat: Heartbeat & { readonly serverId: string },
+): Promise<RecordedHeartbeat[]> {
+  if (ids.length === 0) return [];
+  const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
+  return runStatement(db, 'recordHeartbeats', [
+    recordedAt,
+    seenAt,
+    JSON.stringify(ids),
+    staleBefore,
+    owner.applicationId,
+    owner.environment,
+    recordedAt,
+    serverId,
+  ]);
+}
+
+function credentialValues(credential: KeyCredential, now: number): CredentialValues {
+  return [
+    credential.keyHash,
+    credential.keyId,
+    credential.environment,
+    credential.scopes,
+    now,
+    credential.applicationId,
+    credential.applicationName,
+    credential.workspaceId,
+    credential.features,
+    credential.allowedUniverseIds,
+  ];
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/**
+ * A heartbeat whose answer is known before it runs, with its stored result, both or neither; whether it applied.
+ * It moves `last_heartbeat_at` to exactly `recordedAt`, so it applies only when no later heartbeat is recorded;
+ * and only while the key is free (no result stored under it; on PostgreSQL its lock free) and the credential of
+ * the API key it acts for still holds. PostgreSQL: one statement, committed on its own. SQLite, whose UPDATE
+ * cannot feed an INSERT: the update, then the result, in one job of the group commit.
+ */
+export async function recordKnownHeartbeat(
+  store: Store,
+  id: string,
+  heartbeat: Heartbeat,
+  credential: KeyCredential,
+  result: StoredResult,
+): Promise<boolean> {
+  const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
+  const values: KnownHeartbeatValues = [
+    recordedAt,
+    seenAt,
+    id,
+    staleBefore,
+    recordedAt,
+    owner.applicationId,
+    owner.environment,
+    recordedAt,
+    serverId,
+    ...credentialValues(credential, result.now),
+    result.scope,
+    result.key,
+  ];
+  if (store.dialect === 'postgres') {
+    const [, , fingerprint, status, body, requestId, now] = resultValues(result);
+    try {
+      const rows = await runStatement(store.db, 'recordKnownHeartbeatWithResult', [
+        ...values,
+        fingerprint,
+        status,
+        body,
+        requestId,
+        now,
+      ]);
+      return rows.length > 0;
+    } catch (error) {
+      // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+  return store.write(async (trx) => {
+    if ((await runStatement(trx, 'recordKnownHeartbeat', values)).length === 0) return false;
+    return storeResult(trx, result);
+  });
 }
 
 function shiftsWithStaff(db: Executor) {

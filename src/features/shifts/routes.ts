@@ -55,9 +55,9 @@ export async function requireJsonContentType(request: FastifyRequest): Promise<v
   }
 }
 
-/** A write's request under its key, and the caller's key when it was reused without a lookup. */
+/** A write's request under its Idempotency-Key, and its API key on a route that may use a cached one. */
 export function writeContext(request: FastifyRequest): ShiftWriteContext {
-  return { call: idempotentCall(request), reusedKey: request.reusedKey };
+  return { call: idempotentCall(request), key: request.verifiedKey };
 }
 
 export interface ShiftRouteDeps {
@@ -103,7 +103,7 @@ export function shiftRoutes({ service }: ShiftRouteDeps) {
     app.post<{ Params: ShiftParams; Body: HeartbeatBody; Headers: WriteHeaders }>(
       '/v1/activity/shifts/:shiftId/heartbeat',
       {
-        config: { auth: { ...WRITE, reuseVerifiedKey: true } },
+        config: { auth: { ...WRITE, useCachedKey: true } },
         schema: {
           operationId: 'recordShiftHeartbeat',
           summary: 'Record a heartbeat of an active shift',

@@ -1,9 +1,10 @@
 /**
- * Shift time rules (CONTRACT 5 and 9). Accounting uses the game server's times (startedAt, recordedAt, endedAt);
+ * Shift time rules. Accounting uses the game server's times (startedAt, recordedAt, endedAt);
  * liveness uses the server clock (`last_seen_at`, the instant the last start or heartbeat was received).
  */
 import { validationError } from '../../errors.ts';
 import { parseIsoDateTime } from '../activity/periods.ts';
+import { isActive } from './status.ts';
 
 /** A start time may lie at most this far in the past. */
 export const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +23,7 @@ export function staleBefore(now: number, timeoutSeconds: number): number {
 }
 
 export function isStale(shift: { readonly status: string; readonly last_seen_at: number }, cutoff: number): boolean {
-  return shift.status === 'active' && shift.last_seen_at < cutoff;
+  return isActive(shift) && shift.last_seen_at < cutoff;
 }
 
 /** Whole seconds from `from` to `to`, rounded down; never negative. */
@@ -35,7 +36,8 @@ export function sweepIntervalMs(timeoutSeconds: number): number {
   return Math.max(MIN_SWEEP_INTERVAL_MS, Math.min(Math.floor((timeoutSeconds * 1000) / 5), MAX_SWEEP_INTERVAL_MS));
 }
 
-function outOfRange(field: string, message: string) {
+/** A body instant the rules refuse (400). */
+export function outOfRange(field: string, message: string) {
   return validationError([{ path: `body.${field}`, message }], `\`${field}\` ${message}.`);
 }
 
@@ -51,9 +53,4 @@ export function clientInstant(field: string, text: string | undefined, now: numb
 /** A start may be reported late, but by at most 24 hours (400). */
 export function assertRecentStart(startedAt: number, now: number): void {
   if (startedAt < now - MAX_START_AGE_MS) throw outOfRange('startedAt', 'must lie within the last 24 hours');
-}
-
-/** Heartbeat and stop times may not precede the shift's start (400). */
-export function assertNotBeforeStart(field: string, at: number, startedAt: number): void {
-  if (at < startedAt) throw outOfRange(field, 'must not be before the shift\'s startedAt');
 }

@@ -3,26 +3,34 @@ import type { ApiKeyActor } from '../../actor.ts';
 import { toIso, type Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Store } from '../../db/store.ts';
-import type { Database, Executor } from '../../db/types.ts';
+import type { Database } from '../../db/types.ts';
 import { AppError, notFound, validationError } from '../../errors.ts';
 import { isUuid, newTimeOrderedId } from '../../ids.ts';
-import type { Idempotency, IdempotentCall, IdempotentOutcome, OperationResult } from '../../idempotency/index.ts';
-import type { KeyCredentialParams } from '../../keys/credential.ts';
+import type {
+  Idempotency,
+  IdempotentCall,
+  IdempotentOutcome,
+  OperationResult,
+  RefusalAfterWrites,
+  StoredResponse,
+} from '../../idempotency/index.ts';
+import type { KeyCredential } from '../../keys/credential.ts';
 import { findStaffByGameUser } from '../staff/profiles.ts';
-import { fusedHeartbeat, heartbeatView } from './heartbeat.ts';
 import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
-import { serverMismatch, shiftNotActive, shiftNotFound } from './refusals.ts';
+import { refusalError, refusalFor, shiftNotActive, shiftNotFound, type ShiftWrite } from './refusals.ts';
 import {
-  findActiveShiftOf,
+  findActiveShift,
   findOwnedShift,
   findVisibleShift,
   listLiveShifts,
   recordHeartbeat,
+  recordKnownHeartbeat,
+  type Heartbeat,
   type ShiftOwner,
   type ShiftRow,
 } from './repository.ts';
 import { pageCursor } from './page-cursor.ts';
-import { assertNotBeforeStart, assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
+import { assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
 import type {
   ActiveShiftPage,
   ActiveShiftsQuery,
@@ -31,20 +39,19 @@ import type {
   StartShiftBody,
   StopShiftBody,
 } from './schemas.ts';
-import { activeView, detailView, startedView, stoppedView } from './views.ts';
+import { activeView, detailView, heartbeatView, startedView, stoppedView } from './views.ts';
 
 type Trx = Transaction<Database>;
 
 export const DEFAULT_ACTIVE_LIMIT = 50;
 export const MAX_ACTIVE_LIMIT = 100;
 
-
 /** Numeric ids arrive as JSON numbers; they are kept as their decimal strings. */
 function gameId(value: string | number): string {
   return typeof value === 'number' ? String(value) : value;
 }
 
-function ownerOf(actor: ApiKeyActor): ShiftOwner {
+export function ownerOf(actor: ApiKeyActor): ShiftOwner {
   return { applicationId: actor.application.id, environment: actor.environment };
 }
 
@@ -57,49 +64,57 @@ function pageLimit(raw: number | undefined): number {
   return Math.min(MAX_ACTIVE_LIMIT, Math.max(1, value));
 }
 
-/** A write's request under its Idempotency-Key, and the caller's key when it was reused without a lookup. */
-export interface ShiftWriteContext {
-  readonly call: IdempotentCall;
-  readonly reusedKey: ReusedKey | null;
-}
-
-/** A key reused without a lookup: the values its condition checks, and the lookup that confirms it otherwise. */
-export interface ReusedKey {
-  readonly credential: { readonly params: KeyCredentialParams };
+/**
+ * The API key a write was authenticated with, on a route that may use a cached key (src/http/route-auth.ts):
+ * the credential a statement checks, and the actor as a lookup now gives it.
+ */
+export interface WriteKey {
+  readonly credential: KeyCredential;
   confirm(): Promise<ApiKeyActor>;
 }
 
+/** A write's request under its Idempotency-Key, and its key when its route may use a cached one. */
+export interface ShiftWriteContext {
+  readonly call: IdempotentCall;
+  readonly key: WriteKey | null;
+}
+
 /** `{ data }` with 200: a write's success response, as stored with its key. */
-function ok(data: unknown): OperationResult {
+function ok(data: unknown): StoredResponse {
   return { status: 200, body: { data } };
 }
 
 export interface ShiftServiceDeps {
-  /** Used by the reads; the writes run on the transaction they are given. */
-  readonly db: Executor;
-  /** The store's writer, for a read that completes a timed-out shift on the spot. */
-  readonly write: Store['write'];
+  /** Reads run on its `db`; writes on the transaction they are given, or through its writer. */
+  readonly store: Store;
   readonly idempotency: Idempotency;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
 }
 
-export function createShiftService({ db, write, idempotency, clock, config }: ShiftServiceDeps) {
+export function createShiftService({ store, idempotency, clock, config }: ShiftServiceDeps) {
   const cutoff = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
 
   /**
-   * The caller's shift, found and still live: unknown -> 404, completed -> 409; a shift that timed out is
-   * completed here and refused (returned, so the completion commits).
+   * The caller's shift that a heartbeat or stop its statement left alone, when no rule refuses the write (it
+   * changed under a concurrent request meanwhile); otherwise the refusal, thrown, or returned for a shift that
+   * timed out (completed here, so the completion commits).
    */
-  async function liveOwnedShift(trx: Trx, actor: ApiKeyActor, shiftId: string, now: number) {
+  async function unrefusedShift(
+    trx: Trx,
+    actor: ApiKeyActor,
+    shiftId: string,
+    write: ShiftWrite & { readonly field: 'recordedAt' | 'endedAt' },
+    now: number,
+  ): Promise<ShiftRow | RefusalAfterWrites> {
     const shift = isUuid(shiftId) ? await findOwnedShift(trx, ownerOf(actor), shiftId) : undefined;
-    if (!shift) throw shiftNotFound();
-    if (shift.status !== 'active') throw shiftNotActive();
-    if (isStale(shift, cutoff(now))) {
-      await timeOutShift(trx, shift.id, cutoff(now), now);
-      return { ok: false as const, result: { refusal: shiftNotActive() } };
+    const refusal = refusalFor(shift, write);
+    if (refusal === 'timed_out' && shift) {
+      await timeOutShift(trx, shift.id, write.staleBefore, now);
+      return { refusal: shiftNotActive() };
     }
-    return { ok: true as const, shift };
+    if (refusal !== null || !shift) throw refusalError(refusal ?? 'not_found', write.field);
+    return shift;
   }
 
   /** Starts a shift, or returns the staff member's active one for this application and environment. */
@@ -137,13 +152,18 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
     };
     // A concurrent start may win the insert; a stale winner (possible only across a long pause) is retired too.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const active = await findActiveShiftOf(trx, owner, staff.id);
+      const active = await findActiveShift(trx, owner, staff.id);
       if (active && !isStale(active, cutoff(now))) return ok({ shift: startedView(active), existing: true });
       if (active) await timeOutShift(trx, active.id, cutoff(now), now);
       if (await startShift(trx, row)) return ok({ shift: startedView(row), existing: false });
     }
     // Only reachable if other requests keep ending the winner in between; a 5xx lets the client retry the key.
     throw new Error('start: the active shift kept changing under concurrent requests');
+  }
+
+  function heartbeatOf(actor: ApiKeyActor, body: HeartbeatBody, now: number): Heartbeat {
+    const recordedAt = clientInstant('recordedAt', body?.recordedAt, now);
+    return { recordedAt, seenAt: now, staleBefore: cutoff(now), owner: ownerOf(actor), serverId: body?.serverId ?? null };
   }
 
   async function heartbeatOperation(
@@ -153,23 +173,15 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
     body: HeartbeatBody,
   ): Promise<OperationResult> {
     const now = clock.now();
-    const recordedAt = clientInstant('recordedAt', body?.recordedAt, now);
-    const heartbeat = { recordedAt, seenAt: now, staleBefore: cutoff(now) };
-    // The common case in one statement: the caller's live shift, this server's, started by then. Only when
-    // that changes nothing is the shift read to tell which rule refused it.
+    const heartbeat = heartbeatOf(actor, body, now);
+    // The common case in one statement; only when it changes nothing is the shift read to tell which rule refused it.
     if (isUuid(shiftId)) {
-      const serverId = body?.serverId;
-      const guard = { owner: ownerOf(actor), notBefore: recordedAt, ...(serverId !== undefined ? { serverId } : {}) };
-      const updated = await recordHeartbeat(trx, shiftId, heartbeat, guard);
+      const updated = await recordHeartbeat(trx, shiftId, heartbeat);
       if (updated) return ok({ shift: heartbeatView(updated) });
     }
-    const found = await liveOwnedShift(trx, actor, shiftId, now);
-    if (!found.ok) return found.result;
-    const { shift } = found;
-    if (body?.serverId !== undefined && body.serverId !== shift.server_id) {
-      throw serverMismatch();
-    }
-    assertNotBeforeStart('recordedAt', recordedAt, shift.started_at);
+    const write = { at: heartbeat.recordedAt, serverId: heartbeat.serverId, staleBefore: heartbeat.staleBefore };
+    const shift = await unrefusedShift(trx, actor, shiftId, { ...write, field: 'recordedAt' }, now);
+    if ('refusal' in shift) return shift;
     const updated = await recordHeartbeat(trx, shift.id, heartbeat);
     if (!updated) throw shiftNotActive();
     return ok({ shift: heartbeatView(updated) });
@@ -178,19 +190,27 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
   async function stopOperation(trx: Trx, actor: ApiKeyActor, shiftId: string, body: StopShiftBody): Promise<OperationResult> {
     const now = clock.now();
     const endedAt = clientInstant('endedAt', body?.endedAt, now);
-    const reason = body?.reason ?? 'manual';
-    const end = { endedAt, reason, staleBefore: cutoff(now) };
+    const stop = { endedAt, reason: body?.reason ?? 'manual', staleBefore: cutoff(now), owner: ownerOf(actor) };
     // As for heartbeats: one statement in the common case, the shift read only to explain a refusal.
     if (isUuid(shiftId)) {
-      const stopped = await stopShift(trx, shiftId, end, { owner: ownerOf(actor), notBefore: endedAt }, now);
+      const stopped = await stopShift(trx, shiftId, stop, now);
       if (stopped) return ok({ shift: stoppedView(stopped) });
     }
-    const found = await liveOwnedShift(trx, actor, shiftId, now);
-    if (!found.ok) return found.result;
-    assertNotBeforeStart('endedAt', endedAt, found.shift.started_at);
-    const stopped = await stopShift(trx, found.shift.id, end, undefined, now);
+    const write = { at: endedAt, serverId: null, staleBefore: stop.staleBefore, field: 'endedAt' } as const;
+    const shift = await unrefusedShift(trx, actor, shiftId, write, now);
+    if ('refusal' in shift) return shift;
+    const stopped = await stopShift(trx, shift.id, stop, now);
     if (!stopped) throw shiftNotActive();
     return ok({ shift: stoppedView(stopped) });
+  }
+
+  /** A heartbeat whose answer is known before it runs: one with a valid instant (else the full operation refuses it). */
+  function knownHeartbeat(actor: ApiKeyActor, body: HeartbeatBody, now: number): Heartbeat | null {
+    try {
+      return heartbeatOf(actor, body, now);
+    } catch {
+      return null;
+    }
   }
 
   return {
@@ -200,9 +220,10 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
     },
 
     /**
-     * Records a heartbeat under the request's Idempotency-Key. The common heartbeat is a fused write (one
-     * statement with its stored result, which also confirms a reused key); any other, or one that statement
-     * does not apply, runs the full operation (with a reused key confirmed by a lookup first).
+     * Records a heartbeat under the request's Idempotency-Key. When its answer is known before it runs (it
+     * records `recordedAt`), it is one statement with its stored result, which also checks the key's credential
+     * (repository.ts, recordKnownHeartbeat); any other, or one that statement does not apply, runs the full
+     * operation (with a cached key confirmed by a lookup first).
      */
     async heartbeat(
       actor: ApiKeyActor,
@@ -210,14 +231,17 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
       body: HeartbeatBody,
       context: ShiftWriteContext,
     ): Promise<IdempotentOutcome> {
+      const key = context.key;
       const now = clock.now();
-      const credential = context.reusedKey?.credential.params;
-      const fused = fusedHeartbeat(actor, shiftId, body, now, cutoff(now), credential);
-      if (fused) {
-        const outcome = await idempotency.tryFused(context.call, fused);
+      const known = key && isUuid(shiftId) ? knownHeartbeat(actor, body, now) : null;
+      if (key && known) {
+        const response = ok({ shift: heartbeatView({ id: shiftId, last_heartbeat_at: known.recordedAt }) });
+        const outcome = await idempotency.applyKnown(context.call, response, (result) =>
+          recordKnownHeartbeat(store, shiftId, known, key.credential, result),
+        );
         if (outcome) return outcome;
       }
-      const confirmed = context.reusedKey ? await context.reusedKey.confirm() : actor;
+      const confirmed = key ? await key.confirm() : actor;
       return idempotency.run(context.call, (trx) => heartbeatOperation(trx, confirmed, shiftId, body));
     },
 
@@ -232,7 +256,7 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
       const after = pageCursor(query);
       const now = clock.now();
       const audience = { workspaceId: actor.application.workspaceId, environment: actor.environment };
-      const rows = await listLiveShifts(db, audience, { staleBefore: cutoff(now), after, limit: limit + 1 });
+      const rows = await listLiveShifts(store.db, audience, { staleBefore: cutoff(now), after, limit: limit + 1 });
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       return {
@@ -247,11 +271,11 @@ export function createShiftService({ db, write, idempotency, clock, config }: Sh
       if (!isUuid(shiftId)) throw shiftNotFound();
       const audience = { workspaceId: actor.application.workspaceId, environment: actor.environment };
       const now = clock.now();
-      let shift = await findVisibleShift(db, audience, shiftId);
+      let shift = await findVisibleShift(store.db, audience, shiftId);
       if (shift && isStale(shift, cutoff(now))) {
         const staleId = shift.id;
-        await write((trx) => timeOutShift(trx, staleId, cutoff(now), now));
-        shift = await findVisibleShift(db, audience, shiftId);
+        await store.write((trx) => timeOutShift(trx, staleId, cutoff(now), now));
+        shift = await findVisibleShift(store.db, audience, shiftId);
       }
       if (!shift) throw shiftNotFound();
       return detailView(shift, now);

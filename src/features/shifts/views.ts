@@ -3,7 +3,7 @@ import { toIso } from '../../clock.ts';
 import { wholeMinutes } from '../activity/metrics.ts';
 import type { ShiftRow, ShiftWithStaff } from './repository.ts';
 import { wholeSecondsBetween } from './rules.ts';
-import type { ActiveShift, EndReason, ShiftDetail, StartShiftResult, StoppedShift } from './schemas.ts';
+import type { ActiveShift, EndReason, HeartbeatShift, ShiftDetail, StartShiftResult, StoppedShift } from './schemas.ts';
 
 export function startedView(row: ShiftRow): StartShiftResult['shift'] {
   return {
@@ -12,6 +12,10 @@ export function startedView(row: ShiftRow): StartShiftResult['shift'] {
     startedAt: toIso(row.started_at),
     lastHeartbeatAt: toIso(row.last_heartbeat_at),
   };
+}
+
+export function heartbeatView(row: { readonly id: string; readonly last_heartbeat_at: number }): HeartbeatShift {
+  return { id: row.id, status: 'active', lastHeartbeatAt: toIso(row.last_heartbeat_at) };
 }
 
 export function stoppedView(row: ShiftRow): StoppedShift {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import type { Store } from '../../../src/db/connect.ts';
-import { insertActiveShift, type ShiftRow } from '../../../src/features/shifts/repository.ts';
+import { startShift } from '../../../src/features/shifts/lifecycle.ts';
+import type { ShiftRow } from '../../../src/features/shifts/repository.ts';
 import { newId } from '../../../src/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { checkedInject, type Inject } from '../../helpers/contract.ts';
@@ -77,9 +78,10 @@ describe.each(STORE_KINDS)('concurrent shift starts (%s)', (kind) => {
       created_at: DEFAULT_NOW,
       ...overrides,
     });
-    expect(await insertActiveShift(ctx.store.db, row())).toBe(true);
-    expect(await insertActiveShift(ctx.store.db, row())).toBe(false);
-    expect(await insertActiveShift(ctx.store.db, row({ environment: 'live' }))).toBe(true);
+    const start = (shift: ShiftRow) => ctx.store.write((trx) => startShift(trx, shift));
+    expect(await start(row())).toBe(true);
+    expect(await start(row())).toBe(false);
+    expect(await start(row({ environment: 'live' }))).toBe(true);
     expect(await activeRows()).toHaveLength(2);
   });
 

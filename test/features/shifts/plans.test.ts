@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { prepared } from '../../../src/db/prepared.ts';
-import { predictedHeartbeat, type PredictedHeartbeatParams } from '../../../src/features/shifts/repository.ts';
+import { POSTGRES_STATEMENTS } from '../../../src/db/sql/index.ts';
+import type { Database } from '../../../src/db/types.ts';
 import { newId } from '../../../src/ids.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
@@ -9,11 +9,12 @@ import { useShiftWorld } from './shift-client.ts';
 
 const ACTIVE_SHIFTS = 300;
 
-/** The predicted heartbeat's plan (PostgreSQL's EXPLAIN, as JSON text). */
-const explainPredictedHeartbeat = (serverId: string | undefined) =>
-  prepared<PredictedHeartbeatParams, { 'QUERY PLAN': unknown }>(
-    (db, p) => sql`explain (format json) ${predictedHeartbeat(serverId !== undefined)(db, p, sql`true`)}`,
-  );
+/** A named statement's plan with these values (PostgreSQL's EXPLAIN, as JSON text). */
+async function planOf(db: Kysely<Database>, name: keyof typeof POSTGRES_STATEMENTS, values: unknown[]): Promise<string> {
+  const explain = CompiledQuery.raw(`explain (format json) ${POSTGRES_STATEMENTS[name]}`, values);
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>(explain);
+  return JSON.stringify(rows[0]?.['QUERY PLAN']);
+}
 
 /**
  * PostgreSQL only (SQLite's planner always takes the primary key here). A heartbeat must read its shift by
@@ -23,7 +24,7 @@ const explainPredictedHeartbeat = (serverId: string | undefined) =>
 describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statement plans (%s)', (kind) => {
   const world = useShiftWorld(kind);
 
-  it('a heartbeat reads its shift by primary key, whatever the statistics say about active shifts', async () => {
+  it('a heartbeat or stop reads its shift by primary key, whatever the statistics say about active shifts', async () => {
     const { ctx, fixture } = world;
     const db = ctx.store.db;
     const staff = Array.from({ length: ACTIVE_SHIFTS }, (_, i) => ({
@@ -62,20 +63,35 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statemen
     await sql`analyze shifts`.execute(db);
     await db.updateTable('shifts').set({ status: 'active', ended_at: null, end_reason: null }).execute();
 
-    const target = shifts[ACTIVE_SHIFTS - 1];
-    for (const serverId of [undefined, 'srv-1']) {
-      const params: PredictedHeartbeatParams = {
-        id: target?.id ?? '',
-        recordedAt: DEFAULT_NOW,
-        seenAt: DEFAULT_NOW,
-        staleBefore: DEFAULT_NOW - 120_000,
-        applicationId: fixture.ids.applicationId,
-        environment: 'test',
-        notBefore: DEFAULT_NOW,
-        serverId,
-      };
-      const [row] = await explainPredictedHeartbeat(serverId).rows(db, params);
-      const plan = JSON.stringify(row?.['QUERY PLAN']);
+    const id = shifts[ACTIVE_SHIFTS - 1]?.id ?? '';
+    const { applicationId } = fixture.ids;
+    const staleBefore = DEFAULT_NOW - 120_000;
+    const credential = ['hash', 'key', 'test', '[]', DEFAULT_NOW, applicationId, 'app', fixture.ids.workspaceId, '{}', '[]'];
+    const plans = [];
+    for (const serverId of [null, 'srv-1']) {
+      const heartbeat = [DEFAULT_NOW, DEFAULT_NOW, id, staleBefore];
+      plans.push(await planOf(db, 'recordHeartbeat', [...heartbeat, applicationId, 'test', DEFAULT_NOW, serverId]));
+      plans.push(
+        await planOf(db, 'recordKnownHeartbeatWithResult', [
+          ...heartbeat,
+          DEFAULT_NOW,
+          applicationId,
+          'test',
+          DEFAULT_NOW,
+          serverId,
+          ...credential,
+          'scope',
+          'key',
+          'fingerprint',
+          200,
+          '{}',
+          'req',
+          DEFAULT_NOW,
+        ]),
+      );
+    }
+    plans.push(await planOf(db, 'stopShift', [DEFAULT_NOW, 'manual', id, staleBefore, applicationId, 'test', DEFAULT_NOW]));
+    for (const plan of plans) {
       expect(plan).toContain('"Index Name":"shifts_pkey"');
       expect(plan).not.toMatch(/shifts_one_active|shifts_active_by_start/);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { refusalFor } from '../../../src/features/shifts/refusals.ts';
+import type { ShiftRow } from '../../../src/features/shifts/repository.ts';
 import {
-  assertNotBeforeStart,
   assertRecentStart,
   clientInstant,
   isStale,
@@ -37,8 +38,33 @@ describe('shift time rules', () => {
     expect(() => assertRecentStart(NOW - 24 * 3_600_000 - 1, NOW)).toThrow(/24 hours/);
   });
 
-  it('heartbeat and stop times may not precede the start', () => {
-    expect(() => assertNotBeforeStart('endedAt', NOW, NOW)).not.toThrow();
-    expect(() => assertNotBeforeStart('endedAt', NOW - 1, NOW)).toThrow(/startedAt/);
+  it('a heartbeat or stop is refused by the first rule that applies: unknown, completed, timed out, server, start', () => {
+    const shift: ShiftRow = {
+      id: 's1',
+      workspace_id: 'w',
+      application_id: 'a',
+      environment: 'test',
+      staff_id: 'st',
+      universe_id: '1',
+      place_id: '2',
+      server_id: 'srv-1',
+      status: 'active',
+      started_at: NOW - 60_000,
+      last_heartbeat_at: NOW - 60_000,
+      last_seen_at: NOW - 10_000,
+      ended_at: null,
+      end_reason: null,
+      created_at: NOW - 60_000,
+    };
+    const write = { at: NOW, serverId: 'srv-1', staleBefore: staleBefore(NOW, 300) };
+    expect(refusalFor(shift, write)).toBeNull();
+    expect(refusalFor(shift, { ...write, serverId: null })).toBeNull();
+    expect(refusalFor(shift, { ...write, at: shift.started_at })).toBeNull();
+    expect(refusalFor(shift, { ...write, at: shift.started_at - 1 })).toBe('before_start');
+    expect(refusalFor(shift, { ...write, at: 0, serverId: 'srv-2' })).toBe('server_mismatch');
+    const stale = { ...write, at: 0, serverId: 'srv-2', staleBefore: NOW };
+    expect(refusalFor(shift, stale)).toBe('timed_out');
+    expect(refusalFor({ ...shift, status: 'completed' }, stale)).toBe('shift_not_active');
+    expect(refusalFor(undefined, stale)).toBe('not_found');
   });
 });

@@ -19,6 +19,8 @@ import { STORE_KINDS, withTestStore, type TestDatabase } from '../../helpers/sto
 
 const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
 const CHANGES_MIGRATION = '20261125_0006_activity_changes';
+const RECORDS_MIGRATION = '20261126_0007_completed_idempotency_records';
+const LATER_MIGRATIONS = [ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION, RECORDS_MIGRATION];
 
 const HOUR = 60 * 60 * 1000;
 
@@ -62,19 +64,19 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     const expected = await totals();
     expect(expected.length).toBeGreaterThan(0);
 
-    // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks) and 0006 (activity
-    // changes), which came after it, not applied.
+    // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
+    // changes) and 0007 (completed idempotency records), which came after it, not applied.
     await activityChanges.down(store.db as unknown as Parameters<typeof activityChanges.down>[0]);
     await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);
     await activityTotals.down(store.db as unknown as Parameters<typeof activityTotals.down>[0]);
-    await sql`delete from kysely_migration where name in (${ACTIVITY_TOTALS_MIGRATION}, ${WEBHOOKS_MIGRATION}, ${CHANGES_MIGRATION})`.execute(store.db);
+    await sql`delete from kysely_migration where name in (${sql.join(LATER_MIGRATIONS)})`.execute(store.db);
     return expected;
   }
 
   it('builds the totals of the existing shifts when it creates them', async () => {
     const expected = await storeBeforeTotals();
     const { applied } = await upgradeStore(store);
-    expect(applied).toEqual([ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION]);
+    expect(applied).toEqual(LATER_MIGRATIONS);
     expect(await totals()).toEqual(expected);
     expect((await upgradeStore(store)).applied).toEqual([]);
   });

@@ -5,11 +5,12 @@ import { STORE_KINDS } from '../../helpers/stores.ts';
 import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 /**
- * Heartbeats reuse a key verified within the last minute and confirm it in their own statement. Whatever
- * changes about the key or its application (here written straight to the database, as another instance or the
- * CLI would) takes effect on the very next heartbeat, exactly as on routes that look the key up every time.
+ * Heartbeats use a key verified within the last minute from the cache and check its credential in their own
+ * statement. Whatever changes about the key or its application (here written straight to the database, as
+ * another instance or the CLI would) takes effect on the very next heartbeat, exactly as on routes that look the
+ * key up every time.
  */
-describe.each(STORE_KINDS)('heartbeat with a recently verified key (%s)', (kind) => {
+describe.each(STORE_KINDS)('heartbeat with a cached key (%s)', (kind) => {
   let ctx: TestContext;
   let fixture: Fixture;
   let client: ShiftClient;
@@ -19,7 +20,7 @@ describe.each(STORE_KINDS)('heartbeat with a recently verified key (%s)', (kind)
   beforeEach(async () => {
     ({ ctx, fixture, client } = world);
     shiftId = dataOf<{ shift: { id: string } }>(await client.start(startBody(fixture))).shift.id;
-    // The first heartbeat verifies the key; the next ones reuse it.
+    // The first heartbeat verifies the key; the next ones use it from the cache.
     expect((await client.heartbeat(shiftId)).statusCode).toBe(200);
   });
 
@@ -33,7 +34,7 @@ describe.each(STORE_KINDS)('heartbeat with a recently verified key (%s)', (kind)
     return client.heartbeat(shiftId, { recordedAt: iso(ctx.clock.now()) });
   }
 
-  it('is reused while nothing changes: heartbeats keep applying', async () => {
+  it('is used from the cache while nothing changes: heartbeats keep applying', async () => {
     for (let i = 0; i < 3; i += 1) {
       const res = await heartbeatLater();
       expect(dataOf<{ shift: { lastHeartbeatAt: string } }>(res).shift.lastHeartbeatAt).toBe(iso(ctx.clock.now()));
@@ -88,11 +89,11 @@ describe.each(STORE_KINDS)('heartbeat with a recently verified key (%s)', (kind)
     expect(res.statusCode).toBe(status);
     expect(errorCode(res)).toBe(code);
     expect(await lastHeartbeatAt()).toBe(before);
-    // And the one after it, now that the key is no longer reused.
+    // And the one after it, now that the key is no longer cached.
     expect((await heartbeatLater()).statusCode).toBe(status);
   });
 
-  it('a right granted after a refusal is honoured at once (a refusal is never based on a reused key)', async () => {
+  it('a right granted after a refusal is honoured at once (a refusal is never based on a cached key)', async () => {
     await changes[2]?.apply(ctx, fixture);
     expect(errorCode(await heartbeatLater())).toBe('insufficient_scope');
     await ctx.store.db
