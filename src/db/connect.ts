@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Kysely, SqliteDialect, type Dialect as KyselyDialect } from 'kysely';
+import {
+  Kysely,
+  SqliteDialect,
+} from 'kysely';
 import pg from 'pg';
 import { SqliteDatabase } from './sqlite-driver.ts';
 import { GroupCommit } from './group-commit.ts';
-import { attachRegistry, StatementRegistry } from './prepared.ts';
 import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
@@ -53,16 +55,6 @@ function pgTypes(): pg.CustomTypesConfig {
       if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
       return pg.types.getTypeParser(oid, format as 'text');
     }) as pg.CustomTypesConfig['getTypeParser'],
-  };
-}
-
-/** `dialect`, with the store's statement registry on its adapter (see StatementRegistry). */
-function withRegistry(dialect: KyselyDialect, registry: StatementRegistry): KyselyDialect {
-  return {
-    createAdapter: () => attachRegistry(dialect.createAdapter(), registry),
-    createDriver: () => dialect.createDriver(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
   };
 }
 
@@ -122,7 +114,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
     sqlite.pragma('synchronous = FULL');
     dialect = new SqliteDialect({ database });
   }
-  const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
+  const db = new Kysely<Database>({ dialect });
   const writer = new GroupCommit(db);
   const reads = new ReadTurns(READ_TURN_BUDGET_MS);
   let stopCheckpointer: (() => Promise<void>) | undefined;
@@ -153,7 +145,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, POSTGRES_STATEMENTS) });
-  const db = new Kysely<Database>({ dialect: withRegistry(dialect, new StatementRegistry()) });
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     dialect: 'postgres',

@@ -3,11 +3,10 @@
  * functions in the transaction that starts or completes the shifts. Nothing is read or written beyond one indexed
  * read of the workspace's endpoints unless an endpoint subscribes to the type.
  */
-import { prepared } from '../../db/prepared.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import type { WebhookEventType } from '../webhooks/event-types.ts';
-import { findSubscribers, subscribersOf, writeWebhookEvents, type EndpointSubscription, type WebhookEvent } from '../webhooks/outbox.ts';
+import { findSubscribers, subscribersOf, writeWebhookEvents, type WebhookEvent } from '../webhooks/outbox.ts';
 import type { ShiftRow } from './repository.ts';
 import { detailView } from './views.ts';
 
@@ -20,17 +19,17 @@ type ShiftType = Extract<WebhookEventType, `activity.shift.${string}`>;
 
 /**
  * One shift's event (every start and stop): the workspace's enabled endpoints, each with the staff member's fields,
- * in one indexed read (no row when the workspace has no endpoint). Built once (src/db/prepared.ts).
+ * in one indexed read (no row when the workspace has no endpoint).
  */
-type EndpointWithStaff = EndpointSubscription & { display_name: string; game_user_id: string };
-const selectEndpointsWithStaff = prepared<{ workspaceId: string; staffId: string }, EndpointWithStaff>((db, p) =>
-  db
+function findEndpointsWithStaff(trx: Executor, workspaceId: string, staffId: string) {
+  return trx
     .selectFrom('webhook_endpoints as e')
-    .innerJoin('staff as s', (join) => join.on('s.id', '=', p('staffId')))
+    .innerJoin('staff as s', (join) => join.on('s.id', '=', staffId))
     .select(['e.id', 'e.workspace_id', 'e.events', 's.display_name', 's.game_user_id'])
-    .where('e.workspace_id', '=', p('workspaceId'))
-    .where('e.enabled', '=', 1),
-);
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.enabled', '=', 1)
+    .execute();
+}
 
 const staffFieldsOf = (row: { display_name: string; game_user_id: string }): StaffFields => ({
   displayName: row.display_name,
@@ -48,7 +47,7 @@ async function subscribersAndStaff(
 ): Promise<{ subscribers: Map<string, string[]>; staff: Map<string, StaffFields> }> {
   const [only] = rows;
   if (rows.length === 1 && only !== undefined) {
-    const found = await selectEndpointsWithStaff.rows(trx, { workspaceId: only.workspace_id, staffId: only.staff_id });
+    const found = await findEndpointsWithStaff(trx, only.workspace_id, only.staff_id);
     const [first] = found;
     const staff = new Map<string, StaffFields>();
     if (first) staff.set(only.staff_id, staffFieldsOf(first));

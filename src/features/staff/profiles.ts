@@ -3,7 +3,6 @@
  * feature's shared read module. Other features import these, never a repository of this one.
  */
 import { sql } from 'kysely';
-import { prepared } from '../../db/prepared.ts';
 import type { Executor } from '../../db/types.ts';
 
 export interface StaffProfile {
@@ -64,27 +63,19 @@ function toProfile(row: StaffRow): StaffProfile {
   };
 }
 
-// The chat bot's and game servers' lookups run on most requests: built once (src/db/prepared.ts).
-const selectByChatUser = prepared<{ workspaceId: string; chatUserId: string }, StaffRow>((db, p) =>
-  staffQuery(db)
-    .where('s.workspace_id', '=', p('workspaceId'))
-    .where('s.chat_user_id', '=', p('chatUserId'))
-    .orderBy('s.created_at')
-    .orderBy('s.id')
-    // A literal: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
-    .limit(sql.lit(1)),
-);
-
-const selectByGameUser = prepared<{ workspaceId: string; gameUserId: string }, StaffRow>((db, p) =>
-  staffQuery(db).where('s.workspace_id', '=', p('workspaceId')).where('s.game_user_id', '=', p('gameUserId')),
-);
-
 export async function findStaffByChatUser(
   db: Executor,
   workspaceId: string,
   chatUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const row = await selectByChatUser.first(db, { workspaceId, chatUserId });
+  const row = await staffQuery(db)
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.chat_user_id', '=', chatUserId)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    // A literal: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
+    .limit(sql.lit(1))
+    .executeTakeFirst();
   return row ? toProfile(row) : undefined;
 }
 
@@ -93,7 +84,10 @@ export async function findStaffByGameUser(
   workspaceId: string,
   gameUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const row = await selectByGameUser.first(db, { workspaceId, gameUserId });
+  const row = await staffQuery(db)
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.game_user_id', '=', gameUserId)
+    .executeTakeFirst();
   return row ? toProfile(row) : undefined;
 }
 

@@ -3,13 +3,14 @@
  * the transaction of the change it records.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { executeFixed, ParamSource, prepared } from '../../db/prepared.ts';
+import { runStatement } from '../../db/sql/index.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
+import { COMPLETED } from '../shifts/status.ts';
 import type { BucketRun, CompletedSpan, TotalsDelta } from './buckets.ts';
 import type { WorkedRow } from './reading.ts';
 
-/** Rows per multi-row statement: 8 columns each, well under SQLite's parameter limit. */
+/** Rows per multi-row statement: bounds one statement's work, and its values, in a rebuild. */
 const ROWS_PER_STATEMENT = 500;
 
 /** A workspace's row as a totals writer locked it: its time zone and the activity version it moved to. */
@@ -26,31 +27,15 @@ export interface LockedWorkspace {
  */
 export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, LockedWorkspace>> {
   const ids = [...new Set(workspaceIds)].sort();
-  const [only] = ids;
-  if (only === undefined) return new Map();
-  const rows =
-    ids.length === 1
-      ? await lockOneWorkspace.rows(db, { id: only })
-      : await db
-          .updateTable('workspaces')
-          .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
-          .where('id', 'in', ids)
-          .returning(['id', 'timezone', 'activity_version'])
-          .execute();
-  return new Map(rows.map((row) => [row.id, { timezone: row.timezone, version: Number(row.activity_version) }]));
-}
-
-// The statements of one completed shift (every stop), built once per store (src/db/prepared.ts).
-const lockOneWorkspace = prepared<{ id: string }, { id: string; timezone: string; activity_version: number }>((db, p) =>
-  db
+  if (ids.length === 0) return new Map();
+  const rows = await db
     .updateTable('workspaces')
     .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
-    .where('id', '=', p('id'))
-    .returning(['id', 'timezone', 'activity_version']),
-);
-const insertOneChange = prepared<{ workspace_id: string; version: number; staff_id: string }, never>((db, p) =>
-  db.insertInto('activity_changes').values({ workspace_id: p('workspace_id'), version: p('version'), staff_id: p('staff_id') }),
-);
+    .where('id', 'in', ids)
+    .returning(['id', 'timezone', 'activity_version'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { timezone: row.timezone, version: Number(row.activity_version) }]));
+}
 
 /** Versions of change rows kept per workspace: a cached ranking further behind is recomputed in full. */
 export const CHANGES_KEPT = 4096;
@@ -68,12 +53,8 @@ export async function recordChangedStaff(
   const rows = changes.flatMap((c) =>
     [...c.staffIds].sort().map((staffId) => ({ workspace_id: c.workspaceId, version: c.version, staff_id: staffId })),
   );
-  const [only] = rows;
-  if (rows.length === 1 && only !== undefined) await insertOneChange.execute(db, only);
-  else {
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      await db.insertInto('activity_changes').values(rows.slice(i, i + ROWS_PER_STATEMENT)).execute();
-    }
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await db.insertInto('activity_changes').values(rows.slice(i, i + ROWS_PER_STATEMENT)).execute();
   }
   for (const change of changes) {
     if (change.version % PRUNE_EVERY !== 0) continue;
@@ -104,66 +85,10 @@ export async function changedStaffBetween(db: Executor, workspaceId: string, aft
   return [...new Set(rows.map((row) => row.staff_id))];
 }
 
-/** The upsert that adds `rows` to the totals (creating missing rows). */
-function upsertTotals(db: Executor, rows: readonly TotalsDelta[]) {
-  return db
-    .insertInto('activity_totals')
-    .values([...rows])
-    .onConflict((oc) =>
-      oc.columns(['workspace_id', 'environment', 'grain', 'bucket_start', 'staff_id']).doUpdateSet((eb) => ({
-        worked_ms: eb('activity_totals.worked_ms', '+', eb.ref('excluded.worked_ms')),
-        started_shifts: eb('activity_totals.started_shifts', '+', eb.ref('excluded.started_shifts')),
-        carried_shifts: eb('activity_totals.carried_shifts', '+', eb.ref('excluded.carried_shifts')),
-      })),
-    );
-}
-
-/**
- * The upsert of 1 to PREPARED_DELTAS rows (one shift: its day, week and month, one more per midnight it spans),
- * built once per row count; row `i`'s value of column `c` is the placeholder `c@i`.
- */
-const PREPARED_DELTAS = 6;
-type DeltaPlaceholders = Record<string, never>;
-class DeltaParams extends ParamSource<DeltaPlaceholders> {
-  private readonly rows: readonly TotalsDelta[];
-  constructor(rows: readonly TotalsDelta[]) {
-    super();
-    this.rows = rows;
-  }
-
-  get(name: PropertyKey): unknown {
-    const text = String(name);
-    const at = text.lastIndexOf('@');
-    const row = this.rows[Number(text.slice(at + 1))] as Readonly<Record<string, unknown>> | undefined;
-    return row?.[text.slice(0, at)];
-  }
-}
-const upsertDeltas = Array.from({ length: PREPARED_DELTAS }, (_, n) =>
-  prepared<DeltaPlaceholders, never>((db, p) =>
-    upsertTotals(
-      db,
-      Array.from({ length: n + 1 }, (_, i) => ({
-        workspace_id: p(`workspace_id@${i}`),
-        environment: p(`environment@${i}`),
-        grain: p(`grain@${i}`),
-        bucket_start: p(`bucket_start@${i}`),
-        staff_id: p(`staff_id@${i}`),
-        worked_ms: p(`worked_ms@${i}`),
-        started_shifts: p(`started_shifts@${i}`),
-        carried_shifts: p(`carried_shifts@${i}`),
-      })),
-    ),
-  ),
-);
-
 /** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */
 export async function addToTotals(db: Executor, deltas: readonly TotalsDelta[]): Promise<void> {
-  const few = upsertDeltas[deltas.length - 1];
-  if (few !== undefined) await few.execute(db, new DeltaParams(deltas));
-  else {
-    for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
-      await upsertTotals(db, deltas.slice(i, i + ROWS_PER_STATEMENT)).execute();
-    }
+  for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
+    await runStatement(db, 'addToTotals', [JSON.stringify(deltas.slice(i, i + ROWS_PER_STATEMENT))]);
   }
   if (deltas.some((d) => d.worked_ms < 0 || d.started_shifts < 0 || d.carried_shifts < 0)) {
     const workspaces = [...new Set(deltas.map((d) => d.workspace_id))];
@@ -185,27 +110,18 @@ export async function raiseLongestShift(
   const rows = [...longest]
     .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
     .sort((a, b) => (a.workspace_id + a.environment < b.workspace_id + b.environment ? -1 : 1));
-  const [only] = rows;
-  if (only === undefined) return;
-  if (rows.length === 1) await raiseOneLongest.execute(db, only);
-  else await raiseLongest(db, rows).execute();
-}
-
-type ExtentValues = { workspace_id: string; environment: string; longest_shift_ms: number };
-function raiseLongest(db: Executor, rows: readonly ExtentValues[]) {
-  return db
+  if (rows.length === 0) return;
+  await db
     .insertInto('activity_totals_extent')
-    .values([...rows])
+    .values(rows)
     .onConflict((oc) =>
       oc
         .columns(['workspace_id', 'environment'])
         .doUpdateSet((eb) => ({ longest_shift_ms: eb.ref('excluded.longest_shift_ms') }))
         .where('activity_totals_extent.longest_shift_ms', '<', (eb) => eb.ref('excluded.longest_shift_ms')),
-    );
+    )
+    .execute();
 }
-const raiseOneLongest = prepared<ExtentValues, never>((db, p) =>
-  raiseLongest(db, [{ workspace_id: p('workspace_id'), environment: p('environment'), longest_shift_ms: p('longest_shift_ms') }]),
-);
 
 /** Removes every total of the workspace (before a rebuild). */
 export async function clearTotals(db: Executor, workspaceId: string, staffIds?: readonly string[]): Promise<void> {
@@ -245,7 +161,7 @@ export async function completedShiftsOf(db: Executor, workspaceId: string, staff
     .select(['workspace_id', 'environment', 'staff_id', 'started_at', 'ended_at'])
     .where('staff_id', 'in', [...staffIds])
     .where('workspace_id', '=', workspaceId)
-    .where('status', '=', sql.lit('completed'))
+    .where('status', '=', COMPLETED)
     .where('ended_at', 'is not', null)
     .execute();
   return rows.map((row) => ({ ...row, ended_at: Number(row.ended_at) }));
@@ -303,11 +219,9 @@ function unionAll(parts: readonly RawBuilder<unknown>[]): RawBuilder<WorkedRow> 
   return sql<WorkedRow>`select ${COLUMN_NAMES} from (${sql.join(parts, sql` union all `)}) as worked`;
 }
 
-async function run(db: Executor, query: RawBuilder<WorkedRow>, scope: TotalsScope): Promise<WorkedRow[]> {
-  // A read's text depends on its periods' shape (runs, edges), of which there are few, except the list of a
-  // ranking's changed staff (up to MAX_ADVANCED_STAFF lengths): that one is not kept as a fixed statement.
-  const { rows } = scope.staffIds === undefined ? await executeFixed(db, query) : await query.execute(db);
+async function run(db: Executor, query: RawBuilder<WorkedRow>): Promise<WorkedRow[]> {
   // PostgreSQL answers bigint and numeric as numbers (the store's parsers); SQLite answers numbers.
+  const { rows } = await query.execute(db);
   return rows;
 }
 
@@ -333,7 +247,7 @@ export async function readStaffWorked(
   parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
     from shifts where ${scopeWhere(scope)} and ended_at is null and status = 'active'`);
   for (const edge of edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts), scope);
+  return run(db, unionAll(parts));
 }
 
 /**
@@ -368,5 +282,5 @@ export async function readWorkspaceWorked(
     from shifts where ${scopeWhere(scope)} and status = 'active' and started_at < ${period.end}
       and last_seen_at < ${timedOutBefore} and last_heartbeat_at >= ${period.start}`);
   for (const edge of plan.edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts), scope);
+  return run(db, unionAll(parts));
 }

@@ -1,7 +1,6 @@
 import { toIso } from '../../clock.ts';
-import type { Insertable } from 'kysely';
-import { prepared } from '../../db/prepared.ts';
-import type { Executor, WebhookDeliveryTable, WebhookEventTable } from '../../db/types.ts';
+import { runStatement } from '../../db/sql/index.ts';
+import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
 
@@ -30,11 +29,6 @@ export function webhookBody(event: WebhookEvent): string {
   });
 }
 
-// The common case, one workspace's event (every start and stop): statements built once (src/db/prepared.ts).
-const selectEndpointsOf = prepared<{ workspaceId: string }, EndpointSubscription>((db, p) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'workspace_id', 'events']).where('workspace_id', '=', p('workspaceId')).where('enabled', '=', 1),
-);
-
 /** An enabled endpoint as the subscriber reads return it. */
 export interface EndpointSubscription {
   readonly id: string;
@@ -61,62 +55,23 @@ export async function findSubscribers(
   workspaceIds: readonly string[],
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
-  const [only] = workspaceIds;
-  if (only === undefined) return new Map();
-  const endpoints =
-    workspaceIds.length === 1
-      ? await selectEndpointsOf.rows(trx, { workspaceId: only })
-      : await trx
-          .selectFrom('webhook_endpoints')
-          .select(['id', 'workspace_id', 'events'])
-          .where('workspace_id', 'in', [...workspaceIds])
-          .where('enabled', '=', 1)
-          .execute();
+  if (workspaceIds.length === 0) return new Map();
+  const endpoints = await trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'workspace_id', 'events'])
+    .where('workspace_id', 'in', [...workspaceIds])
+    .where('enabled', '=', 1)
+    .execute();
   return subscribersOf(endpoints, type);
 }
 
-// Rows per multi-row insert: well under both stores' bound-parameter limits.
+/** Rows per insert: bounds one statement's work (and its JSON value) when a sweep completes many shifts. */
 const INSERT_CHUNK = 200;
 
-type EventValues = Insertable<WebhookEventTable>;
-type DeliveryValues = Insertable<WebhookDeliveryTable>;
-const insertEvent = prepared<EventValues, never>((db, p) =>
-  db.insertInto('webhook_events').values({
-    id: p('id'),
-    workspace_id: p('workspace_id'),
-    type: p('type'),
-    environment: p('environment'),
-    body: p('body'),
-    created_at: p('created_at'),
-  }),
-);
-const insertDelivery = prepared<DeliveryValues, never>((db, p) =>
-  db.insertInto('webhook_deliveries').values({
-    id: p('id'),
-    event_id: p('event_id'),
-    endpoint_id: p('endpoint_id'),
-    workspace_id: p('workspace_id'),
-    status: p('status'),
-    attempts: p('attempts'),
-    next_attempt_at: p('next_attempt_at'),
-    expires_at: p('expires_at'),
-    created_at: p('created_at'),
-    updated_at: p('updated_at'),
-  }),
-);
-
-/** Rows in multi-row inserts; a single row through its statement built once. */
-async function insertRows<V>(
-  rows: readonly V[],
-  one: (row: V) => Promise<unknown>,
-  many: (rows: V[]) => Promise<unknown>,
-): Promise<void> {
-  const [only] = rows;
-  if (rows.length === 1 && only !== undefined) {
-    await one(only);
-    return;
+async function insertInChunks(trx: Executor, name: 'insertWebhookEvents' | 'insertWebhookDeliveries', rows: readonly object[]) {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await runStatement(trx, name, [JSON.stringify(rows.slice(i, i + INSERT_CHUNK))]);
   }
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await many(rows.slice(i, i + INSERT_CHUNK));
 }
 
 /** Writes the events and one pending delivery per subscriber of each event's workspace (see findSubscribers). */
@@ -126,40 +81,31 @@ export async function writeWebhookEvents(
   subscribers: ReadonlyMap<string, readonly string[]>,
 ): Promise<number> {
   const wanted = events.filter((event) => (subscribers.get(event.workspaceId)?.length ?? 0) > 0);
-  const eventRows = wanted.map(
-    (event): EventValues => ({
+  await insertInChunks(
+    trx,
+    'insertWebhookEvents',
+    wanted.map((event) => ({
       id: event.id,
       workspace_id: event.workspaceId,
       type: event.type,
       environment: event.environment,
       body: webhookBody(event),
       created_at: event.createdAt,
-    }),
-  );
-  await insertRows(
-    eventRows,
-    (row) => insertEvent.execute(trx, row),
-    (rows) => trx.insertInto('webhook_events').values(rows).execute(),
+    })),
   );
   const deliveries = wanted.flatMap((event) =>
-    (subscribers.get(event.workspaceId) ?? []).map((endpointId): DeliveryValues => ({
+    (subscribers.get(event.workspaceId) ?? []).map((endpointId) => ({
       id: newTimeOrderedId(),
       event_id: event.id,
       endpoint_id: endpointId,
       workspace_id: event.workspaceId,
-      status: 'pending',
-      attempts: 0,
       next_attempt_at: event.createdAt,
       expires_at: event.createdAt + DELIVERY_WINDOW_MS,
       created_at: event.createdAt,
       updated_at: event.createdAt,
     })),
   );
-  await insertRows(
-    deliveries,
-    (row) => insertDelivery.execute(trx, row),
-    (rows) => trx.insertInto('webhook_deliveries').values(rows).execute(),
-  );
+  await insertInChunks(trx, 'insertWebhookDeliveries', deliveries);
   return deliveries.length;
 }
 

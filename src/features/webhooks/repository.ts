@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runStatement } from '../../db/sql/index.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
@@ -38,33 +39,17 @@ export interface Claim {
  * one cannot take every slot.
  */
 export async function claimDueDeliveries(
-  { db, write, dialect }: Pick<Store, 'db' | 'write' | 'dialect'>,
+  { db, write }: Pick<Store, 'db' | 'write'>,
   options: ClaimOptions,
 ): Promise<Claim> {
   const saturated = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
+  const skipped = JSON.stringify(saturated);
   // An idle outbox costs one indexed read per poll, never a write transaction.
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', options.now)]))
-    .limit(1);
-  if (saturated.length > 0) due = due.where('endpoint_id', 'not in', saturated);
-  if (!(await due.executeTakeFirst())) return { deliveries: [], more: saturated.length > 0 };
+  const [due] = await runStatement(db, 'findDueDelivery', [options.now, options.now, skipped]);
+  if (!due) return { deliveries: [], more: saturated.length > 0 };
   let more = saturated.length > 0;
   const ids = await write(async (trx) => {
-    let query = trx
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'endpoint_id'])
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', options.now)
-      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', options.now)]))
-      .orderBy('next_attempt_at')
-      .limit(options.limit * 2);
-    if (saturated.length > 0) query = query.where('endpoint_id', 'not in', saturated);
-    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-    const candidates = await query.execute();
+    const candidates = await runStatement(trx, 'findDueDeliveries', [options.now, options.now, skipped, options.limit * 2]);
     more ||= candidates.length >= options.limit * 2;
     const taken = new Map(options.busy);
     const chosen: string[] = [];
@@ -82,30 +67,11 @@ export async function claimDueDeliveries(
       chosen.push(row.id);
     }
     if (chosen.length === 0) return [];
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ claimed_until: options.now + options.leaseMs, claimed_by: options.owner })
-      .where('id', 'in', chosen)
-      .execute();
+    await runStatement(trx, 'claimDeliveries', [options.now + options.leaseMs, options.owner, JSON.stringify(chosen)]);
     return chosen;
   });
   if (ids.length === 0) return { deliveries: [], more };
-  const rows = await db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
-    .select([
-      'd.id',
-      'd.event_id',
-      'd.endpoint_id',
-      'd.attempts',
-      'd.expires_at',
-      'p.url',
-      'p.secret',
-      'e.body',
-    ])
-    .where('d.id', 'in', ids)
-    .execute();
+  const rows = await runStatement(db, 'findClaimedDeliveries', [JSON.stringify(ids)]);
   const deliveries = rows.map((row) => ({
     id: row.id,
     eventId: row.event_id,

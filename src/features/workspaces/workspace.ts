@@ -2,9 +2,7 @@
  * The workspace record most requests read (settings, chat binding, activity version): a shared module, not a
  * feature of its own, so every feature may import it.
  */
-import type { Selectable } from 'kysely';
-import { prepared } from '../../db/prepared.ts';
-import type { Executor, WorkspaceTable } from '../../db/types.ts';
+import type { Executor } from '../../db/types.ts';
 
 export interface WorkspaceSettings {
   readonly createStaffProfileOnAccept: boolean;
@@ -28,13 +26,8 @@ export interface Workspace {
   readonly activityVersion: number;
 }
 
-// Read by most requests: built once (src/db/prepared.ts).
-const selectWorkspace = prepared<{ id: string }, Selectable<WorkspaceTable>>((db, p) =>
-  db.selectFrom('workspaces').selectAll().where('id', '=', p('id')),
-);
-
 export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
-  const row = await selectWorkspace.first(db, { id });
+  const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   return {
     id: row.id,
