@@ -16,8 +16,10 @@ const FEATURES = {
   regex: '^(\\.\\./)+features(/|$)',
   message: 'The store, idempotency and keys know no feature: a feature depends on them, never the reverse.',
 };
+// From a module of one feature: a module of another feature (`../<feature>/…`, or `…/features/<feature>/…`) whose
+// name contains `repository` (repository.ts, batch-repository.ts, …).
 const OTHER_REPOSITORY = {
-  regex: '^(\\.\\./[^/]+|(\\.\\./)+features/[^/]+)/repository(\\.js)?$',
+  regex: '^(\\.\\./[^./][^/]*|(\\.\\./)+features/[^/]+)/[^/]*repository[^/]*$',
   message:
     "A feature's repository.ts is its own: read another feature through its service or its shared read module " +
     '(e.g. staff/profiles.ts, workspaces/workspace.ts).',

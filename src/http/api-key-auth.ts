@@ -89,7 +89,10 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
     }
   }
 
-  async function verifyKey(environment: Environment, hash: string): Promise<{ actor: ApiKeyActor; credential: KeyCredential }> {
+  async function verifyKey(
+    environment: Environment,
+    hash: string,
+  ): Promise<{ actor: ApiKeyActor; credential: KeyCredential }> {
     const [row] = await runStatement(db, 'findApiKey', [hash]);
     if (!row || row.environment !== environment || row.revoked === 1) {
       throw unauthenticated('The API key is unknown or revoked.');

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 /**
  * Request headers shared by many routes, declared once: each is the route's validation, its TypeScript type and
@@ -45,4 +45,3 @@ export const CorrelationIdHeader = Type.Optional(
 );
 
 export const CorrelationHeadersSchema = Type.Object({ 'x-correlation-id': CorrelationIdHeader });
-export type CorrelationHeaders = Static<typeof CorrelationHeadersSchema>;

@@ -96,7 +96,9 @@ export function registerRouteAuth(
     }
     let verified = await authenticator.verifiedApiKey(authorization, true);
     // Never refuse on cached rights: they may have been granted since.
-    if (verified.cached && refusal(verified.actor, auth)) verified = await authenticator.verifiedApiKey(authorization, false);
+    if (verified.cached && refusal(verified.actor, auth)) {
+      verified = await authenticator.verifiedApiKey(authorization, false);
+    }
     const { actor, credential, cached } = verified;
     request.actor = actor;
     await rateLimiter?.check(request, reply);

@@ -48,7 +48,8 @@ interface PartSchema {
 /**
  * The header schema as the framework validates it. `Idempotency-Key` is declared (required, with its length and
  * characters) for the document and the types, but checked by the idempotency module, after the body, with its own
- * codes (400 `idempotency_key_required` / `invalid_idempotency_key`): the order and the codes CONTRACT 9 fixes.
+ * codes (400 `idempotency_key_required` / `invalid_idempotency_key`): the order and the codes the
+ * OpenAPI description of every write documents.
  */
 function headersAsValidated(schema: unknown): unknown {
   const part = schema as PartSchema | undefined;

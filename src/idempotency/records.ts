@@ -89,7 +89,7 @@ export async function storeResult(trx: Transaction<Database>, result: StoredResu
 }
 
 /** Records one purge step deletes: bounds how long a step holds the event loop (SQLite) and its locks. */
-export const PURGE_CHUNK = 1000;
+const PURGE_CHUNK = 1000;
 
 /**
  * Deletes results past their retention, in steps of at most `chunk` records (oldest first, index

@@ -226,5 +226,3 @@ export function createKeyManagement({ db, clock }: KeyManagementDeps) {
     },
   };
 }
-
-export type KeyManagement = ReturnType<typeof createKeyManagement>;

@@ -4,7 +4,7 @@ import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-type
 import { UUID_PATTERN } from '../ids.ts';
 
 /**
- * The provisioning document (CONTRACT section 2). Every object rejects unknown properties so a typo fails loudly
+ * The provisioning document (README, "Provisioning"). Every object rejects unknown properties so a typo fails loudly
  * instead of being ignored. Checks that need more than one value (time order, references, key prefixes, time
  * zones) are made after this structural pass, in document.ts and consistency.ts.
  */
@@ -136,7 +136,7 @@ export const ShiftSchema = Strict({
   serverId: Text(128),
 });
 
-/** A webhook endpoint (CONTRACT section 11); URL and secret are checked further in webhooks.ts. */
+/** A webhook endpoint (README, "Webhooks"); URL and secret are checked further in webhooks.ts. */
 export const WebhookSchema = Strict({
   id: Uuid,
   url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -168,7 +168,6 @@ export const ProvisioningDocumentSchema = Strict({
 
 export type ProvisioningDocument = Static<typeof ProvisioningDocumentSchema>;
 export type WorkspaceDocument = Static<typeof WorkspaceSchema>;
-export type SettingsDocument = Static<typeof SettingsSchema>;
 export type ChatDocument = Static<typeof ChatSchema>;
 export type DepartmentDocument = Static<typeof DepartmentSchema>;
 export type MemberDocument = Static<typeof MemberSchema>;
@@ -176,7 +175,6 @@ export type StaffDocument = Static<typeof StaffSchema>;
 export type NoticeDocument = Static<typeof NoticeSchema>;
 export type ApplicationDocument = Static<typeof ApplicationSchema>;
 export type KeyDocument = Static<typeof KeySchema>;
-export type ApplicantDocument = Static<typeof ApplicantSchema>;
 export type SubmissionDocument = Static<typeof SubmissionSchema>;
 export type ShiftDocument = Static<typeof ShiftSchema>;
 export type WebhookDocument = Static<typeof WebhookSchema>;

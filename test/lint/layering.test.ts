@@ -27,16 +27,21 @@ const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: s
   ['keys never import a feature', 'src/keys/example.ts', '../features/workspaces/workspace.js'],
   ['keys never import Fastify', 'src/keys/example.ts', 'fastify'],
   ['keys never import src/http', 'src/keys/example.ts', '../http/authentication.js'],
-  ["a feature's service never imports another feature's repository", 'src/features/shifts/service.ts', '../staff/repository.js'],
-  ["a feature's module never imports another feature's repository", 'src/features/reports/totals.ts', '../shifts/repository.js'],
-  ["a feature's repository never imports another's", 'src/features/shifts/repository.ts', '../../features/workspaces/repository.js'],
+  ["a feature's service never imports another feature's repository", 'src/features/shifts/service.ts', '../staff/repository.ts'],
+  ["a feature's module never imports another feature's repository", 'src/features/reports/totals.ts', '../shifts/repository.ts'],
+  ["a feature's repository never imports another's", 'src/features/shifts/repository.ts', '../../features/workspaces/repository.ts'],
+  ['whatever the importing module is named', 'src/features/reports/ranking-cache.ts', '../totals/repository.ts'],
+  ['whatever the repository module is named', 'src/features/reports/service.ts', '../shifts/batch-repository.ts'],
+  ['a repository imported without its extension', 'src/features/reports/service.ts', '../totals/repository'],
   ['provisioning never imports src/http', 'src/provisioning/example.ts', '../http/authentication.js'],
   ['provisioning never imports Fastify', 'src/provisioning/example.ts', 'fastify'],
 ];
 
 const accepted: ReadonlyArray<readonly [rule: string, file: string, specifier: string]> = [
-  ['a feature imports its own repository', 'src/features/shifts/service.ts', './repository.js'],
-  ["a feature imports another's shared read module", 'src/features/shifts/service.ts', '../staff/profiles.js'],
+  ['a feature imports its own repository', 'src/features/shifts/service.ts', './repository.ts'],
+  ['a feature imports its own repository module of another name', 'src/features/shifts/batch.ts', './batch-repository.ts'],
+  ["a feature imports another's shared read module", 'src/features/shifts/service.ts', '../staff/profiles.ts'],
+  ["a feature imports another's service", 'src/features/reports/service.ts', '../totals/service.ts'],
   ['a service imports the store', 'src/features/shifts/service.ts', '../../db/types.js'],
   ['routes import Fastify', 'src/features/shifts/routes.ts', 'fastify'],
   ['routes import src/http', 'src/features/shifts/routes.ts', '../../http/route-auth.js'],
@@ -57,7 +62,7 @@ describe('lint: layering', () => {
   });
 
   it('names the rule broken and the way around it', async () => {
-    const [message] = await layeringErrors('src/features/shifts/service.ts', '../staff/repository.js');
+    const [message] = await layeringErrors('src/features/shifts/service.ts', '../staff/repository.ts');
     expect(message).toContain('shared read module');
   });
 });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Running totals of completed time (issue 15), so reports read a few rows per staff member instead of summing
+ * Running totals of completed time, so reports read a few rows per staff member instead of summing
  * the period's shifts.
  *
  * `activity_totals`: per workspace, environment, staff member and bucket (`grain` `day`, `week` or `month` of the

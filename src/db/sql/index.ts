@@ -38,7 +38,7 @@ export async function runStatement<N extends keyof AnyStatements>(
 ): Promise<AnyStatements[N]['row'][]> {
   const texts: Readonly<Record<string, string | undefined>> = isPostgres(db) ? POSTGRES_STATEMENTS : SQLITE_STATEMENTS;
   const text = texts[name];
-  if (text === undefined) throw new Error(`the ${isPostgres(db) ? 'PostgreSQL' : 'SQLite'} store has no statement ${name}`);
+  if (text === undefined) throw new Error(`this store has no statement ${name}`);
   const { rows } = await db.executeQuery<AnyStatements[N]['row']>(CompiledQuery.raw(text, [...params]));
   return rows;
 }

@@ -117,7 +117,10 @@ export interface SharedStatements {
     ],
     { readonly id: string }
   >;
-  /** Locks the shifts (their ids a JSON array) in id order on PostgreSQL; on SQLite, which needs no row locks, reads them. */
+  /**
+   * Locks the shifts (their ids a JSON array) in id order on PostgreSQL; on SQLite, which needs no row locks,
+   * reads them.
+   */
   lockShifts: Statement<[idsJson: string], { readonly id: string }>;
   /** The staff member's active shift for the application and environment, if any. */
   findActiveShift: Statement<[applicationId: string, environment: string, staffId: string], ShiftRow>;
@@ -158,7 +161,7 @@ export interface SharedStatements {
 
   /** Records webhook events (a JSON array of rows of `webhook_events`). */
   insertWebhookEvents: Statement<[rowsJson: string], never>;
-  /** Records pending deliveries (a JSON array of rows of `webhook_deliveries` without the claim and attempt columns). */
+  /** Records pending deliveries (a JSON array of rows of `webhook_deliveries`, without claim or attempt columns). */
   insertWebhookDeliveries: Statement<[rowsJson: string], never>;
   /** Whether any pending delivery is due and unclaimed at `now`, but for the endpoints listed (a JSON array). */
   findDueDelivery: Statement<[now: number, now: number, saturatedEndpointsJson: string], { readonly id: string }>;

@@ -5,9 +5,9 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
+import { ACTIVE } from '../shifts/status.ts';
 
-// Literals (not bound parameters) let both stores match the predicates of the partial shift indexes.
-const ACTIVE = sql.lit('active');
+// A literal (not a bound parameter), as the shift statuses are (ACTIVE).
 const APPROVED = sql.lit('approved');
 
 /** Which staff data a read sees: one workspace, one environment. */

@@ -25,7 +25,7 @@ export type SummaryHeaders = Static<typeof SummaryHeadersSchema>;
 
 export const ReportHeadersSchema = CorrelationHeadersSchema;
 
-/** The known periods; the service reads any other value as `week` (CONTRACT), so the schema admits any text. */
+/** The known periods; the service reads any other value as `week`, so the schema admits any text. */
 export const PERIODS = ['week', 'month'] as const;
 
 const periodProperties = {
@@ -256,7 +256,6 @@ const LeaderboardCursorSchema = Type.Object({
   cursorTotalSeconds: Type.Integer({ minimum: 0, description: 'Pass as `cursorTotalSeconds`.' }),
   cursorStaffId: Type.String({ format: 'uuid', description: 'Pass as `cursorStaffId`.' }),
 });
-export type LeaderboardCursor = Static<typeof LeaderboardCursorSchema>;
 
 export const LeaderboardSchema = Type.Object({
   entries: Type.Array(LeaderboardEntrySchema),

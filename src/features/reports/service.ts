@@ -1,5 +1,5 @@
 /**
- * Activity reports (CONTRACT 3, 5 and 9): the self summary, per-staff aggregates and the leaderboard. Reads see
+ * Activity reports (README, "Activity reports"): the self summary, per-staff aggregates and the leaderboard. Reads see
  * the calling key's workspace and environment only. Active shifts are reported, never added to the totals.
  */
 import type { ApiKeyActor } from '../../actor.ts';
@@ -26,7 +26,15 @@ import { resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { findWorkspace, type Workspace } from '../workspaces/workspace.ts';
 import { pageAfter, compareRanked, withUpdated, type RankCursor } from './ranking.ts';
 import { RankingCache, type Advance, type RankingEntry } from './ranking-cache.ts';
-import { changedStaff, planPeriod, staffWorked, workspaceWorked, type Worked, type WorkedRow } from '../totals/service.ts';
+import {
+  changedStaff,
+  planPeriod,
+  rowsByStaff,
+  staffWorked,
+  workspaceWorked,
+  type Worked,
+  type WorkedRow,
+} from '../totals/service.ts';
 import {
   earliestLiveSeen,
   findApprovedNotices,
@@ -95,16 +103,6 @@ function includesInactive(value: boolean | string | undefined): boolean {
 function leaderboardCursor(query: LeaderboardQuery): RankCursor | null {
   const pair = cursorPair(query, ['cursorTotalSeconds', 'cursorStaffId'], 'query');
   return pair && { totalSeconds: pair[0], staffId: pair[1].toLowerCase() };
-}
-
-function groupByStaff(notices: readonly NoticeRow[]): Map<string, NoticeRow[]> {
-  const byStaff = new Map<string, NoticeRow[]>();
-  for (const notice of notices) {
-    const list = byStaff.get(notice.staff_id);
-    if (list) list.push(notice);
-    else byStaff.set(notice.staff_id, [notice]);
-  }
-  return byStaff;
 }
 
 /** More changed staff than this since a cached ranking: compute it in full (one read of the workspace). */
@@ -215,7 +213,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       const plan = planPeriod(period, period.timeZone);
       const version = workspace.activityVersion;
       const computeRanking = async (): Promise<RankingEntry<RankedStaff>> => {
-        const [staffIds, totals, liveSince] = await Promise.all([
+        const [staffIds, totals, earliestLiveSeenAt] = await Promise.all([
           listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
           workspaceWorked(db, audience, plan, timedOutBefore(now)),
           earliestLiveSeen(db, audience, timedOutBefore(now)),
@@ -223,7 +221,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
         const list: RankedStaff[] = staffIds.map((staffId) => ({ staffId, ...periodTotalsOf(totals.get(staffId)) }));
         list.sort(compareRanked);
         // Exact until the earliest live shift (or one started from now on) could time out and start counting.
-        return { ranked: list, validFrom: now, validUntil: Math.min(liveSince ?? now, now) + config.shiftTimeoutSeconds * 1000 };
+        return { ranked: list, validFrom: now, validUntil: Math.min(earliestLiveSeenAt ?? now, now) + config.shiftTimeoutSeconds * 1000 };
       };
       // A ranking of an older version: recompute only the staff members the versions since changed (a stop
       // changes one), when every version between says which; the staff ranked are the same (a change of who is
@@ -248,7 +246,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
         findApprovedNotices(db, pageIds, period),
       ]);
       const profileOf = new Map(profiles.map((profile) => [profile.id, profile]));
-      const progressOf = progressCalculator(period, workspace, groupByStaff(notices));
+      const progressOf = progressCalculator(period, workspace, rowsByStaff(notices));
       const entries: LeaderboardEntry[] = [];
       for (const { item, position } of page.items) {
         const profile = profileOf.get(item.staffId);

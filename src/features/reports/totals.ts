@@ -1,16 +1,17 @@
 /**
- * In-memory report arithmetic over one staff member's shifts and notices (CONTRACT 5 and 9). Pure functions.
+ * In-memory report arithmetic over one staff member's shifts and notices (README, "Activity reports"). Pure
+ * functions.
  */
 import { toIso } from '../../clock.ts';
 import {
   clipMs,
-  overlaps,
   totalSecondsFromMs,
   waivedForNotices,
   wholeMinutes,
   type Interval,
 } from '../activity/metrics.ts';
 import type { Period } from '../activity/periods.ts';
+import { isActive, isCompleted } from '../shifts/status.ts';
 import { liveShiftFields } from '../shifts/views.ts';
 import type { NoticeRow, StaffShiftRow } from './repository.ts';
 import type { InactivityEffect, ReportActiveShift } from './schemas.ts';
@@ -25,18 +26,6 @@ export interface PeriodTotals {
 export function totalsFromMs(totalMs: number, completedShifts: number): PeriodTotals {
   const totalSeconds = totalSecondsFromMs(totalMs);
   return { totalSeconds, totalMinutes: wholeMinutes(totalSeconds), completedShifts };
-}
-
-/** Worked spans clipped to the period; a span counts when it overlaps it (a zero-length one when inside it). */
-export function periodTotals(worked: readonly Interval[], period: Period): PeriodTotals {
-  let totalMs = 0;
-  let count = 0;
-  for (const span of worked) {
-    if (!overlaps(span.start, span.end, period)) continue;
-    totalMs += clipMs(span.start, span.end, period);
-    count += 1;
-  }
-  return totalsFromMs(totalMs, count);
 }
 
 export interface StaffShifts {
@@ -54,11 +43,11 @@ export function splitShifts(rows: readonly StaffShiftRow[], timedOutBefore: numb
   const worked: Interval[] = [];
   let live: StaffShiftRow | null = null;
   for (const row of rows) {
-    if (row.status === 'completed' && row.ended_at !== null) {
+    if (isCompleted(row) && row.ended_at !== null) {
       worked.push({ start: row.started_at, end: row.ended_at });
-    } else if (row.status === 'active' && row.last_seen_at < timedOutBefore) {
+    } else if (isActive(row) && row.last_seen_at < timedOutBefore) {
       worked.push({ start: row.started_at, end: row.last_heartbeat_at });
-    } else if (row.status === 'active') {
+    } else if (isActive(row)) {
       const later = live === null || row.started_at > live.started_at || (row.started_at === live.started_at && row.id > live.id);
       if (later) live = row;
     }

@@ -1,4 +1,4 @@
-/** HTTP glue of the game-server batch calls (CONTRACT 10). */
+/** HTTP glue of the game-server batch calls (README, "Game-server batch calls"). */
 import type { FastifyInstance } from 'fastify';
 import { sendOutcome } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';

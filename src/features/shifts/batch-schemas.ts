@@ -1,4 +1,7 @@
-/** Schemas of the game-server batch calls (CONTRACT 10): a batch heartbeat and the stop of a whole server. */
+/**
+ * Schemas of the game-server batch calls (README, "Game-server batch calls"): a batch heartbeat and the stop of a
+ * whole server.
+ */
 import { Type, type Static } from '@sinclair/typebox';
 import { dataSchema } from '../../http/envelope.ts';
 import {

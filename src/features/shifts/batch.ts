@@ -86,8 +86,9 @@ export function createShiftBatchService({ idempotency, clock, config }: ShiftBat
     shift: ShiftRow | undefined,
     heartbeat: Heartbeat,
   ): Promise<HeartbeatBatchItem> {
-    const refusal = refusalFor(shift, { at: heartbeat.recordedAt, serverId: heartbeat.serverId, staleBefore: heartbeat.staleBefore });
-    if (refusal === 'timed_out' && shift) await timeOutShift(trx, shift.id, heartbeat.staleBefore, heartbeat.seenAt);
+    const { recordedAt, serverId, staleBefore } = heartbeat;
+    const refusal = refusalFor(shift, { at: recordedAt, serverId, staleBefore });
+    if (refusal === 'timed_out' && shift) await timeOutShift(trx, shift.id, staleBefore, heartbeat.seenAt);
     if (refusal !== null || !shift) return itemError(sent, refusal ?? 'not_found');
     const updated = await recordHeartbeat(trx, shift.id, heartbeat);
     return updated ? { shiftId: sent, shift: heartbeatView(updated) } : itemError(sent, 'shift_not_active');

@@ -12,7 +12,7 @@ import type { Database } from '../../db/types.ts';
 import { recordCompletions } from './completion.ts';
 import { recordShiftEvents } from './events.ts';
 import { lockShifts, type ShiftOwner, type ShiftRow } from './repository.ts';
-import { ACTIVE } from './status.ts';
+import { ACTIVE, COMPLETED } from './status.ts';
 
 type Trx = Transaction<Database>;
 
@@ -75,7 +75,7 @@ export async function stopShift(trx: Trx, id: string, stop: ShiftStop, now: numb
 function completeTimedOut(trx: Trx) {
   return trx
     .updateTable('shifts')
-    .set((eb) => ({ status: 'completed', ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }));
+    .set((eb) => ({ status: COMPLETED, ended_at: eb.ref('last_heartbeat_at'), end_reason: 'heartbeat_timeout' }));
 }
 
 /**
@@ -83,7 +83,12 @@ function completeTimedOut(trx: Trx) {
  * received since `staleBefore`); its row if this call completed it. The completion moves the shift from the raw
  * reads (a timed-out shift already counts, ending at its last heartbeat) into the activity totals.
  */
-export async function timeOutShift(trx: Trx, id: string, staleBefore: number, now: number): Promise<ShiftRow | undefined> {
+export async function timeOutShift(
+  trx: Trx,
+  id: string,
+  staleBefore: number,
+  now: number,
+): Promise<ShiftRow | undefined> {
   const [completed] = await complete(
     trx,
     () =>

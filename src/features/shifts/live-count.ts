@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/types.ts';
 import { staleBefore } from './rules.ts';
+import { ACTIVE } from './status.ts';
 
 export interface LiveShiftCountDeps {
   readonly db: Executor;
@@ -16,7 +17,7 @@ export function createLiveShiftCounter({ db, clock, config }: LiveShiftCountDeps
     const rows = await db
       .selectFrom('shifts')
       .select(['environment', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('status', '=', 'active')
+      .where('status', '=', ACTIVE)
       .where('last_seen_at', '>=', staleBefore(clock.now(), config.shiftTimeoutSeconds))
       .groupBy('environment')
       .execute();

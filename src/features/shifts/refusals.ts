@@ -15,12 +15,12 @@ export function shiftNotFound(): AppError {
   return notFound('The shift');
 }
 
-export function serverMismatch(): AppError {
+function serverMismatch(): AppError {
   return new AppError('server_mismatch', 'serverId does not match the server that started this shift.');
 }
 
 /** A heartbeat's or stop's instant before the shift's start (400). */
-export function beforeStart(field: 'recordedAt' | 'endedAt'): AppError {
+function beforeStart(field: 'recordedAt' | 'endedAt'): AppError {
   return outOfRange(field, "must not be before the shift's startedAt");
 }
 

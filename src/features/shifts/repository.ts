@@ -107,7 +107,11 @@ export async function lockShifts(db: Executor, ids: readonly string[]): Promise<
 }
 
 /** Records a heartbeat on one shift (`last_heartbeat_at` only moves forward); undefined when it does not apply. */
-export async function recordHeartbeat(db: Executor, id: string, heartbeat: Heartbeat): Promise<RecordedHeartbeat | undefined> {
+export async function recordHeartbeat(
+  db: Executor,
+  id: string,
+  heartbeat: Heartbeat,
+): Promise<RecordedHeartbeat | undefined> {
   const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
   const [row] = await runStatement(db, 'recordHeartbeat', [
     recordedAt,

@@ -7,9 +7,9 @@ import { parseIsoDateTime } from '../activity/periods.ts';
 import { isActive } from './status.ts';
 
 /** A start time may lie at most this far in the past. */
-export const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;
+const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;
 /** A game-server time may lie at most this far ahead of the server clock. */
-export const MAX_AHEAD_MS = 60 * 1000;
+const MAX_AHEAD_MS = 60 * 1000;
 /** The sweep runs at most this far apart, and at least this often relative to the timeout. */
 const MAX_SWEEP_INTERVAL_MS = 30 * 1000;
 const MIN_SWEEP_INTERVAL_MS = 1000;

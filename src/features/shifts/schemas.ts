@@ -9,7 +9,6 @@ export const MAX_NUMERIC_GAME_ID = Number.MAX_SAFE_INTEGER;
 
 export const CLIENT_END_REASONS = ['manual', 'player_left', 'server_shutdown'] as const;
 export const END_REASONS = [...CLIENT_END_REASONS, 'heartbeat_timeout'] as const;
-export type ClientEndReason = (typeof CLIENT_END_REASONS)[number];
 export type EndReason = (typeof END_REASONS)[number];
 
 export function StringEnum<const T extends readonly string[]>(values: T, description: string) {
@@ -159,7 +158,6 @@ const StartedShiftSchema = Type.Object({
   startedAt: Instant('Game-server start time.'),
   lastHeartbeatAt: Instant('Latest game-server heartbeat time (equals `startedAt` until one arrives).'),
 });
-export type StartedShift = Static<typeof StartedShiftSchema>;
 
 export const StartShiftResponseSchema = Described(
   dataSchema(

@@ -30,6 +30,7 @@ import {
   type ShiftRow,
 } from './repository.ts';
 import { pageCursor } from './page-cursor.ts';
+import { SHIFT_STATUS } from './status.ts';
 import { assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
 import type {
   ActiveShiftPage,
@@ -43,8 +44,8 @@ import { activeView, detailView, heartbeatView, startedView, stoppedView } from 
 
 type Trx = Transaction<Database>;
 
-export const DEFAULT_ACTIVE_LIMIT = 50;
-export const MAX_ACTIVE_LIMIT = 100;
+const DEFAULT_ACTIVE_LIMIT = 50;
+const MAX_ACTIVE_LIMIT = 100;
 
 /** Numeric ids arrive as JSON numbers; they are kept as their decimal strings. */
 function gameId(value: string | number): string {
@@ -142,7 +143,7 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
       universe_id: universeId,
       place_id: gameId(body.placeId),
       server_id: body.serverId,
-      status: 'active',
+      status: SHIFT_STATUS.active,
       started_at: startedAt,
       last_heartbeat_at: startedAt,
       last_seen_at: now,
@@ -163,7 +164,8 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
 
   function heartbeatOf(actor: ApiKeyActor, body: HeartbeatBody, now: number): Heartbeat {
     const recordedAt = clientInstant('recordedAt', body?.recordedAt, now);
-    return { recordedAt, seenAt: now, staleBefore: cutoff(now), owner: ownerOf(actor), serverId: body?.serverId ?? null };
+    const serverId = body?.serverId ?? null;
+    return { recordedAt, seenAt: now, staleBefore: cutoff(now), owner: ownerOf(actor), serverId };
   }
 
   async function heartbeatOperation(
@@ -187,7 +189,12 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
     return ok({ shift: heartbeatView(updated) });
   }
 
-  async function stopOperation(trx: Trx, actor: ApiKeyActor, shiftId: string, body: StopShiftBody): Promise<OperationResult> {
+  async function stopOperation(
+    trx: Trx,
+    actor: ApiKeyActor,
+    shiftId: string,
+    body: StopShiftBody,
+  ): Promise<OperationResult> {
     const now = clock.now();
     const endedAt = clientInstant('endedAt', body?.endedAt, now);
     const stop = { endedAt, reason: body?.reason ?? 'manual', staleBefore: cutoff(now), owner: ownerOf(actor) };
@@ -246,7 +253,12 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
     },
 
     /** Stops a shift under the request's Idempotency-Key. */
-    stop(actor: ApiKeyActor, shiftId: string, body: StopShiftBody, context: ShiftWriteContext): Promise<IdempotentOutcome> {
+    stop(
+      actor: ApiKeyActor,
+      shiftId: string,
+      body: StopShiftBody,
+      context: ShiftWriteContext,
+    ): Promise<IdempotentOutcome> {
       return idempotency.run(context.call, (trx) => stopOperation(trx, actor, shiftId, body));
     },
 

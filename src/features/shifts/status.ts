@@ -1,17 +1,21 @@
 /**
- * A shift's status: `active` until it is completed (by its stop, its server's stop, or the timeout). Queries
- * write it as a literal, never a bound value, so that both stores match the predicate of the partial indexes of
- * active shifts (`shifts_one_active`, `shifts_active_by_start`; src/db/migrations/20261121_0001_initial.ts).
+ * A shift's status, spelled here once: `active` until it is completed (by its stop, its server's stop, or the
+ * timeout). Kysely queries write it as a literal (ACTIVE, COMPLETED), never a bound value, so that both stores
+ * match the predicates of the partial indexes of shifts by status (src/db/migrations/20261121_0001_initial.ts);
+ * the named statements (src/db/sql/) write it in their text.
  */
 import { sql } from 'kysely';
 
-export type ShiftStatus = 'active' | 'completed';
+export const SHIFT_STATUS = { active: 'active', completed: 'completed' } as const;
 
-/** `status = ACTIVE` in a Kysely query. */
-export const ACTIVE = sql.lit<ShiftStatus>('active');
-export const COMPLETED = sql.lit<ShiftStatus>('completed');
+export const ACTIVE = sql.lit(SHIFT_STATUS.active);
+export const COMPLETED = sql.lit(SHIFT_STATUS.completed);
 
-/** Whether a shift row is active (live or timed out). */
+/** Whether a shift is active (live or timed out). */
 export function isActive(shift: { readonly status: string }): boolean {
-  return shift.status === 'active';
+  return shift.status === SHIFT_STATUS.active;
+}
+
+export function isCompleted(shift: { readonly status: string }): boolean {
+  return shift.status === SHIFT_STATUS.completed;
 }

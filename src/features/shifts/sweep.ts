@@ -7,7 +7,7 @@ import { staleBefore } from './rules.ts';
 export { sweepIntervalMs } from './rules.ts';
 
 /** The most shifts one sweep transaction completes. */
-export const SWEEP_CHUNK = 500;
+const SWEEP_CHUNK = 500;
 
 export interface ShiftSweepDeps {
   /** Runs each chunk in a transaction of its own (the store's writer). */

@@ -3,6 +3,7 @@ import { toIso } from '../../clock.ts';
 import { wholeMinutes } from '../activity/metrics.ts';
 import type { ShiftRow, ShiftWithStaff } from './repository.ts';
 import { wholeSecondsBetween } from './rules.ts';
+import { isActive } from './status.ts';
 import type { ActiveShift, EndReason, HeartbeatShift, ShiftDetail, StartShiftResult, StoppedShift } from './schemas.ts';
 
 export function startedView(row: ShiftRow): StartShiftResult['shift'] {
@@ -59,7 +60,7 @@ export function activeView(row: ShiftWithStaff, now: number): ActiveShift {
 }
 
 export function detailView(row: ShiftWithStaff, now: number): ShiftDetail {
-  if (row.status === 'active') return activeView(row, now);
+  if (isActive(row)) return activeView(row, now);
   const { id, status, startedAt, ...ended } = stoppedView(row);
   return {
     id,

@@ -5,12 +5,13 @@
  * A completed shift `[startedAt, endedAt)` adds, to every bucket it overlaps, its milliseconds clipped to the
  * bucket; it is `started` in the bucket containing its start and `carried` into every later bucket it reaches
  * (it started before that bucket's start and ends after it). A zero-length shift is `started` in the bucket
- * containing it and adds nothing else; a shift ending before it starts counts nowhere (CONTRACT 9).
+ * containing it and adds nothing else; a shift ending before it starts counts nowhere (README, "Activity
+ * reports").
  */
 import { clipMs, type Interval } from '../activity/metrics.ts';
 import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../activity/periods.ts';
 
-export const GRAINS = ['day', 'week', 'month'] as const;
+const GRAINS = ['day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
 
 const PERIOD_OF: Record<Grain, (now: number, timeZone: string) => Period> = {
@@ -75,7 +76,7 @@ const MAX_EXTENSION_MS = 4000 * 24 * 60 * 60 * 1000;
 const lines = new Map<string, BucketLine>();
 
 /** The bucket of `grain` in `timeZone` containing `instant`. */
-export function bucketContaining(grain: Grain, instant: number, timeZone: string): Interval {
+function bucketContaining(grain: Grain, instant: number, timeZone: string): Interval {
   const key = `${grain}|${timeZone}`;
   let line = lines.get(key);
   if (line === undefined) {
@@ -86,7 +87,7 @@ export function bucketContaining(grain: Grain, instant: number, timeZone: string
 }
 
 /** What one completed shift adds to one bucket. */
-export interface Contribution {
+interface Contribution {
   readonly grain: Grain;
   readonly bucketStart: number;
   readonly workedMs: number;
@@ -95,7 +96,7 @@ export interface Contribution {
 }
 
 /** Every bucket contribution of the completed shift `[startedAt, endedAt)` in `timeZone`. */
-export function shiftContributions(startedAt: number, endedAt: number, timeZone: string): Contribution[] {
+function shiftContributions(startedAt: number, endedAt: number, timeZone: string): Contribution[] {
   if (endedAt < startedAt) return [];
   const out: Contribution[] = [];
   for (const grain of GRAINS) {

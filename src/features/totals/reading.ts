@@ -71,8 +71,8 @@ export function workedInPlan(plan: PeriodPlan, rows: readonly WorkedRow[], timed
 }
 
 /** Rows grouped by staff member. */
-export function rowsByStaff(rows: readonly WorkedRow[]): Map<string, WorkedRow[]> {
-  const out = new Map<string, WorkedRow[]>();
+export function rowsByStaff<R extends { readonly staff_id: string }>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
   for (const row of rows) {
     const list = out.get(row.staff_id);
     if (list) list.push(row);

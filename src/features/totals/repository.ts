@@ -66,23 +66,20 @@ export async function recordChangedStaff(
   }
 }
 
-/**
- * The staff members changed by the workspace's versions after `after` up to `upTo`, or null when any of those
- * versions has no rows (it changed what no row names, or was pruned): the caller then computes in full.
- */
-export async function changedStaffBetween(db: Executor, workspaceId: string, after: number, upTo: number): Promise<string[] | null> {
-  if (upTo <= after) return [];
-  if (upTo - after > CHANGES_KEPT) return null;
-  const rows = await db
+/** The change rows (version and staff member) of the workspace's versions after `after` up to `upTo`. */
+export async function findChanges(
+  db: Executor,
+  workspaceId: string,
+  after: number,
+  upTo: number,
+): Promise<{ readonly version: number; readonly staff_id: string }[]> {
+  return db
     .selectFrom('activity_changes')
     .select(['version', 'staff_id'])
     .where('workspace_id', '=', workspaceId)
     .where('version', '>', after)
     .where('version', '<=', upTo)
     .execute();
-  const versions = new Set(rows.map((row) => Number(row.version)));
-  if (versions.size !== upTo - after) return null;
-  return [...new Set(rows.map((row) => row.staff_id))];
 }
 
 /** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */

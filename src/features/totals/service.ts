@@ -1,5 +1,5 @@
 /**
- * Running totals of completed time (issue 15): kept in the transaction of every change that completes a shift,
+ * Running totals of completed time: kept in the transaction of every change that completes a shift,
  * rebuilt from the shifts when they cannot be trusted (a time-zone change, an upgrade, an operator's request),
  * and read by the reports.
  */
@@ -18,16 +18,18 @@ import {
   raiseLongestShift,
   readStaffWorked,
   recordChangedStaff,
-  changedStaffBetween,
+  findChanges,
+  CHANGES_KEPT,
   readWorkspaceWorked,
   staffIdsAfter,
   type TotalsScope,
 } from './repository.ts';
-import { rowsByStaff, workedInPlan, type Worked, type WorkedRow } from './reading.ts';
+import { rowsByStaff, SOURCE, workedInPlan, type Worked, type WorkedRow } from './reading.ts';
 
 export type { CompletedSpan } from './buckets.ts';
 export type { Worked, WorkedRow } from './reading.ts';
 export { planPeriod } from './buckets.ts';
+export { rowsByStaff } from './reading.ts';
 
 /**
  * Adds completed shifts to the totals, in the caller's transaction (the one that completed them). Locks the
@@ -139,7 +141,7 @@ export async function staffWorked(
   const rows = await readStaffWorked(db, scope, runs, edges);
   return {
     periods: plans.map((plan) => workedInPlan(plan, rows, timedOutBefore)),
-    active: rows.filter((row) => row.src === 1),
+    active: rows.filter((row) => row.src === SOURCE.active),
   };
 }
 
@@ -158,10 +160,21 @@ export async function workspaceWorked(
 
 /**
  * The staff members whose worked time the workspace's versions after `after` up to `upTo` changed, or null when
- * that is not known (a version that changed something else, or one pruned): then compute in full.
+ * that is not known: a version without change rows (it changed what no row names), or one pruned. The caller
+ * then computes in full.
  */
-export function changedStaff(db: Executor, workspaceId: string, after: number, upTo: number): Promise<string[] | null> {
-  return changedStaffBetween(db, workspaceId, after, upTo);
+export async function changedStaff(
+  db: Executor,
+  workspaceId: string,
+  after: number,
+  upTo: number,
+): Promise<string[] | null> {
+  if (upTo <= after) return [];
+  if (upTo - after > CHANGES_KEPT) return null;
+  const rows = await findChanges(db, workspaceId, after, upTo);
+  const versions = new Set(rows.map((row) => Number(row.version)));
+  if (versions.size !== upTo - after) return null;
+  return [...new Set(rows.map((row) => row.staff_id))];
 }
 
 /** Whether a workspace with this id exists. */

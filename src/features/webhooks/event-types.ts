@@ -1,4 +1,4 @@
-/** Every event type a webhook endpoint can subscribe to (CONTRACT section 11); `*` subscribes to all of them. */
+/** Every event type a webhook endpoint can subscribe to (README, "Webhooks"); `*` subscribes to all of them. */
 export const WEBHOOK_EVENT_TYPES = [
   'application.submission.under_review',
   'application.submission.review_updated',

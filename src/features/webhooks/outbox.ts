@@ -18,7 +18,7 @@ export interface WebhookEvent {
 }
 
 /** The body every endpoint receives for an event, the same bytes on every attempt. */
-export function webhookBody(event: WebhookEvent): string {
+function webhookBody(event: WebhookEvent): string {
   return JSON.stringify({
     id: event.id,
     type: event.type,
@@ -30,7 +30,7 @@ export function webhookBody(event: WebhookEvent): string {
 }
 
 /** An enabled endpoint as the subscriber reads return it. */
-export interface EndpointSubscription {
+interface EndpointSubscription {
   readonly id: string;
   readonly workspace_id: string;
   /** The JSON array of event types it subscribes to. */
@@ -68,7 +68,11 @@ export async function findSubscribers(
 /** Rows per insert: bounds one statement's work (and its JSON value) when a sweep completes many shifts. */
 const INSERT_CHUNK = 200;
 
-async function insertInChunks(trx: Executor, name: 'insertWebhookEvents' | 'insertWebhookDeliveries', rows: readonly object[]) {
+async function insertInChunks(
+  trx: Executor,
+  name: 'insertWebhookEvents' | 'insertWebhookDeliveries',
+  rows: readonly object[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await runStatement(trx, name, [JSON.stringify(rows.slice(i, i + INSERT_CHUNK))]);
   }

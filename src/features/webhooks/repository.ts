@@ -49,8 +49,9 @@ export async function claimDueDeliveries(
   if (!due) return { deliveries: [], more: saturated.length > 0 };
   let more = saturated.length > 0;
   const ids = await write(async (trx) => {
-    const candidates = await runStatement(trx, 'findDueDeliveries', [options.now, options.now, skipped, options.limit * 2]);
-    more ||= candidates.length >= options.limit * 2;
+    const batch = options.limit * 2;
+    const candidates = await runStatement(trx, 'findDueDeliveries', [options.now, options.now, skipped, batch]);
+    more ||= candidates.length >= batch;
     const taken = new Map(options.busy);
     const chosen: string[] = [];
     for (const row of candidates) {
