@@ -13,7 +13,19 @@ import {
   SqliteQueryCompiler,
   type CompiledQuery,
 } from 'kysely';
+import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';
+import * as applications from '../../src/features/applications/repository.ts';
+import * as reports from '../../src/features/reports/repository.ts';
+import { startShift, stopShift, timeOutShift, timeOutShifts } from '../../src/features/shifts/lifecycle.ts';
+import * as shifts from '../../src/features/shifts/repository.ts';
+import * as staff from '../../src/features/staff/profiles.ts';
+import * as totals from '../../src/features/totals/repository.ts';
+import { applyCompletedShifts } from '../../src/features/totals/service.ts';
+import * as outbox from '../../src/features/webhooks/outbox.ts';
+import * as webhooks from '../../src/features/webhooks/repository.ts';
+import * as workspace from '../../src/features/workspaces/workspace.ts';
+import * as records from '../../src/idempotency/records.ts';
 
 export const SNAPSHOT_DIALECTS = ['sqlite', 'postgres'] as const;
 export type SnapshotDialect = (typeof SNAPSHOT_DIALECTS)[number];
@@ -47,6 +59,8 @@ function recordingDb(dialect: SnapshotDialect, queries: CompiledQuery[]): Db {
   });
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 /** Every query the module's samples run on `dialect`, named statements by name only (their text is in named.*.sql). */
 export async function capturedQueries(
   module: SnapshotModule,
@@ -62,14 +76,329 @@ export async function capturedQueries(
     for (const query of queries) {
       const name = names.get(query.sql);
       lines.push(name === undefined ? `${query.sql};` : `-- named statement ${name} (named.${dialect}.sql)`);
-      lines.push(`-- values: ${JSON.stringify(query.parameters)}`);
+      // Ids the code generates (time-ordered uuids) differ on every run: written as <uuid>.
+      lines.push(`-- values: ${JSON.stringify(query.parameters).replace(UUID, '<uuid>')}`);
     }
     parts.push(`${lines.join('\n')}\n`);
   }
   return parts.join('\n');
 }
 
+// Sample values: fixed, so the files change only when the queries do.
+const NOW = Date.parse('2026-03-11T12:00:00.000Z');
+const HOUR = 3_600_000;
+const WORKSPACE = 'workspace-1';
+const APPLICATION = 'application-1';
+const STAFF = 'staff-1';
+const SHIFT = 'shift-1';
+const OWNER = { applicationId: APPLICATION, environment: 'test' };
+const AUDIENCE = { workspaceId: WORKSPACE, environment: 'test' };
+const HEARTBEAT = { recordedAt: NOW, seenAt: NOW, staleBefore: NOW - 300_000, owner: OWNER, serverId: 'server-1' };
+const RESULT = {
+  scope: `app:${APPLICATION}:test`,
+  key: 'idempotency-key-1',
+  fingerprint: 'fingerprint',
+  status: 200,
+  body: '{"data":{}}',
+  requestId: 'req_0000000000000000',
+  now: NOW,
+};
+const CREDENTIAL = {
+  keyHash: 'key-hash',
+  keyId: 'key-1',
+  environment: 'test',
+  scopes: '["activity:write"]',
+  applicationId: APPLICATION,
+  applicationName: 'Game',
+  workspaceId: WORKSPACE,
+  features: '{"activity":true}',
+  allowedUniverseIds: '["42"]',
+};
+const SHIFT_ROW = {
+  id: SHIFT,
+  workspace_id: WORKSPACE,
+  application_id: APPLICATION,
+  environment: 'test',
+  staff_id: STAFF,
+  universe_id: '42',
+  place_id: '7',
+  server_id: 'server-1',
+  status: 'active',
+  started_at: NOW - HOUR,
+  last_heartbeat_at: NOW - HOUR,
+  last_seen_at: NOW,
+  ended_at: null,
+  end_reason: null,
+  created_at: NOW,
+};
+const SPAN = { workspace_id: WORKSPACE, environment: 'test', staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
+const EVENT = {
+  id: 'event-1',
+  type: 'activity.shift.ended' as const,
+  workspaceId: WORKSPACE,
+  environment: 'test' as const,
+  createdAt: NOW,
+  data: { shift: { id: SHIFT } },
+};
+
+/** A store on the recording Kysely instance: writes run in one of its (recorded) transactions. */
+function storeOf(db: Db, dialect: SnapshotDialect): Store {
+  return {
+    db,
+    dialect,
+    write: (job) => db.transaction().execute(job),
+    read: (job) => job(),
+    close: () => db.destroy(),
+  };
+}
+
 /** The repositories whose queries are snapshotted, with their samples. */
 export function snapshotSamples(): SnapshotModule[] {
-  return [];
+  return [
+    {
+      file: 'shifts',
+      samples: [
+        { name: 'findOwnedShift', run: (db) => shifts.findOwnedShift(db, OWNER, SHIFT) },
+        { name: 'findOwnedShifts', run: (db) => shifts.findOwnedShifts(db, OWNER, [SHIFT, 'shift-2']) },
+        { name: 'findActiveShift', run: (db) => shifts.findActiveShift(db, OWNER, STAFF) },
+        { name: 'findActiveShiftsOfServer', run: (db) => shifts.findActiveShiftsOfServer(db, OWNER, 'server-1') },
+        { name: 'lockShifts', run: (db) => shifts.lockShifts(db, [SHIFT, 'shift-2']) },
+        { name: 'recordHeartbeat', run: (db) => shifts.recordHeartbeat(db, SHIFT, HEARTBEAT) },
+        { name: 'recordHeartbeats', run: (db) => shifts.recordHeartbeats(db, [SHIFT, 'shift-2'], HEARTBEAT) },
+        {
+          name: 'recordKnownHeartbeat',
+          run: (db) => shifts.recordKnownHeartbeat(storeOf(db, dialectOf(db)), SHIFT, HEARTBEAT, CREDENTIAL, RESULT),
+        },
+        { name: 'findVisibleShift', run: (db) => shifts.findVisibleShift(db, AUDIENCE, SHIFT) },
+        {
+          name: 'listLiveShifts',
+          run: (db) =>
+            shifts.listLiveShifts(db, AUDIENCE, {
+              staleBefore: NOW - 300_000,
+              after: { startedAt: NOW - HOUR, id: SHIFT },
+              limit: 51,
+            }),
+        },
+      ],
+    },
+    {
+      file: 'shift-lifecycle',
+      samples: [
+        { name: 'startShift', run: (db) => db.transaction().execute((trx) => startShift(trx, SHIFT_ROW)) },
+        {
+          name: 'stopShift',
+          run: (db) =>
+            db
+              .transaction()
+              .execute((trx) =>
+                stopShift(trx, SHIFT, { endedAt: NOW, reason: 'manual', staleBefore: NOW - 300_000, owner: OWNER }, NOW),
+              ),
+        },
+        { name: 'timeOutShift', run: (db) => db.transaction().execute((trx) => timeOutShift(trx, SHIFT, NOW - 300_000, NOW)) },
+        { name: 'timeOutShifts', run: (db) => db.transaction().execute((trx) => timeOutShifts(trx, NOW - 300_000, 500, NOW)) },
+      ],
+    },
+    {
+      file: 'totals',
+      samples: [
+        { name: 'applyCompletedShifts (a completion)', run: (db) => applyCompletedShifts(db, [SPAN]) },
+        { name: 'lockWorkspacesForTotals', run: (db) => totals.lockWorkspacesForTotals(db, [WORKSPACE]) },
+        {
+          name: 'recordChangedStaff',
+          run: (db) => totals.recordChangedStaff(db, [{ workspaceId: WORKSPACE, version: 64, staffIds: new Set([STAFF]) }]),
+        },
+        { name: 'findChanges', run: (db) => totals.findChanges(db, WORKSPACE, 10, 12) },
+        {
+          name: 'addToTotals (taking shifts out)',
+          run: (db) =>
+            totals.addToTotals(db, [
+              {
+                workspace_id: WORKSPACE,
+                environment: 'test',
+                grain: 'day',
+                bucket_start: NOW - 12 * HOUR,
+                staff_id: STAFF,
+                worked_ms: -HOUR,
+                started_shifts: -1,
+                carried_shifts: 0,
+              },
+            ]),
+        },
+        {
+          name: 'raiseLongestShift',
+          run: (db) => totals.raiseLongestShift(db, [{ workspaceId: WORKSPACE, environment: 'test', ms: HOUR }]),
+        },
+        { name: 'clearTotals', run: (db) => totals.clearTotals(db, WORKSPACE) },
+        { name: 'clearTotals (some staff)', run: (db) => totals.clearTotals(db, WORKSPACE, [STAFF]) },
+        { name: 'findWorkspaceId', run: (db) => totals.findWorkspaceId(db, WORKSPACE) },
+        { name: 'listWorkspaceIds', run: (db) => totals.listWorkspaceIds(db) },
+        { name: 'staffIdsAfter', run: (db) => totals.staffIdsAfter(db, WORKSPACE, STAFF, 100) },
+        { name: 'completedShiftsOf', run: (db) => totals.completedShiftsOf(db, WORKSPACE, [STAFF]) },
+        {
+          name: 'readStaffWorked',
+          run: (db) =>
+            totals.readStaffWorked(
+              db,
+              { ...AUDIENCE, staffId: STAFF },
+              [{ grain: 'week', from: NOW - 168 * HOUR, to: NOW }],
+              [{ start: NOW - 2 * HOUR, end: NOW }],
+            ),
+        },
+        {
+          name: 'readWorkspaceWorked',
+          run: (db) =>
+            totals.readWorkspaceWorked(
+              db,
+              { ...AUDIENCE, staffIds: [STAFF, 'staff-2'] },
+              {
+                period: { start: NOW - 170 * HOUR, end: NOW },
+                run: { grain: 'day', from: NOW - 168 * HOUR, to: NOW - 24 * HOUR },
+                edges: [{ start: NOW - 170 * HOUR, end: NOW - 168 * HOUR }],
+              },
+              NOW - 300_000,
+            ),
+        },
+      ],
+    },
+    {
+      file: 'webhooks',
+      samples: [
+        { name: 'findSubscribers', run: (db) => outbox.findSubscribers(db, [WORKSPACE], 'activity.shift.ended') },
+        {
+          name: 'writeWebhookEvents',
+          run: (db) => outbox.writeWebhookEvents(db, [EVENT], new Map([[WORKSPACE, ['endpoint-1', 'endpoint-2']]])),
+        },
+        {
+          name: 'claimDueDeliveries',
+          run: (db) =>
+            webhooks.claimDueDeliveries(storeOf(db, dialectOf(db)), {
+              now: NOW,
+              limit: 16,
+              leaseMs: 60_000,
+              owner: 'instance-1',
+              perEndpoint: 4,
+              busy: new Map([['endpoint-1', 4]]),
+            }),
+        },
+        {
+          name: 'recordAttempts',
+          run: (db) =>
+            webhooks.recordAttempts(storeOf(db, dialectOf(db)).write, [
+              {
+                deliveryId: 'delivery-1',
+                owner: 'instance-1',
+                attempt: 1,
+                startedAt: NOW,
+                finishedAt: NOW + 120,
+                durationMs: 120,
+                status: 200,
+                error: null,
+                excerpt: 'ok',
+                outcome: 'delivered',
+                nextAttemptAt: NOW,
+              },
+            ]),
+        },
+        { name: 'releaseClaims', run: (db) => webhooks.releaseClaims(storeOf(db, dialectOf(db)).write, ['delivery-1'], 'instance-1') },
+        { name: 'pendingBacklog', run: (db) => webhooks.pendingBacklog(db) },
+      ],
+    },
+    {
+      file: 'idempotency',
+      samples: [
+        {
+          name: 'takeKey',
+          run: (db) => db.transaction().execute((trx) => records.takeKey(trx, RESULT.scope, RESULT.key, 'fingerprint', NOW).catch(() => null)),
+        },
+        { name: 'storeResult', run: (db) => db.transaction().execute((trx) => records.storeResult(trx, RESULT)) },
+        { name: 'purgeExpiredRecords', run: (db) => records.purgeExpiredRecords(db, { now: () => NOW }, 1000) },
+      ],
+    },
+    {
+      file: 'applications',
+      samples: [
+        { name: 'findSubmission', run: (db) => applications.findSubmission(db, 'submission-1') },
+        {
+          name: 'updateSubmissionIf',
+          run: (db) =>
+            applications.updateSubmissionIf(db, 'submission-1', ['submitted', 'under_review'], {
+              status: 'accepted',
+              accepted_at: NOW,
+              updated_at: NOW,
+            }),
+        },
+        { name: 'setStaffProfile', run: (db) => applications.setStaffProfile(db, 'submission-1', STAFF) },
+        { name: 'findStaffIdByGameUser', run: (db) => applications.findStaffIdByGameUser(db, WORKSPACE, '1001') },
+        {
+          name: 'insertStaffIfAbsent',
+          run: (db) =>
+            applications.insertStaffIfAbsent(db, {
+              id: STAFF,
+              workspaceId: WORKSPACE,
+              displayName: 'Alice',
+              gameUserId: '1001',
+              gameUsername: 'alice',
+              chatUserId: null,
+              createdAt: NOW,
+            }),
+        },
+        {
+          name: 'insertCommand',
+          run: (db) =>
+            applications.insertCommand(db, {
+              id: 'command-1',
+              workspaceId: WORKSPACE,
+              type: 'application.submission.accept',
+              actorType: 'user',
+              actorId: 'user-1',
+              submissionId: 'submission-1',
+              requestId: RESULT.requestId,
+              idempotencyKey: RESULT.key,
+              payload: {},
+              createdAt: NOW,
+            }),
+        },
+        {
+          name: 'insertEvent',
+          run: (db) =>
+            applications.insertEvent(db, {
+              id: 'event-1',
+              workspaceId: WORKSPACE,
+              commandId: 'command-1',
+              type: 'application.submission.accepted',
+              payload: {},
+              createdAt: NOW,
+            }),
+        },
+      ],
+    },
+    {
+      file: 'reports',
+      samples: [
+        { name: 'earliestLiveSeen', run: (db) => reports.earliestLiveSeen(db, AUDIENCE, NOW - 300_000) },
+        {
+          name: 'listRankedStaffIds',
+          run: (db) => reports.listRankedStaffIds(db, WORKSPACE, { statuses: ['active'], departmentId: 'department-1' }),
+        },
+        {
+          name: 'findApprovedNotices',
+          run: (db) => reports.findApprovedNotices(db, [STAFF], { start: NOW - 168 * HOUR, end: NOW }),
+        },
+      ],
+    },
+    {
+      file: 'shared-reads',
+      samples: [
+        { name: 'findWorkspace', run: (db) => workspace.findWorkspace(db, WORKSPACE) },
+        { name: 'bumpActivityVersion', run: (db) => workspace.bumpActivityVersion(db, [WORKSPACE]) },
+        { name: 'findStaffByChatUser', run: (db) => staff.findStaffByChatUser(db, WORKSPACE, 'chat-user-1') },
+        { name: 'findStaffByGameUser', run: (db) => staff.findStaffByGameUser(db, WORKSPACE, '1001') },
+        { name: 'findStaffProfiles', run: (db) => staff.findStaffProfiles(db, WORKSPACE, [STAFF, 'staff-2']) },
+      ],
+    },
+  ];
+}
+
+function dialectOf(db: Db): SnapshotDialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
