@@ -2,7 +2,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
 import { AppError } from '../errors.ts';
-import type { StoredResponse } from './records.ts';
+import type { StoredResponse } from './index.ts';
 
 /**
  * A refusal whose writes still commit (a thrown error rolls the operation back): e.g. a heartbeat on a shift

@@ -5,36 +5,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
-import { runStatement, type IdempotencyKeyRow, type ResultValues } from '../db/sql/index.ts';
+import { runStatement, type IdempotencyKeyRow } from '../db/sql/index.ts';
 import type { Database, Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
+import type { StoredResponse, StoredResult } from './index.ts';
 
 /** Results are replayable for this long. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-/** A result as stored and replayed: the response's status and body. */
-export interface StoredResponse {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/** A request's result as it is stored under its key. */
-export interface StoredResult {
-  readonly scope: string;
-  readonly key: string;
-  readonly fingerprint: string;
-  readonly status: number;
-  /** The response body as JSON text. */
-  readonly body: string;
-  readonly requestId: string;
-  /** When it is stored: it is replayed for IDEMPOTENCY_RETENTION_MS from then. */
-  readonly now: number;
-}
-
-/** The values the statements that store a result bind (src/db/sql/statements.ts). */
-export function resultValues(result: StoredResult): ResultValues {
-  return [result.scope, result.key, result.fingerprint, result.status, result.body, result.requestId, result.now];
-}
 
 /** 422: the key was used with another request (another method, path or body). */
 export const reusedKey = () =>
@@ -81,9 +58,16 @@ function judgeRecord(row: IdempotencyKeyRow, fingerprint: string, now: number): 
  * PostgreSQL, whose first read of the key predates its lock).
  */
 export async function storeResult(trx: Transaction<Database>, result: StoredResult): Promise<boolean> {
+  const { scope, key, fingerprint, status, body, requestId, now } = result;
   const stored = await runStatement(trx, 'storeIdempotentResult', [
-    ...resultValues(result),
-    result.now - IDEMPOTENCY_RETENTION_MS,
+    scope,
+    key,
+    fingerprint,
+    status,
+    body,
+    requestId,
+    now,
+    now - IDEMPOTENCY_RETENTION_MS,
   ]);
   return stored.length > 0;
 }

@@ -1,23 +1,237 @@
 /**
- * Runs the hot paths' named statements (statements.ts) on a store or a transaction of it, with the text of the
- * store it belongs to: `sqlite.ts` or `postgres.ts`.
+ * The hot paths' statements by name: the values each takes (positional, in order), the rows it returns, and how
+ * one runs. Their text is in `sqlite.ts` and `postgres.ts`, one module per store, and in the committed snapshots
+ * under `sql/` at the root of the repository. Both stores' texts of a statement take the same values: SQLite's
+ * `?` take them in order, PostgreSQL's `$n` name them by position (and may name one twice).
  */
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import type { Executor } from '../types.ts';
+import type { Executor, ShiftTable } from '../types.ts';
 import { POSTGRES_STATEMENTS } from './postgres.ts';
 import { SQLITE_STATEMENTS } from './sqlite.ts';
-import type { PostgresStatements, SqliteStatements } from './statements.ts';
 
-export type {
-  ApiKeyRow,
-  ClaimedDeliveryRow,
-  CredentialValues,
-  IdempotencyKeyRow,
-  KnownHeartbeatValues,
-  RecordedHeartbeatRow,
-  ResultValues,
-} from './statements.ts';
 export { POSTGRES_STATEMENTS, SQLITE_STATEMENTS };
+
+/** A statement's values and the row it returns. */
+export interface Statement<Params extends readonly unknown[], Row> {
+  readonly params: Params;
+  readonly row: Row;
+}
+
+/** The key and application values an API key actor is built from (`findApiKey`). */
+export interface ApiKeyRow {
+  readonly key_id: string;
+  readonly environment: string;
+  readonly scopes: string;
+  readonly revoked: number;
+  readonly expires_at: number | null;
+  readonly application_id: string;
+  readonly application_name: string;
+  readonly workspace_id: string;
+  readonly approved: number;
+  readonly features: string;
+  readonly allowed_universe_ids: string;
+}
+
+/** A key's stored result, if any, and whether this request holds the key (PostgreSQL: its advisory lock). */
+export interface IdempotencyKeyRow {
+  /** True (PostgreSQL) or 1 (SQLite) when the key is this request's to run. */
+  readonly locked: boolean | number;
+  readonly fingerprint: string | null;
+  readonly response_status: number | null;
+  readonly response_body: string | null;
+  readonly created_at: number | null;
+}
+
+export type ShiftRow = ShiftTable;
+
+export interface ClaimedDeliveryRow {
+  readonly id: string;
+  readonly event_id: string;
+  readonly endpoint_id: string;
+  readonly attempts: number;
+  readonly expires_at: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly body: string;
+}
+
+export interface RecordedHeartbeatRow {
+  readonly id: string;
+  readonly last_heartbeat_at: number;
+}
+
+/** What a heartbeat records: the game server's instant, the server clock's, and the liveness cutoff. */
+type HeartbeatValues = [recordedAt: number, seenAt: number];
+
+/**
+ * A key credential's values (see src/keys/credential.ts): the key and its application as they stood when the key
+ * was last looked up, and the instant it is checked at.
+ */
+export type CredentialValues = [
+  keyHash: string,
+  keyId: string,
+  environment: string,
+  scopes: string,
+  now: number,
+  applicationId: string,
+  applicationName: string,
+  workspaceId: string,
+  features: string,
+  allowedUniverseIds: string,
+];
+
+/** A stored result's values. */
+type ResultValues = [
+  scope: string,
+  key: string,
+  fingerprint: string,
+  status: number,
+  body: string,
+  requestId: string,
+  now: number,
+];
+
+/** Statements both stores run, with the same values. */
+export interface SharedStatements {
+  /** The key row and its application, by the key's hash: every request with an API key. */
+  findApiKey: Statement<[keyHash: string], ApiKeyRow>;
+
+  /** The key's stored result (one row, its columns null when there is none), taking the key on PostgreSQL. */
+  takeIdempotencyKey: Statement<[scope: string, key: string], IdempotencyKeyRow>;
+  /**
+   * Stores a request's result under its key, replacing a record that has expired (created at or before
+   * `expiredBefore`); no row when the key has a live record (a duplicate completed it meanwhile).
+   */
+  storeIdempotentResult: Statement<[...ResultValues, expiredBefore: number], { readonly key: string }>;
+
+  /** Starts a shift unless its staff member has an active one for the application and environment. */
+  startShift: Statement<
+    [
+      id: string,
+      workspaceId: string,
+      applicationId: string,
+      environment: string,
+      staffId: string,
+      universeId: string,
+      placeId: string,
+      serverId: string,
+      startedAt: number,
+      lastHeartbeatAt: number,
+      lastSeenAt: number,
+      createdAt: number,
+    ],
+    { readonly id: string }
+  >;
+  /**
+   * Locks the shifts (their ids a JSON array) in id order on PostgreSQL; on SQLite, which needs no row locks,
+   * reads them.
+   */
+  lockShifts: Statement<[idsJson: string], { readonly id: string }>;
+  /** The staff member's active shift for the application and environment, if any. */
+  findActiveShift: Statement<[applicationId: string, environment: string, staffId: string], ShiftRow>;
+  /**
+   * A heartbeat on one live shift of the caller, started by `recordedAt`, of `serverId` when one is given:
+   * `last_heartbeat_at` only moves forward.
+   */
+  recordHeartbeat: Statement<
+    [
+      ...HeartbeatValues,
+      id: string,
+      staleBefore: number,
+      applicationId: string,
+      environment: string,
+      notBefore: number,
+      serverId: string | null,
+    ],
+    RecordedHeartbeatRow
+  >;
+  /** The same for many shifts of one server (their ids a JSON array). */
+  recordHeartbeats: Statement<
+    [
+      ...HeartbeatValues,
+      idsJson: string,
+      staleBefore: number,
+      applicationId: string,
+      environment: string,
+      notBefore: number,
+      serverId: string,
+    ],
+    RecordedHeartbeatRow
+  >;
+  /**
+   * Adds changes to the running totals (a JSON array of rows of `activity_totals`, each with the amounts to add),
+   * creating the rows missing, in the array's order (the table's key order: concurrent writers lock rows alike).
+   */
+  addToTotals: Statement<[rowsJson: string], never>;
+
+  /** Records webhook events (a JSON array of rows of `webhook_events`). */
+  insertWebhookEvents: Statement<[rowsJson: string], never>;
+  /** Records pending deliveries (a JSON array of rows of `webhook_deliveries`, without claim or attempt columns). */
+  insertWebhookDeliveries: Statement<[rowsJson: string], never>;
+  /** Whether any pending delivery is due and unclaimed at `now`, but for the endpoints listed (a JSON array). */
+  findDueDelivery: Statement<[now: number, now: number, saturatedEndpointsJson: string], { readonly id: string }>;
+  /**
+   * Pending deliveries due and unclaimed at `now`, oldest due first, but for the endpoints listed; on PostgreSQL
+   * locked, skipping those another instance is claiming.
+   */
+  findDueDeliveries: Statement<
+    [now: number, now: number, saturatedEndpointsJson: string, limit: number],
+    { readonly id: string; readonly endpoint_id: string }
+  >;
+  /** Marks deliveries (a JSON array of ids) claimed by `owner` until `claimedUntil`. */
+  claimDeliveries: Statement<[claimedUntil: number, owner: string, idsJson: string], never>;
+  /** Claimed deliveries (a JSON array of ids) with what sending them needs. */
+  findClaimedDeliveries: Statement<[idsJson: string], ClaimedDeliveryRow>;
+
+  /** Completes one live shift of the caller with its own end (a stop), ending no earlier than its start. */
+  stopShift: Statement<
+    [
+      endedAt: number,
+      endReason: string,
+      id: string,
+      staleBefore: number,
+      applicationId: string,
+      environment: string,
+      notBefore: number,
+    ],
+    ShiftRow
+  >;
+}
+
+/**
+ * The values of a heartbeat whose answer is known before it runs (it records exactly `recordedAt`), the credential
+ * of the key it acts for, and its idempotency key.
+ */
+export type KnownHeartbeatValues = [
+  ...HeartbeatValues,
+  id: string,
+  staleBefore: number,
+  notAfter: number,
+  applicationId: string,
+  environment: string,
+  notBefore: number,
+  serverId: string | null,
+  ...CredentialValues,
+  scope: string,
+  key: string,
+];
+
+/**
+ * A known heartbeat and its stored result in one statement (PostgreSQL cannot do better than one; SQLite, whose
+ * UPDATE cannot feed an INSERT, runs `recordKnownHeartbeat` and then `storeIdempotentResult`).
+ */
+export interface PostgresStatements extends SharedStatements {
+  recordKnownHeartbeatWithResult: Statement<
+    [...KnownHeartbeatValues, fingerprint: string, status: number, body: string, requestId: string, now: number],
+    { readonly key: string }
+  >;
+}
+
+export interface SqliteStatements extends SharedStatements {
+  recordKnownHeartbeat: Statement<KnownHeartbeatValues, { readonly id: string }>;
+}
+
+export type StatementTexts<S> = { readonly [N in keyof S]: string };
 
 /** Whether `db` is a PostgreSQL store (or a transaction of one). */
 function isPostgres(db: Executor): boolean {
@@ -29,7 +243,7 @@ type AnyStatements = PostgresStatements & SqliteStatements;
 
 /**
  * Runs the statement named `name` with `params` on `db`, in the text of the store `db` belongs to; its rows. A
- * statement only one store has (see statements.ts) is refused on the other.
+ * statement only one store has (PostgresStatements, SqliteStatements) is refused on the other.
  */
 export async function runStatement<N extends keyof AnyStatements>(
   db: Executor,

@@ -1,5 +1,5 @@
 /**
- * The hot paths' statements on PostgreSQL, as they run: `$n` is the statement's n-th value (see statements.ts for
+ * The hot paths' statements on PostgreSQL, as they run: `$n` is the statement's n-th value (see index.ts for
  * what each takes and returns). The store runs each as a named prepared statement, parsed and planned once per
  * connection (src/db/pg-dialect.ts).
  *
@@ -13,7 +13,7 @@
  * An idempotency key's advisory lock is the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one
  * per line (the lock is transaction-scoped: a request holds its key until it commits or rolls back).
  */
-import type { PostgresStatements, StatementTexts } from './statements.ts';
+import type { PostgresStatements, StatementTexts } from './index.ts';
 
 export const POSTGRES_STATEMENTS: StatementTexts<PostgresStatements> = {
   findApiKey: `

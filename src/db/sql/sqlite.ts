@@ -1,8 +1,8 @@
 /**
  * The hot paths' statements on SQLite, as they run: `?` takes the statement's values in order (see
- * statements.ts for what each takes and returns). The store keeps each prepared once (src/db/statement-cache.ts).
+ * index.ts for what each takes and returns). The store keeps each prepared once (src/db/statement-cache.ts).
  */
-import type { SqliteStatements, StatementTexts } from './statements.ts';
+import type { SqliteStatements, StatementTexts } from './index.ts';
 
 export const SQLITE_STATEMENTS: StatementTexts<SqliteStatements> = {
   findApiKey: `

@@ -11,7 +11,7 @@ import {
   type RecordedHeartbeatRow,
 } from '../../db/sql/index.ts';
 import type { Executor, ShiftTable } from '../../db/types.ts';
-import { resultValues, storeResult, type StoredResult } from '../../idempotency/index.ts';
+import { storeResult, type StoredResult } from '../../idempotency/index.ts';
 import type { KeyCredential } from '../../keys/credential.ts';
 import { ACTIVE } from './status.ts';
 
@@ -195,7 +195,7 @@ export async function recordKnownHeartbeat(
     result.key,
   ];
   if (store.dialect === 'postgres') {
-    const [, , fingerprint, status, body, requestId, now] = resultValues(result);
+    const { fingerprint, status, body, requestId, now } = result;
     try {
       const rows = await runStatement(store.db, 'recordKnownHeartbeatWithResult', [
         ...values,
