@@ -88,6 +88,14 @@ select $20::text, $21::text, $22::text, 'completed', $23::integer, $24::text, $2
 from heartbeat
 returning key;
 
+-- stopShift
+update shifts
+set status = 'completed', ended_at = $1, end_reason = $2
+where id = $3
+  and (case when status = 'active' then last_seen_at end) >= $4
+  and application_id = $5 and environment = $6 and started_at <= $7
+returning *;
+
 -- addToTotals
 insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
@@ -137,11 +145,3 @@ from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id = any(array(select json_array_elements_text($1::json)));
-
--- stopShift
-update shifts
-set status = 'completed', ended_at = $1, end_reason = $2
-where id = $3
-  and (case when status = 'active' then last_seen_at end) >= $4
-  and application_id = $5 and environment = $6 and started_at <= $7
-returning *;

@@ -73,6 +73,14 @@ where id = ?
   and not exists (select 1 from idempotency_records where scope = ? and key = ?)
 returning id;
 
+-- stopShift
+update shifts
+set status = 'completed', ended_at = ?, end_reason = ?
+where id = ?
+  and (case when status = 'active' then last_seen_at end) >= ?
+  and application_id = ? and environment = ? and started_at <= ?
+returning *;
+
 -- addToTotals
 insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
@@ -121,11 +129,3 @@ from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id in (select value from json_each(?));
-
--- stopShift
-update shifts
-set status = 'completed', ended_at = ?, end_reason = ?
-where id = ?
-  and (case when status = 'active' then last_seen_at end) >= ?
-  and application_id = ? and environment = ? and started_at <= ?
-returning *;

@@ -158,6 +158,20 @@ export interface SharedStatements {
     ],
     RecordedHeartbeatRow
   >;
+  /** Completes one live shift of the caller with its own end (a stop), ending no earlier than its start. */
+  stopShift: Statement<
+    [
+      endedAt: number,
+      endReason: string,
+      id: string,
+      staleBefore: number,
+      applicationId: string,
+      environment: string,
+      notBefore: number,
+    ],
+    ShiftRow
+  >;
+
   /**
    * Adds changes to the running totals (a JSON array of rows of `activity_totals`, each with the amounts to add),
    * creating the rows missing, in the array's order (the table's key order: concurrent writers lock rows alike).
@@ -182,20 +196,6 @@ export interface SharedStatements {
   claimDeliveries: Statement<[claimedUntil: number, owner: string, idsJson: string], never>;
   /** Claimed deliveries (a JSON array of ids) with what sending them needs. */
   findClaimedDeliveries: Statement<[idsJson: string], ClaimedDeliveryRow>;
-
-  /** Completes one live shift of the caller with its own end (a stop), ending no earlier than its start. */
-  stopShift: Statement<
-    [
-      endedAt: number,
-      endReason: string,
-      id: string,
-      staleBefore: number,
-      applicationId: string,
-      environment: string,
-      notBefore: number,
-    ],
-    ShiftRow
-  >;
 }
 
 /**
@@ -217,8 +217,8 @@ export type KnownHeartbeatValues = [
 ];
 
 /**
- * A known heartbeat and its stored result in one statement (PostgreSQL cannot do better than one; SQLite, whose
- * UPDATE cannot feed an INSERT, runs `recordKnownHeartbeat` and then `storeIdempotentResult`).
+ * PostgreSQL runs a known heartbeat and its stored result as one statement; SQLite, whose UPDATE cannot feed an
+ * INSERT, runs `recordKnownHeartbeat` and then `storeIdempotentResult`, in one job of its group commit.
  */
 export interface PostgresStatements extends SharedStatements {
   recordKnownHeartbeatWithResult: Statement<

@@ -1,6 +1,8 @@
 /**
  * The hot paths' statements on SQLite, as they run: `?` takes the statement's values in order (see
  * index.ts for what each takes and returns). The store keeps each prepared once (src/db/statement-cache.ts).
+ * The texts match PostgreSQL's (postgres.ts, which says why a shift is found "active and live" the way it is)
+ * where the two dialects allow.
  */
 import type { SqliteStatements, StatementTexts } from './index.ts';
 
@@ -81,6 +83,14 @@ where id = ?
   and not exists (select 1 from idempotency_records where scope = ? and key = ?)
 returning id`,
 
+  stopShift: `
+update shifts
+set status = 'completed', ended_at = ?, end_reason = ?
+where id = ?
+  and (case when status = 'active' then last_seen_at end) >= ?
+  and application_id = ? and environment = ? and started_at <= ?
+returning *`,
+
   // An INSERT … SELECT with an upsert clause needs a WHERE to be read as one (SQLite's grammar).
   addToTotals: `
 insert into activity_totals
@@ -130,12 +140,4 @@ from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id in (select value from json_each(?))`,
-
-  stopShift: `
-update shifts
-set status = 'completed', ended_at = ?, end_reason = ?
-where id = ?
-  and (case when status = 'active' then last_seen_at end) >= ?
-  and application_id = ? and environment = ? and started_at <= ?
-returning *`,
 };

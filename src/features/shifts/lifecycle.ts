@@ -9,7 +9,7 @@
 import type { Transaction } from 'kysely';
 import { runStatement } from '../../db/sql/index.ts';
 import type { Database } from '../../db/types.ts';
-import { recordCompletions } from './completion.ts';
+import { applyCompletedShifts } from '../totals/service.ts';
 import { recordShiftEvents } from './events.ts';
 import { lockShifts, type ShiftOwner, type ShiftRow } from './repository.ts';
 import { ACTIVE, COMPLETED } from './status.ts';
@@ -136,14 +136,24 @@ export async function timeOutShifts(trx: Trx, staleBefore: number, limit: number
 
 /**
  * Every completion, whichever way the shift ended: `completing` changes the shifts' rows (and so locks them), then
- * their time is added to the activity totals, which locks their workspaces' rows, and an `activity.shift.ended`
- * event is recorded. Shift rows before workspace rows, here for every completion: concurrent completions wait for
- * each other instead of deadlocking.
+ * their time is added to the activity totals, which locks their workspaces' rows and moves their activity version
+ * (invalidating their cached rankings, src/features/workspaces/rankings.ts), and an `activity.shift.ended` event
+ * is recorded. Shift rows before workspace rows, here for every completion: concurrent completions wait for each
+ * other instead of deadlocking.
  */
 async function complete(trx: Trx, completing: () => Promise<ShiftRow[]>, now: number): Promise<ShiftRow[]> {
   const rows = await completing();
   if (rows.length === 0) return rows;
-  await recordCompletions(trx, rows);
+  await applyCompletedShifts(
+    trx,
+    rows.map((row) => ({
+      workspace_id: row.workspace_id,
+      environment: row.environment,
+      staff_id: row.staff_id,
+      started_at: row.started_at,
+      ended_at: row.ended_at ?? row.last_heartbeat_at,
+    })),
+  );
   await recordShiftEvents(trx, 'activity.shift.ended', rows, now);
   return rows;
 }

@@ -32,8 +32,9 @@ export { planPeriod } from './buckets.ts';
 export { rowsByStaff } from './reading.ts';
 
 /**
- * Adds completed shifts to the totals, in the caller's transaction (the one that completed them). Locks the
- * shifts' workspaces (see lockWorkspacesForTotals), so call it after the shift rows are written.
+ * Adds completed shifts to the totals, in the caller's transaction (the one that completed them, or imported
+ * them). Locks the shifts' workspaces' rows (lockWorkspacesForTotals): every completion calls it right after the
+ * statement that completed its shifts, whose rows it then holds (src/features/shifts/lifecycle.ts, `complete`).
  */
 export async function applyCompletedShifts(trx: Executor, shifts: readonly CompletedSpan[]): Promise<void> {
   await changeTotals(trx, shifts, 1);
