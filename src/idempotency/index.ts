@@ -155,8 +155,8 @@ class KeyCompletedMeanwhile extends Error {
 
 /**
  * A key completed meanwhile, or PostgreSQL's deadlock_detected or serialization_failure: the transaction was
- * rolled back and may simply run again. (A safety net: writers of several rows lock them in one order,
- * src/db/row-locks.ts, so that they wait for each other instead of deadlocking.)
+ * rolled back and may simply run again. (A safety net: writers of several shifts lock them in one order,
+ * src/features/shifts/repository.ts lockShifts, so that they wait for each other instead of deadlocking.)
  */
 function mayRunAgain(error: unknown): boolean {
   if (error instanceof KeyCompletedMeanwhile) return true;
