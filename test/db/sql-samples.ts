@@ -283,7 +283,7 @@ export function snapshotSamples(): SnapshotModule[] {
         {
           name: 'recordAttempts',
           run: (db) =>
-            webhooks.recordAttempts(storeOf(db, dialectOf(db)).write, [
+            webhooks.recordAttempts(db, [
               {
                 deliveryId: 'delivery-1',
                 owner: 'instance-1',
@@ -299,6 +299,7 @@ export function snapshotSamples(): SnapshotModule[] {
               },
             ]),
         },
+        { name: 'bringDeliveriesForward', run: (db) => webhooks.bringDeliveriesForward(db, ['endpoint-1', 'endpoint-2'], NOW) },
         { name: 'releaseClaims', run: (db) => webhooks.releaseClaims(storeOf(db, dialectOf(db)).write, ['delivery-1'], 'instance-1') },
         { name: 'pendingBacklog', run: (db) => webhooks.pendingBacklog(db) },
       ],
