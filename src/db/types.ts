@@ -94,6 +94,34 @@ export interface SubmissionTable {
   rejected_at: number | null;
   staff_profile_id: string | null;
   updated_at: number;
+  /** The form it answers; null for a provisioned submission without one. */
+  form_id: string | null;
+  /** The intake key's environment; `live` for a provisioned submission. */
+  environment: string;
+  /** The applicant's game user id, copied out of `applicant` to be indexed; null once erased. */
+  game_user_id: string | null;
+}
+
+/** An application form; `questions` is the current question list as JSON, every default filled in. */
+export interface ApplicationFormTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  status: string;
+  description: string | null;
+  department_id: string | null;
+  cooldown_days: number;
+  questions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** That an erasure ran: when, and how many rows of each kind it changed (never whose data it was). */
+export interface ErasureTable {
+  id: string;
+  ran_at: number;
+  changes: string;
 }
 
 export interface CommandTable {
@@ -242,6 +270,8 @@ export interface Database {
   applications: ApplicationTable;
   api_keys: ApiKeyTable;
   submissions: SubmissionTable;
+  application_forms: ApplicationFormTable;
+  erasures: ErasureTable;
   commands: CommandTable;
   events: EventTable;
   shifts: ShiftTable;

@@ -123,6 +123,9 @@ export function submissionRow(workspaceId: string, submission: SubmissionDocumen
     rejected_at: null,
     staff_profile_id: null,
     updated_at: createdAt,
+    form_id: null,
+    environment: 'live',
+    game_user_id: applicant.gameUserId,
   };
 }
 

@@ -190,6 +190,8 @@ const COMPARED: Record<keyof Database, boolean> = {
   applications: true,
   api_keys: true,
   submissions: true,
+  application_forms: true,
+  erasures: true,
   commands: true,
   events: true,
   shifts: true,

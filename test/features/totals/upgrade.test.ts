@@ -10,6 +10,7 @@ import { ACTIVITY_TOTALS_MIGRATION } from '../../../src/db/migrate.ts';
 import * as webhooks from '../../../src/db/migrations/20261124_0005_webhooks.ts';
 import * as activityChanges from '../../../src/db/migrations/20261125_0006_activity_changes.ts';
 import * as activityTotals from '../../../src/db/migrations/20261124_0004_activity_totals.ts';
+import * as applicationForms from '../../../src/db/migrations/20261127_0008_application_forms.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../src/upgrade.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
@@ -20,7 +21,8 @@ import { STORE_KINDS, withTestStore, type TestDatabase } from '../../helpers/sto
 const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
 const CHANGES_MIGRATION = '20261125_0006_activity_changes';
 const RECORDS_MIGRATION = '20261126_0007_completed_idempotency_records';
-const LATER_MIGRATIONS = [ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION, RECORDS_MIGRATION];
+const FORMS_MIGRATION = '20261127_0008_application_forms';
+const LATER_MIGRATIONS = [ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION, RECORDS_MIGRATION, FORMS_MIGRATION];
 
 const HOUR = 60 * 60 * 1000;
 
@@ -65,7 +67,8 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     expect(expected.length).toBeGreaterThan(0);
 
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
-    // changes) and 0007 (completed idempotency records), which came after it, not applied.
+    // changes), 0007 (completed idempotency records) and 0008 (application forms), which came after it, not applied.
+    await applicationForms.down(store.db as unknown as Parameters<typeof applicationForms.down>[0]);
     await activityChanges.down(store.db as unknown as Parameters<typeof activityChanges.down>[0]);
     await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);
     await activityTotals.down(store.db as unknown as Parameters<typeof activityTotals.down>[0]);
