@@ -65,6 +65,7 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
   let rejected: SubmissionDocument;
   let other: SubmissionDocument;
   let shiftId: string;
+  let deliveries: Array<{ id: string }>;
   const erase = (gameUserId: string) =>
     runCli(['erase', '--game-user-id', gameUserId, '--database-url', ctx.database.url]);
 
@@ -130,6 +131,37 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
     ctx.clock.advance(4 * 60_000);
     expect((await shifts.stop(shiftId)).statusCode).toBe(200);
 
+    // Receivers that echoed what they were sent: their answers are kept on the delivery and its attempt.
+    deliveries = await ctx.store.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .select('d.id')
+      .where('e.type', 'like', 'activity.shift.%')
+      .orderBy('d.id')
+      .execute();
+    expect(deliveries).toHaveLength(2);
+    const echo = `{"received":"${PERSON.displayName}"}`;
+    await ctx.store.write(async (trx) => {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ last_status: 200, last_response: echo })
+        .where('id', 'in', deliveries.map((d) => d.id))
+        .execute();
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          id: newId(),
+          delivery_id: deliveries[0]!.id,
+          attempt: 1,
+          started_at: ctx.clock.now(),
+          duration_ms: 5,
+          status: 200,
+          error: null,
+          response_excerpt: echo,
+        })
+        .execute();
+    });
+
     // A stored answer that repeats the applicant, as an intake's stored response does.
     await ctx.store.write((trx) =>
       storeResult(trx, {
@@ -175,12 +207,13 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
       commands: 3,
       events: 3,
       webhookEvents: 2,
-      webhookDeliveries: 0,
-      webhookAttempts: 0,
+      webhookDeliveries: 2,
+      webhookAttempts: 1,
       idempotencyRecords: 1,
     });
     expect(output.changed.submissions).toEqual([decided.id, rejected.id].sort());
     expect(output.changed.staff).toEqual([alice, secondAlice].sort());
+    expect(output.changed.webhookDeliveries).toEqual(deliveries.map((d) => d.id));
     expect(output.changed.idempotencyRecords).toEqual([
       { scope: `key:${fixture.ids.applicationId}:test`, key: 'intake-retry-1' },
     ]);
