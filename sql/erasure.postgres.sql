@@ -4,7 +4,7 @@ select "id", "display_name", "game_username", "chat_user_id" from "staff" where 
 
 -- findSubmissionCandidates
 select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = $1 or "applicant" like $2) order by "id";
--- values: ["1001","%1001%"]
+-- values: ["1001","%\"gameUserId\":\"1001\"%"]
 
 -- anonymiseStaff
 update "staff" set "display_name" = $1, "game_username" = $2, "game_user_id" = $3, "chat_user_id" = $4 where "id" = $5;
@@ -20,11 +20,11 @@ update "submissions" set "applicant" = $1, "answers" = $2, "reviewer_notes" = $3
 
 -- findCommandCopies
 select "id", "submission_id", "payload" from "commands" where ("submission_id" in ($1) or "payload" like $2) order by "id";
--- values: ["submission-1","%1001%"]
+-- values: ["submission-1","%\"gameUserId\":\"1001\"%"]
 
 -- findEventCopies
 select "id", "command_id", "payload" from "events" where ("command_id" in ($1) or "payload" like $2) order by "id";
--- values: ["command-1","%1001%"]
+-- values: ["command-1","%\"gameUserId\":\"1001\"%"]
 
 -- findWebhookCopies
 select "id", "body" from "webhook_events" where ("body" like $1 or "body" like $2) order by "id";

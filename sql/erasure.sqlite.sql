@@ -4,7 +4,7 @@ select "id", "display_name", "game_username", "chat_user_id" from "staff" where 
 
 -- findSubmissionCandidates
 select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = ? or "applicant" like ?) order by "id";
--- values: ["1001","%1001%"]
+-- values: ["1001","%\"gameUserId\":\"1001\"%"]
 
 -- anonymiseStaff
 update "staff" set "display_name" = ?, "game_username" = ?, "game_user_id" = ?, "chat_user_id" = ? where "id" = ?;
@@ -20,11 +20,11 @@ update "submissions" set "applicant" = ?, "answers" = ?, "reviewer_notes" = ?, "
 
 -- findCommandCopies
 select "id", "submission_id", "payload" from "commands" where ("submission_id" in (?) or "payload" like ?) order by "id";
--- values: ["submission-1","%1001%"]
+-- values: ["submission-1","%\"gameUserId\":\"1001\"%"]
 
 -- findEventCopies
 select "id", "command_id", "payload" from "events" where ("command_id" in (?) or "payload" like ?) order by "id";
--- values: ["command-1","%1001%"]
+-- values: ["command-1","%\"gameUserId\":\"1001\"%"]
 
 -- findWebhookCopies
 select "id", "body" from "webhook_events" where ("body" like ? or "body" like ?) order by "id";

@@ -320,15 +320,15 @@ export function snapshotSamples(): SnapshotModule[] {
       file: 'erasure',
       samples: [
         { name: 'findStaff', run: (db) => erasure.findStaff(db, '1001') },
-        { name: 'findSubmissionCandidates', run: (db) => erasure.findSubmissionCandidates(db, '1001') },
+        { name: 'findSubmissionCandidates', run: (db) => erasure.findSubmissionCandidates(db, '1001', ['"gameUserId":"1001"']) },
         { name: 'anonymiseStaff', run: (db) => erasure.anonymiseStaff(db, STAFF, `erased-${STAFF}`) },
         { name: 'replaceNoticeReasons', run: (db) => erasure.replaceNoticeReasons(db, [STAFF], 'erased') },
         {
           name: 'eraseSubmission',
           run: (db) => erasure.eraseSubmission(db, 'submission-1', { applicant: '{"gameUserId":null}', answers: '{}' }),
         },
-        { name: 'findCommandCopies', run: (db) => erasure.findCommandCopies(db, ['submission-1'], ['1001']) },
-        { name: 'findEventCopies', run: (db) => erasure.findEventCopies(db, ['command-1'], ['1001']) },
+        { name: 'findCommandCopies', run: (db) => erasure.findCommandCopies(db, ['submission-1'], ['"gameUserId":"1001"']) },
+        { name: 'findEventCopies', run: (db) => erasure.findEventCopies(db, ['command-1'], ['"gameUserId":"1001"']) },
         { name: 'findWebhookCopies', run: (db) => erasure.findWebhookCopies(db, ['1001', 'submission-1']) },
         { name: 'findResponseCopies', run: (db) => erasure.findResponseCopies(db, ['1001', 'submission-1']) },
         { name: 'setCommandPayload', run: (db) => erasure.setCommandPayload(db, 'command-1', '{}') },

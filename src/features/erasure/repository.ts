@@ -6,7 +6,7 @@
  */
 import type { Executor } from '../../db/types.ts';
 
-/** `like` pattern for text containing `value`; the values searched for (digits, uuids) hold no wildcard. */
+/** `like` pattern for text containing `value`; the values searched for (JSON around digits, uuids) hold no wildcard. */
 const containing = (value: string): string => `%${value}%`;
 
 export interface SubmissionCandidate {
@@ -16,12 +16,18 @@ export interface SubmissionCandidate {
   readonly answers: string;
 }
 
-/** Submissions whose `game_user_id` is the id, or whose applicant document mentions it (judged by the caller). */
-export async function findSubmissionCandidates(db: Executor, gameUserId: string): Promise<SubmissionCandidate[]> {
+/** Submissions whose `game_user_id` is the id, or whose applicant document holds one of `needles` (judged by the caller). */
+export async function findSubmissionCandidates(
+  db: Executor,
+  gameUserId: string,
+  needles: readonly string[],
+): Promise<SubmissionCandidate[]> {
   return db
     .selectFrom('submissions')
     .select(['id', 'game_user_id', 'applicant', 'answers'])
-    .where((eb) => eb.or([eb('game_user_id', '=', gameUserId), eb('applicant', 'like', containing(gameUserId))]))
+    .where((eb) =>
+      eb.or([eb('game_user_id', '=', gameUserId), ...needles.map((needle) => eb('applicant', 'like', containing(needle)))]),
+    )
     .orderBy('id')
     .execute();
 }

@@ -31,6 +31,15 @@ export function erasedAnswers(stored: string): string {
   return Array.isArray(parseOrNull(stored)) ? '[]' : '{}';
 }
 
+/**
+ * Text that every stored copy of an identity with that game user id contains (the service writes JSON without
+ * spaces, the id as text or as a number): what the copies are searched for, so an id that occurs inside other
+ * values (a longer id, a time) does not make every row a candidate.
+ */
+export function identityPatterns(gameUserId: string): string[] {
+  return [`"gameUserId":"${gameUserId}"`, `"gameUserId":${gameUserId},`, `"gameUserId":${gameUserId}}`];
+}
+
 export interface ScrubTarget {
   /** The game user id being erased. */
   readonly gameUserId: string;

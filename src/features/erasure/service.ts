@@ -11,8 +11,8 @@
  * - Copies: command and event payloads, webhook event bodies (sent or not) and stored idempotent responses that
  *   carry the identity or a decision's notes are rewritten (scrub.ts); a receiver's answer to such an event that
  *   echoes an erased value is cleared.
- * Copies are recognised by the game user id (or an erased submission's id) they carry, so one written by a
- * request running at the same time is found by running the erasure again.
+ * Copies are recognised by the identity (`"gameUserId":<the id>`) or an erased submission's id they carry, so
+ * one written by a request running at the same time is found by running the erasure again.
  * Applicants' answers and identity are personal data: nothing here logs them, and the result names rows only.
  */
 import { toIso, type Clock } from '../../clock.ts';
@@ -42,7 +42,7 @@ import {
   type StaffIdentity,
   type SubmissionCandidate,
 } from './repository.ts';
-import { ERASED_APPLICANT, erasedAnswers, scrubJson, staffAlias } from './scrub.ts';
+import { ERASED_APPLICANT, erasedAnswers, identityPatterns, scrubJson, staffAlias } from './scrub.ts';
 
 /** What an erased inactivity notice's reason becomes (the column is required). */
 export const ERASED_REASON = 'erased';
@@ -110,8 +110,9 @@ function erasedValues(
 
 async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges> {
   // Every value to erase is read before anything changes: the copies are recognised by them.
+  const identity = identityPatterns(gameUserId);
   const staff = await findStaff(trx, gameUserId);
-  const candidates = (await findSubmissionCandidates(trx, gameUserId)).filter((c) => isTheirs(c, gameUserId));
+  const candidates = (await findSubmissionCandidates(trx, gameUserId, identity)).filter((c) => isTheirs(c, gameUserId));
   const echoes = erasedValues(gameUserId, candidates, staff);
 
   for (const member of staff) await anonymiseStaff(trx, member.id, staffAlias(member.id));
@@ -126,7 +127,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
 
   const commands: string[] = [];
   const commandsOfErased = new Set<string>();
-  for (const copy of await findCommandCopies(trx, submissionIds, [gameUserId])) {
+  for (const copy of await findCommandCopies(trx, submissionIds, identity)) {
     const aboutErasedSubmission = copy.submissionId !== null && erasedSubmission.has(copy.submissionId);
     if (aboutErasedSubmission) commandsOfErased.add(copy.key);
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission });
@@ -136,14 +137,14 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
   }
 
   const events: string[] = [];
-  for (const copy of await findEventCopies(trx, [...commandsOfErased], [gameUserId])) {
+  for (const copy of await findEventCopies(trx, [...commandsOfErased], identity)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: commandsOfErased.has(copy.commandId) });
     if (scrubbed === null) continue;
     await setEventPayload(trx, copy.key, scrubbed);
     events.push(copy.key);
   }
 
-  const needles = [gameUserId, ...submissionIds];
+  const needles = [...identity, ...submissionIds];
   const webhookEvents: string[] = [];
   for (const copy of await findWebhookCopies(trx, needles)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text) });

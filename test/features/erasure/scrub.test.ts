@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERASED_APPLICANT, erasedAnswers, scrubJson, staffAlias } from '../../../src/features/erasure/scrub.ts';
+import { ERASED_APPLICANT, erasedAnswers, identityPatterns, scrubJson, staffAlias } from '../../../src/features/erasure/scrub.ts';
 
 const ID = '734001234567890123';
 const STAFF_ID = '0b0e7a52-4f3a-4c39-9a0e-3f6f2f1d9a11';
@@ -50,6 +50,14 @@ describe('scrubbing a stored copy of one person\'s data', () => {
     expect(scrub({ staff: { id: STAFF_ID, displayName: 'Bob', gameUserId: `${ID}0` } })).toBeNull();
     expect(scrubJson('not json', { gameUserId: ID, aboutErasedSubmission: true })).toBeNull();
     expect(scrub({ status: 'accepted' }, true)).toBeNull();
+  });
+
+  it('the search patterns find every stored form of the identity, and not a longer id', () => {
+    const finds = (text: string) => identityPatterns('42').some((pattern) => text.includes(pattern));
+    expect(finds(JSON.stringify({ applicant: { gameUserId: '42', displayName: 'x' } }))).toBe(true);
+    expect(finds(JSON.stringify({ applicant: { displayName: 'x', gameUserId: 42 } }))).toBe(true);
+    expect(finds(JSON.stringify({ applicant: { gameUserId: 42, displayName: 'x' } }))).toBe(true);
+    expect(finds(JSON.stringify({ staff: { gameUserId: '420' }, score: 42, note: '42' }))).toBe(false);
   });
 
   it('stored applicants and answers are emptied in their own shape', () => {
