@@ -16,6 +16,7 @@ import {
 import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';
 import * as applications from '../../src/features/applications/repository.ts';
+import * as erasure from '../../src/features/erasure/repository.ts';
 import * as reports from '../../src/features/reports/repository.ts';
 import { startShift, stopShift, timeOutShift, timeOutShifts } from '../../src/features/shifts/lifecycle.ts';
 import * as shifts from '../../src/features/shifts/repository.ts';
@@ -313,6 +314,31 @@ export function snapshotSamples(): SnapshotModule[] {
         },
         { name: 'storeResult', run: (db) => db.transaction().execute((trx) => records.storeResult(trx, RESULT)) },
         { name: 'purgeExpiredRecords', run: (db) => records.purgeExpiredRecords(db, { now: () => NOW }, 1000) },
+      ],
+    },
+    {
+      file: 'erasure',
+      samples: [
+        { name: 'findStaff', run: (db) => erasure.findStaff(db, '1001') },
+        { name: 'findSubmissionCandidates', run: (db) => erasure.findSubmissionCandidates(db, '1001', ['"gameUserId":"1001"']) },
+        { name: 'anonymiseStaff', run: (db) => erasure.anonymiseStaff(db, STAFF, `erased-${STAFF}`) },
+        { name: 'replaceNoticeReasons', run: (db) => erasure.replaceNoticeReasons(db, [STAFF], 'erased') },
+        {
+          name: 'eraseSubmission',
+          run: (db) => erasure.eraseSubmission(db, 'submission-1', { applicant: '{"gameUserId":null}', answers: '{}' }),
+        },
+        { name: 'findCommandCopies', run: (db) => erasure.findCommandCopies(db, ['submission-1'], ['"gameUserId":"1001"']) },
+        { name: 'findEventCopies', run: (db) => erasure.findEventCopies(db, ['command-1'], ['"gameUserId":"1001"']) },
+        { name: 'findWebhookCopies', run: (db) => erasure.findWebhookCopies(db, ['1001', 'submission-1']) },
+        { name: 'findResponseCopies', run: (db) => erasure.findResponseCopies(db, ['1001', 'submission-1']) },
+        { name: 'setCommandPayload', run: (db) => erasure.setCommandPayload(db, 'command-1', '{}') },
+        { name: 'setEventPayload', run: (db) => erasure.setEventPayload(db, 'event-1', '{}') },
+        { name: 'setWebhookBody', run: (db) => erasure.setWebhookBody(db, 'event-1', '{}') },
+        { name: 'setResponseBody', run: (db) => erasure.setResponseBody(db, { scope: 'scope-1', key: 'key-1' }, '{}') },
+        { name: 'findReceiverAnswers', run: (db) => erasure.findReceiverAnswers(db, ['event-1']) },
+        { name: 'clearDeliveryAnswer', run: (db) => erasure.clearDeliveryAnswer(db, 'delivery-1') },
+        { name: 'clearAttemptAnswer', run: (db) => erasure.clearAttemptAnswer(db, 'attempt-1') },
+        { name: 'insertErasure', run: (db) => erasure.insertErasure(db, { id: 'erasure-1', ranAt: NOW, changes: '{}' }) },
       ],
     },
     {
