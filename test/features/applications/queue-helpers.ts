@@ -132,7 +132,7 @@ export function queueBody(response: LightMyRequestResponse): QueueBody {
 }
 
 export function queueUrl(query: Record<string, string | number> = {}): string {
-  const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const text = params.toString();
   return text === '' ? '/v1/applications/submissions' : `/v1/applications/submissions?${text}`;
 }
