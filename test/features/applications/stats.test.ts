@@ -36,12 +36,21 @@ describe.each(STORE_KINDS)('applications stats (%s)', (kind) => {
   });
 
   it('every form is listed, zeros included, by name then id; no null row without formless submissions', async () => {
+    const beta = await insertForm(ctx, workspaceId, { name: 'beta' });
     const zulu = await insertForm(ctx, workspaceId, { name: 'Zulu' });
     const alpha = await insertForm(ctx, workspaceId, { name: 'Alpha', status: 'closed' });
+    const twins = [
+      await insertForm(ctx, workspaceId, { name: 'Twin' }),
+      await insertForm(ctx, workspaceId, { name: 'Twin' }),
+    ].sort();
     await insertForm(ctx, fixture.second.ids.workspaceId, { name: 'Other workspace' });
+    // Names compare character by character (capitals first), whatever the database's collation.
     expect(await stats()).toEqual([
       { formId: alpha, formName: 'Alpha', ...zeros },
+      { formId: twins[0], formName: 'Twin', ...zeros },
+      { formId: twins[1], formName: 'Twin', ...zeros },
       { formId: zulu, formName: 'Zulu', ...zeros },
+      { formId: beta, formName: 'beta', ...zeros },
     ]);
   });
 

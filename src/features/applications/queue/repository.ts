@@ -103,15 +103,9 @@ export interface FormRow {
   readonly name: string;
 }
 
-/** The workspaces' forms, by name then id. */
+/** The workspaces' forms, in no particular order (the caller orders them the same way on both stores). */
 export async function listForms(db: Executor, workspaceIds: readonly string[]): Promise<FormRow[]> {
-  return db
-    .selectFrom('application_forms')
-    .select(['id', 'name'])
-    .where('workspace_id', 'in', [...workspaceIds])
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('application_forms').select(['id', 'name']).where('workspace_id', 'in', [...workspaceIds]).execute();
 }
 
 export interface StatusCountRow {

@@ -85,7 +85,8 @@ export function queueRoutes({ service }: QueueRoutesDeps) {
           operationId: 'getApplicationStats',
           summary: 'Count application submissions by form and status',
           description:
-            'One row per form of the workspace, zeros included, ordered by form name then id, then (only when ' +
+            'One row per form of the workspace, zeros included, ordered by form name then id (compared ' +
+            'character by character, capitals before lower case, not by a language\'s collation), then (only when ' +
             'there are any) one row with `formId` and `formName` null for submissions without a form; counts ' +
             `are of the given \`environment\` (default \`live\`). ${ACCESS}`,
           querystring: StatsQuerySchema,

@@ -48,10 +48,12 @@ function queueCursor(query: QueueQuery): QueueCursor | null {
   return { createdAt, id };
 }
 
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function byCreatedAtThenId(a: SubmissionItemRow, b: SubmissionItemRow): number {
-  const delta = Number(a.created_at) - Number(b.created_at);
-  if (delta !== 0) return delta;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return Number(a.created_at) - Number(b.created_at) || compareText(a.id, b.id);
 }
 
 export interface QueueServiceDeps {
@@ -121,7 +123,10 @@ export function createQueueService({ db }: QueueServiceDeps) {
         accepted: 0,
         rejected: 0,
       });
-      const rows = new Map<string | null, FormStats>(forms.map((form) => [form.id, empty(form.id, form.name)]));
+      // By name then id, compared by UTF-16 code units rather than by the database's collation, which differs
+      // between stores and between PostgreSQL installations.
+      const ordered = [...forms].sort((a, b) => compareText(a.name, b.name) || compareText(a.id, b.id));
+      const rows = new Map<string | null, FormStats>(ordered.map((form) => [form.id, empty(form.id, form.name)]));
       for (const { form_id: formId, status, count } of counts) {
         if (formId === null && !rows.has(null)) rows.set(null, empty(null, null));
         const row = rows.get(formId);
