@@ -32,6 +32,7 @@ export const QueueReadHeadersSchema = Type.Object({
 const Environment = Type.Union([Type.Literal('live'), Type.Literal('test')], {
   default: 'live',
   description: '`live` (default) or `test`: the environment of the key that sent the submissions.',
+  examples: ['live'],
 });
 
 export const QueueQuerySchema = Type.Object({
