@@ -25,6 +25,8 @@ import { registerRouteAuth } from './http/route-auth.ts';
 import { registerValidators } from './http/validation.ts';
 import { applicationRoutes } from './features/applications/routes.ts';
 import { createApplicationService } from './features/applications/service.ts';
+import { queueRoutes } from './features/applications/queue/routes.ts';
+import { createQueueService } from './features/applications/queue/service.ts';
 import { integrationRoutes } from './features/integration/routes.ts';
 import { createIntegrationService } from './features/integration/service.ts';
 import { metadataRoutes } from './features/metadata/routes.ts';
@@ -126,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shiftRoutes({ service: shifts }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), idempotency }));
+  await app.register(queueRoutes({ service: createQueueService({ db }) }));
 
   return app;
 }

@@ -27,6 +27,7 @@ import * as outbox from '../../src/features/webhooks/outbox.ts';
 import * as webhooks from '../../src/features/webhooks/repository.ts';
 import * as workspace from '../../src/features/workspaces/workspace.ts';
 import * as records from '../../src/idempotency/records.ts';
+import { queueSnapshots } from './sql-samples-queue.ts';
 
 export const SNAPSHOT_DIALECTS = ['sqlite', 'postgres'] as const;
 export type SnapshotDialect = (typeof SNAPSHOT_DIALECTS)[number];
@@ -399,6 +400,7 @@ export function snapshotSamples(): SnapshotModule[] {
         },
       ],
     },
+    queueSnapshots,
     {
       file: 'reports',
       samples: [

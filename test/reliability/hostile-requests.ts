@@ -373,7 +373,7 @@ function queryPair(name: string, value: string): string {
 function validQuery(route: ServedRoute, known: KnownValues): fc.Arbitrary<string[]> {
   const declared = route.parameters.filter((p) => p.in === 'query');
   if (declared.length === 0) return fc.constant([]);
-  return fc.subarray(declared, { maxLength: 3 }).chain((chosen) =>
+  return fc.subarray(declared, { maxLength: Math.min(3, declared.length) }).chain((chosen) =>
     fc.tuple(
       ...chosen.map((p) =>
         plausible(p.schema, p.name, known).map((v) => queryPair(p.name, encodeSegment(typeof v === 'string' ? v : JSON.stringify(v)))),

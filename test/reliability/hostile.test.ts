@@ -105,12 +105,23 @@ async function forgedTokens(world: World) {
 }
 type Forged = Awaited<ReturnType<typeof forgedTokens>>;
 
-interface CredentialAttack {
+interface Outcome {
+  readonly status: number;
+  readonly code?: ErrorCode;
+}
+
+interface CredentialAttack extends Outcome {
   readonly name: string;
   readonly auth: (w: World, forged: Forged) => string | null;
-  readonly status: number;
-  readonly code: ErrorCode;
+  /** Routes where the attack has another outcome than `status`/`code`, by route key. */
+  readonly byRoute?: Readonly<Record<string, Outcome>>;
 }
+
+const outcomeOn = (attack: CredentialAttack, routeKey: string): Outcome => attack.byRoute?.[routeKey] ?? attack;
+
+/** The reviewers' reads of a whole workspace, and of one submission. */
+const WORKSPACE_READS = ['GET /v1/applications/submissions', 'GET /v1/applications/stats'] as const;
+const SUBMISSION_READ = 'GET /v1/applications/submissions/{submissionId}';
 
 const unauthenticated = (name: string, auth: CredentialAttack['auth']): CredentialAttack => ({
   name,
@@ -179,13 +190,22 @@ const DASHBOARD_ATTACKS: readonly CredentialAttack[] = [
     auth: (_w, f) => key(f.nonMember),
     status: 404,
     code: 'not_found',
+    // Reading a whole workspace needs a permission in one: they hold none.
+    byRoute: Object.fromEntries(WORKSPACE_READS.map((r) => [r, { status: 403, code: 'permission_denied' as const }])),
   },
 ];
 
 /** Run against every dashboard-token route of an app configured with JWT_ISSUER and JWT_AUDIENCE. */
 const ISSUER_AUDIENCE_ATTACKS: readonly CredentialAttack[] = [
-  // Control: the right issuer and audience authenticate (the accepted submission is then final: 422).
-  { name: 'the configured issuer and audience', auth: (_w, f) => key(f.issuerAndAudience), status: 422, code: 'submission_finalized' },
+  // Control: the right issuer and audience authenticate (the accepted submission is then final: 422; the reads
+  // answer 200).
+  {
+    name: 'the configured issuer and audience',
+    auth: (_w, f) => key(f.issuerAndAudience),
+    status: 422,
+    code: 'submission_finalized',
+    byRoute: Object.fromEntries([...WORKSPACE_READS, SUBMISSION_READ].map((r) => [r, { status: 200 }])),
+  },
   unauthenticated('another issuer', (_w, f) => key(f.wrongIssuer)),
   unauthenticated('another audience', (_w, f) => key(f.wrongAudience)),
   unauthenticated('no issuer', (_w, f) => key(f.withoutIssuer)),
@@ -408,6 +428,63 @@ function reviewCases(target: (w: World) => string, body: unknown): RouteCases {
   };
 }
 
+type StatsRow = { formId: string | null; submitted: number; underReview: number; accepted: number; rejected: number };
+
+/**
+ * The reviewers' reads of a whole workspace (queue, stats): `only` checks a 200 body holds workspace B's
+ * submissions and nothing of A's; the control checks it holds nothing of B's.
+ */
+function reviewReadCases(only: { a: (body: Record<string, unknown>, w: World) => void; b: (body: Record<string, unknown>, w: World) => void }): RouteCases {
+  return {
+    valid: (w) => ({ auth: key(w.tokens.reviewer) }),
+    cases: [
+      { name: 'a member of workspace B only reads B, never A', with: (w) => ({ auth: key(w.tokens.second) }), status: 200, check: only.b },
+      {
+        name: 'a member of both workspaces selecting B reads only B',
+        with: (w) => ({ auth: key(w.tokens.multi), headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
+        status: 200,
+        check: only.b,
+      },
+      {
+        name: 'X-Service-Workspace-Id naming a workspace the caller is not a member of',
+        with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
+        status: 403,
+        code: 'workspace_access_denied',
+      },
+      {
+        name: 'X-Service-Workspace-Id naming no workspace at all',
+        with: () => ({ headers: { 'x-service-workspace-id': newId() } }),
+        status: 403,
+        code: 'workspace_access_denied',
+      },
+      {
+        name: 'a malformed X-Service-Workspace-Id',
+        with: () => ({ headers: { 'x-service-workspace-id': "' or 1=1 --" } }),
+        status: 400,
+        code: 'validation_failed',
+      },
+      {
+        name: 'a member of A without permissions',
+        with: (w) => ({ auth: key(w.tokens.readonly) }),
+        status: 403,
+        code: 'permission_denied',
+      },
+      { ...CONTROL, check: only.a },
+    ],
+  };
+}
+
+const queueIds = (body: Record<string, unknown>) => (dataOf(body).submissions as Array<{ id: string }>).map((s) => s.id);
+const QUEUE_CASES = reviewReadCases({
+  a: (body, w) => expect(queueIds(body).filter((id) => w.submissions.b.submitted.includes(id))).toEqual([]),
+  b: (body, w) => expect(new Set(queueIds(body))).toEqual(new Set(w.submissions.b.submitted)),
+});
+const STATS_CASES = reviewReadCases({
+  a: (body) => expect((dataOf(body).forms as StatsRow[]).length).toBeGreaterThan(0),
+  b: (body) =>
+    expect(dataOf(body).forms).toEqual([{ formId: null, formName: null, submitted: 2, underReview: 0, accepted: 0, rejected: 0 }]),
+});
+
 function onlyIds(ids: (w: World) => string[], list: (data: Record<string, unknown>) => string[]) {
   return (body: Record<string, unknown>, w: World) => expect(new Set(list(dataOf(body)))).toEqual(new Set(ids(w)));
 }
@@ -621,6 +698,9 @@ const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'POST /v1/applications/submissions/{submissionId}/mark-under-review': reviewCases((w) => w.submissions.a.submitted[0]!, {}),
   'POST /v1/applications/submissions/{submissionId}/reject': reviewCases((w) => w.submissions.a.submitted[2]!, {}),
   'PATCH /v1/applications/submissions/{submissionId}/review': reviewCases((w) => w.submissions.a.underReview, { score: 50 }),
+  'GET /v1/applications/submissions': QUEUE_CASES,
+  'GET /v1/applications/submissions/{submissionId}': reviewCases((w) => w.submissions.a.accepted, undefined),
+  'GET /v1/applications/stats': STATS_CASES,
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -710,7 +790,8 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
   describe('credentials on every dashboard route', () => {
     it.each(attacks('dashboardToken', DASHBOARD_ATTACKS))('%s with %s', async (routeKey, _name, attack) => {
       const route = routeOf(routeKey);
-      await expectOutcome(ctx.inject, build(route, merge(validOf(routeKey, world), { auth: attack.auth(world, forged) })), attack);
+      const parts = merge(validOf(routeKey, world), { auth: attack.auth(world, forged) });
+      await expectOutcome(ctx.inject, build(route, parts), outcomeOn(attack, routeKey));
     });
   });
 
@@ -721,7 +802,7 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
         auth: attack.auth(world, forged),
         path: { submissionId: world.submissions.a.accepted },
       });
-      await expectOutcome(issuerInject, build(route, parts), attack);
+      await expectOutcome(issuerInject, build(route, parts), outcomeOn(attack, routeKey));
     });
   });
 

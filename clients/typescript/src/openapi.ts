@@ -421,6 +421,66 @@ export interface paths {
         patch: operations["updateSubmissionReview"];
         trace?: never;
     };
+    "/v1/applications/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the reviewers' queue of application submissions
+         * @description Submissions in the given statuses (default `submitted,under_review`) and environment (default `live`), optionally of one form, ordered by `createdAt` then `id`, both ascending (oldest first). Keyset pagination: pass `nextCursor` back as `cursorCreatedAt` and `cursorId` (both or neither, else 400). A malformed `status`, `formId`, `environment`, `limit` or cursor is 400 `validation_failed`; a `formId` that names no form of the workspace gives an empty page. Dashboard user token only. Needs `applications.review` or `applications.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, only that workspace is read (the caller must hold one of the two permissions there); without it, every workspace where the caller holds one of them.
+         */
+        get: operations["listSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/submissions/{submissionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one application submission with its answers and history
+         * @description The queue's item plus `reviewerNotes`, `staffProfileId`, the answers as they were given and the history: one entry per recorded command (submit, mark under review, review update, accept, reject), oldest first. A submission of a workspace the caller is not a member of (or not the selected one), an unknown one, or a `submissionId` that is not a uuid is 404 `not_found`; a member without either permission gets 403 `permission_denied`. Dashboard user token only. Needs `applications.review` or `applications.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, only that workspace is read (the caller must hold one of the two permissions there); without it, every workspace where the caller holds one of them.
+         */
+        get: operations["getSubmission"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count application submissions by form and status
+         * @description One row per form of the workspace, zeros included, ordered by form name then id (compared character by character, capitals before lower case, not by a language's collation), then (only when there are any) one row with `formId` and `formName` null for submissions without a form; counts are of the given `environment` (default `live`). Dashboard user token only. Needs `applications.review` or `applications.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, only that workspace is read (the caller must hold one of the two permissions there); without it, every workspace where the caller holds one of them.
+         */
+        get: operations["getApplicationStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4772,6 +4832,679 @@ export interface operations {
                     "ratelimit-policy"?: string;
                     /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
                     "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listSubmissions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description One status or a comma-separated list of `submitted`, `under_review`, `accepted`, `rejected`; default `submitted,under_review`.
+                 * @example submitted,under_review
+                 */
+                status?: string;
+                /**
+                 * @description Only submissions to this form (a uuid; one that names no form of the workspace gives an empty page).
+                 * @example 2c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f
+                 */
+                formId?: string;
+                /**
+                 * @description `live` (default) or `test`: the environment of the key that sent the submissions.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+                /**
+                 * @description Page size, 1..100 (default 25); outside it, or not an integer, 400.
+                 * @example 25
+                 */
+                limit?: number;
+                /**
+                 * @description Keyset cursor from `nextCursor`: `createdAt` of the last submission seen. Sent with `cursorId`.
+                 * @example 2026-03-10T09:30:00.000Z
+                 */
+                cursorCreatedAt?: string;
+                /**
+                 * @description Keyset cursor from `nextCursor`: `id` of the last submission seen. Sent with `cursorCreatedAt`.
+                 * @example 4b3a2918-0f7e-4d6c-8b5a-493827160f5e
+                 */
+                cursorId?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`) and hold `applications.review` or `applications.decide` there (else 403 `permission_denied`); only that workspace is then read. Without it, every workspace where the caller holds one of those permissions is read.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the queue. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submissions": [
+                     *           {
+                     *             "id": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *             "formId": "2c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f",
+                     *             "formName": "Moderator application",
+                     *             "status": "under_review",
+                     *             "environment": "live",
+                     *             "applicant": {
+                     *               "gameUserId": "261",
+                     *               "gameUsername": "builderman",
+                     *               "displayName": "Builder",
+                     *               "chatUserId": null
+                     *             },
+                     *             "score": 87.5,
+                     *             "createdAt": "2026-03-10T09:30:00.000Z",
+                     *             "reviewedAt": "2026-03-11T12:00:00.000Z",
+                     *             "decidedAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": {
+                     *           "cursorCreatedAt": "2026-03-10T09:30:00.000Z",
+                     *           "cursorId": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            submissions: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description Null for a submission without a form. */
+                                formId: string | null;
+                                /** @description Null for a submission without a form. */
+                                formName: string | null;
+                                status: "submitted" | "under_review" | "accepted" | "rejected";
+                                /** @description The environment of the key that sent it; provisioned submissions are `live`. */
+                                environment: "live" | "test";
+                                applicant: {
+                                    /** @description The applicant's game user id: a string of digits when it came through the intake, as provisioned otherwise; null once their data was erased. */
+                                    gameUserId: string | null;
+                                    gameUsername: string | null;
+                                    displayName: string | null;
+                                    chatUserId: string | null;
+                                };
+                                score: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                reviewedAt: string | null;
+                                /** @description When it was accepted or rejected; else null. */
+                                decidedAt: string | null;
+                            }[];
+                            /** @description Cursor of the next page; null on the last. */
+                            nextCursor: {
+                                /**
+                                 * Format: date-time
+                                 * @description Pass as `cursorCreatedAt`.
+                                 */
+                                cursorCreatedAt: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Pass as `cursorId`.
+                                 */
+                                cursorId: string;
+                            } | null;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`) and hold `applications.review` or `applications.decide` there (else 403 `permission_denied`); only that workspace is then read. Without it, every workspace where the caller holds one of those permissions is read.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 `not_found`, like any submission the caller cannot see.
+                 * @example 4b3a2918-0f7e-4d6c-8b5a-493827160f5e
+                 */
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The submission with its answers and history. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submission": {
+                     *           "id": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *           "formId": "2c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f",
+                     *           "formName": "Moderator application",
+                     *           "status": "under_review",
+                     *           "environment": "live",
+                     *           "applicant": {
+                     *             "gameUserId": "261",
+                     *             "gameUsername": "builderman",
+                     *             "displayName": "Builder",
+                     *             "chatUserId": null
+                     *           },
+                     *           "score": 87.5,
+                     *           "createdAt": "2026-03-10T09:30:00.000Z",
+                     *           "reviewedAt": "2026-03-11T12:00:00.000Z",
+                     *           "decidedAt": null,
+                     *           "reviewerNotes": "Clear, friendly answers.",
+                     *           "staffProfileId": null,
+                     *           "answers": [
+                     *             {
+                     *               "questionId": "why",
+                     *               "label": "Why do you want to join?",
+                     *               "type": "long_text",
+                     *               "value": "I like helping people."
+                     *             },
+                     *             {
+                     *               "questionId": "age",
+                     *               "label": "How old are you?",
+                     *               "type": "number",
+                     *               "value": 19
+                     *             },
+                     *             {
+                     *               "questionId": "tz",
+                     *               "label": "Time zone",
+                     *               "type": "choice",
+                     *               "value": "EU"
+                     *             }
+                     *           ],
+                     *           "history": [
+                     *             {
+                     *               "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *               "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *               "type": "submitted",
+                     *               "actor": {
+                     *                 "type": "api_key",
+                     *                 "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b"
+                     *               },
+                     *               "at": "2026-03-10T09:30:00.000Z",
+                     *               "reviewNote": null
+                     *             },
+                     *             {
+                     *               "commandId": "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",
+                     *               "eventId": "0a1b2c3d-4e5f-4a6b-9c8d-7e6f5a4b3c2d",
+                     *               "type": "marked_under_review",
+                     *               "actor": {
+                     *                 "type": "dashboard_user",
+                     *                 "id": "user_2f9Kq8LmX4"
+                     *               },
+                     *               "at": "2026-03-11T12:00:00.000Z",
+                     *               "reviewNote": "Checking references first."
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            submission: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description Null for a submission without a form. */
+                                formId: string | null;
+                                /** @description Null for a submission without a form. */
+                                formName: string | null;
+                                status: "submitted" | "under_review" | "accepted" | "rejected";
+                                /** @description The environment of the key that sent it; provisioned submissions are `live`. */
+                                environment: "live" | "test";
+                                applicant: {
+                                    /** @description The applicant's game user id: a string of digits when it came through the intake, as provisioned otherwise; null once their data was erased. */
+                                    gameUserId: string | null;
+                                    gameUsername: string | null;
+                                    displayName: string | null;
+                                    chatUserId: string | null;
+                                };
+                                score: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                reviewedAt: string | null;
+                                /** @description When it was accepted or rejected; else null. */
+                                decidedAt: string | null;
+                                reviewerNotes: string | null;
+                                /** @description The staff profile an accept created or linked; else null. */
+                                staffProfileId: string | null;
+                                /** @description In the form's question order as it was when submitted; for a submission without a form, its provisioned answers as short-text answers labelled with their key. */
+                                answers: {
+                                    questionId: string;
+                                    /** @description The question's label when the answer was given. */
+                                    label: string;
+                                    type: "short_text" | "long_text" | "number" | "boolean" | "choice" | "multi_choice";
+                                    value: string | number | boolean | string[] | null;
+                                }[];
+                                /** @description One entry per recorded command, oldest first. */
+                                history: {
+                                    /** Format: uuid */
+                                    commandId: string;
+                                    /** Format: uuid */
+                                    eventId: string;
+                                    type: "submitted" | "marked_under_review" | "review_updated" | "accepted" | "rejected";
+                                    actor: {
+                                        type: "dashboard_user" | "api_key";
+                                        /** @description The dashboard user's id, or the API key's application id. */
+                                        id: string;
+                                    };
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description Null when none was sent. */
+                                    reviewNote: string | null;
+                                }[];
+                            };
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getApplicationStats: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `live` (default) or `test`: the environment of the key that sent the submissions.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`) and hold `applications.review` or `applications.decide` there (else 403 `permission_denied`); only that workspace is then read. Without it, every workspace where the caller holds one of those permissions is read.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Submissions by form and status. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "forms": [
+                     *           {
+                     *             "formId": "2c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f",
+                     *             "formName": "Moderator application",
+                     *             "submitted": 12,
+                     *             "underReview": 3,
+                     *             "accepted": 40,
+                     *             "rejected": 17
+                     *           },
+                     *           {
+                     *             "formId": "8b7a6f5e-4d3c-4b2a-9f0e-1d2c3b4a5f6e",
+                     *             "formName": "Trainer application",
+                     *             "submitted": 0,
+                     *             "underReview": 0,
+                     *             "accepted": 0,
+                     *             "rejected": 0
+                     *           },
+                     *           {
+                     *             "formId": null,
+                     *             "formName": null,
+                     *             "submitted": 1,
+                     *             "underReview": 0,
+                     *             "accepted": 5,
+                     *             "rejected": 2
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            forms: {
+                                /** @description Null: submissions without a form. */
+                                formId: string | null;
+                                formName: string | null;
+                                submitted: number;
+                                underReview: number;
+                                accepted: number;
+                                rejected: number;
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -21,6 +21,11 @@ export interface ReviewOptions extends WriteOptions {
   readonly workspaceId?: string;
 }
 
+export interface ReviewReadOptions extends CallOptions {
+  /** X-Service-Workspace-Id: read only this workspace (default: every workspace the user may read). */
+  readonly workspaceId?: string;
+}
+
 /** The chat context the member-facing reads need (the guild and the member who asked). */
 export interface ChatContext {
   readonly chatGuildId: string;
@@ -158,6 +163,38 @@ export function gatewayOperations(api: Api) {
         key,
       );
     },
+
+    // Application review reads (dashboard token).
+    listSubmissions: (
+      query: QueryOf<'listSubmissions'> = {},
+      o: ReviewReadOptions = {},
+    ): Promise<Reply<SuccessBody<'listSubmissions'>>> =>
+      settle(
+        api.GET('/v1/applications/submissions', {
+          params: { query, header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId } },
+          signal: o.signal,
+        }),
+      ),
+    getSubmission: (submissionId: string, o: ReviewReadOptions = {}): Promise<Reply<SuccessBody<'getSubmission'>>> =>
+      settle(
+        api.GET('/v1/applications/submissions/{submissionId}', {
+          params: {
+            path: { submissionId },
+            header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId },
+          },
+          signal: o.signal,
+        }),
+      ),
+    getApplicationStats: (
+      query: QueryOf<'getApplicationStats'> = {},
+      o: ReviewReadOptions = {},
+    ): Promise<Reply<SuccessBody<'getApplicationStats'>>> =>
+      settle(
+        api.GET('/v1/applications/stats', {
+          params: { query, header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId } },
+          signal: o.signal,
+        }),
+      ),
 
     // Application review (dashboard token).
     acceptSubmission: (

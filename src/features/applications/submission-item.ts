@@ -14,8 +14,12 @@ const NullableText = Type.Union([Type.String(), Type.Null()]);
 
 export const ApplicantViewSchema = Type.Object(
   {
-    gameUserId: Type.Union([Type.String({ pattern: '^[0-9]{1,32}$' }), Type.Null()], {
-      description: 'The applicant\'s game user id, as a string of digits; null once their data was erased.',
+    // No pattern: a provisioned applicant's id is any text of up to 64 characters, and a response schema that
+    // one stored row fails turns the whole page into a 500.
+    gameUserId: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      description:
+        'The applicant\'s game user id: a string of digits when it came through the intake, as provisioned ' +
+        'otherwise; null once their data was erased.',
     }),
     gameUsername: NullableText,
     displayName: NullableText,

@@ -202,6 +202,40 @@ export const CASES: Record<string, OperationCase> = {
       await gatewayError(client.stopServerShifts('srv-any', { endedAt }), 400, 'validation_failed');
     },
   },
+  listSubmissions: {
+    success: async ({ reviewer, submission }) => {
+      const reply = await reviewer.listSubmissions({ limit: 100 });
+      const pending: string[] = reply.body.data.submissions.map((s) => s.id);
+      let cursor = reply.body.data.nextCursor;
+      while (cursor) {
+        const next = await reviewer.listSubmissions({ limit: 100, ...cursor });
+        pending.push(...next.body.data.submissions.map((s) => s.id));
+        cursor = next.body.data.nextCursor;
+      }
+      expect(pending).toContain(submission);
+    },
+    failure: async ({ reviewer }) => {
+      await gatewayError(reviewer.listSubmissions({ limit: 101 }), 400, 'validation_failed');
+    },
+  },
+  getSubmission: {
+    success: async ({ reviewer, submission }) => {
+      const reply = await reviewer.getSubmission(submission);
+      expect(reply.body.data.submission).toMatchObject({ id: submission, status: 'submitted', history: [] });
+    },
+    failure: async ({ reviewer }) => {
+      await gatewayError(reviewer.getSubmission(randomUUID()), 404, 'not_found');
+    },
+  },
+  getApplicationStats: {
+    success: async ({ reviewer }) => {
+      const forms = (await reviewer.getApplicationStats()).body.data.forms;
+      expect(forms.find((f) => f.formId === null)?.submitted).toBeGreaterThan(0);
+    },
+    failure: async ({ client }) => {
+      await gatewayError(client.getApplicationStats(), 401, 'unauthenticated');
+    },
+  },
   acceptSubmission: {
     success: async ({ owner, submission }) => {
       const reply = await owner.acceptSubmission(submission, { reviewNote: 'Welcome.' });

@@ -1,0 +1,23 @@
+-- listQueue
+select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = $1 and "s"."environment" = $2 and "s"."status" in ($3, $4) order by "s"."created_at", "s"."id" limit $5;
+-- values: ["workspace-1","live","submitted","under_review",26]
+
+-- listQueue (a form, after a cursor)
+select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = $1 and "s"."environment" = $2 and "s"."status" in ($3) and "s"."form_id" = $4 and ("s"."created_at" > $5 or ("s"."created_at" = $6 and "s"."id" > $7)) order by "s"."created_at", "s"."id" limit $8;
+-- values: ["workspace-1","test","accepted","form-1",1773230400000,1773230400000,"submission-1",26]
+
+-- findSubmissionDetail
+select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name", "s"."workspace_id", "s"."reviewer_notes", "s"."staff_profile_id", "s"."answers" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."id" = $1;
+-- values: ["submission-1"]
+
+-- listHistory
+select "c"."id" as "command_id", "e"."id" as "event_id", "c"."type", "c"."actor_type", "c"."actor_id", "c"."payload", "c"."created_at" from "commands" as "c" inner join "events" as "e" on "e"."command_id" = "c"."id" where "c"."submission_id" = $1 and "c"."type" in ($2, $3) order by "c"."created_at", "c"."id";
+-- values: ["submission-1","application.submission.submit","application.submission.accept"]
+
+-- listForms
+select "id", "name" from "application_forms" where "workspace_id" in ($1);
+-- values: ["workspace-1"]
+
+-- countByFormAndStatus
+select "form_id", "status", count(*) as "count" from "submissions" where "workspace_id" in ($1) and "environment" = $2 group by "form_id", "status";
+-- values: ["workspace-1","live"]

@@ -1,0 +1,130 @@
+import type { Executor, SubmissionTable } from '../../../db/types.ts';
+import type { SubmissionItemRow } from '../submission-item.ts';
+
+/** Where a page of the queue starts: after this submission in (created_at, id) order. */
+export interface QueueCursor {
+  readonly createdAt: number;
+  readonly id: string;
+}
+
+export interface QueueFilter {
+  readonly workspaceId: string;
+  readonly environment: string;
+  readonly statuses: readonly string[];
+  readonly formId: string | null;
+  readonly after: QueueCursor | null;
+  readonly limit: number;
+}
+
+const ITEM_COLUMNS = [
+  's.id',
+  's.form_id',
+  's.status',
+  's.environment',
+  's.applicant',
+  's.score',
+  's.created_at',
+  's.reviewed_at',
+  's.accepted_at',
+  's.rejected_at',
+  'f.name as form_name',
+] as const;
+
+function withForm(db: Executor) {
+  return db.selectFrom('submissions as s').leftJoin('application_forms as f', 'f.id', 's.form_id');
+}
+
+/**
+ * One workspace's queue after the cursor, by (created_at, id): an ordered walk of `submissions_queue`
+ * (workspace_id, environment, created_at, id) that stops after `limit` matching rows.
+ */
+export async function listQueue(db: Executor, filter: QueueFilter): Promise<SubmissionItemRow[]> {
+  let query = withForm(db)
+    .select(ITEM_COLUMNS)
+    .where('s.workspace_id', '=', filter.workspaceId)
+    .where('s.environment', '=', filter.environment)
+    .where('s.status', 'in', [...filter.statuses]);
+  if (filter.formId !== null) query = query.where('s.form_id', '=', filter.formId);
+  const after = filter.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('s.created_at', '>', after.createdAt),
+        eb.and([eb('s.created_at', '=', after.createdAt), eb('s.id', '>', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('s.created_at').orderBy('s.id').limit(filter.limit).execute();
+}
+
+export type SubmissionDetailRow = SubmissionItemRow &
+  Pick<SubmissionTable, 'workspace_id' | 'reviewer_notes' | 'staff_profile_id' | 'answers'>;
+
+export async function findSubmissionDetail(db: Executor, id: string): Promise<SubmissionDetailRow | undefined> {
+  return withForm(db)
+    .select([...ITEM_COLUMNS, 's.workspace_id', 's.reviewer_notes', 's.staff_profile_id', 's.answers'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface HistoryRow {
+  readonly command_id: string;
+  readonly event_id: string;
+  readonly type: string;
+  readonly actor_type: string;
+  readonly actor_id: string;
+  readonly payload: string;
+  readonly created_at: number;
+}
+
+/** The submission's recorded commands of `types` with their events, oldest first (then by command id). */
+export async function listHistory(db: Executor, submissionId: string, types: readonly string[]): Promise<HistoryRow[]> {
+  return db
+    .selectFrom('commands as c')
+    .innerJoin('events as e', 'e.command_id', 'c.id')
+    .select([
+      'c.id as command_id',
+      'e.id as event_id',
+      'c.type',
+      'c.actor_type',
+      'c.actor_id',
+      'c.payload',
+      'c.created_at',
+    ])
+    .where('c.submission_id', '=', submissionId)
+    .where('c.type', 'in', [...types])
+    .orderBy('c.created_at')
+    .orderBy('c.id')
+    .execute();
+}
+
+export interface FormRow {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** The workspaces' forms, in no particular order (the caller orders them the same way on both stores). */
+export async function listForms(db: Executor, workspaceIds: readonly string[]): Promise<FormRow[]> {
+  return db.selectFrom('application_forms').select(['id', 'name']).where('workspace_id', 'in', [...workspaceIds]).execute();
+}
+
+export interface StatusCountRow {
+  readonly form_id: string | null;
+  readonly status: string;
+  readonly count: number | string | bigint;
+}
+
+/** How many submissions of the workspaces and environment each form (null: none) has in each status. */
+export async function countByFormAndStatus(
+  db: Executor,
+  workspaceIds: readonly string[],
+  environment: string,
+): Promise<StatusCountRow[]> {
+  return db
+    .selectFrom('submissions')
+    .select((eb) => ['form_id', 'status', eb.fn.countAll().as('count')])
+    .where('workspace_id', 'in', [...workspaceIds])
+    .where('environment', '=', environment)
+    .groupBy(['form_id', 'status'])
+    .execute();
+}

@@ -1,0 +1,138 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { newId, randomBase62 } from '../../../src/ids.ts';
+import { storeAnswers, type StoredAnswer } from '../../../src/features/applications/answers.ts';
+import { insertCommand, insertEvent } from '../../../src/features/applications/repository.ts';
+import type { TestContext } from '../../helpers/app.ts';
+import { DEFAULT_NOW } from '../../helpers/app.ts';
+
+type Ctx = Pick<TestContext, 'store'>;
+
+/** A form row of `workspaceId`, inserted directly; returns its id. */
+export async function insertForm(
+  ctx: Ctx,
+  workspaceId: string,
+  overrides: { id?: string; name?: string; status?: string } = {},
+): Promise<string> {
+  const id = overrides.id ?? newId();
+  const name = overrides.name ?? `Form ${randomBase62(6)}`;
+  await ctx.store.db
+    .insertInto('application_forms')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      name,
+      slug: `form-${randomBase62(8).toLowerCase()}`,
+      status: overrides.status ?? 'open',
+      description: null,
+      department_id: null,
+      cooldown_days: 0,
+      questions: JSON.stringify([
+        { id: 'why', label: 'Why do you want to join?', type: 'long_text', required: true, maxLength: 5000 },
+      ]),
+      created_at: DEFAULT_NOW,
+      updated_at: DEFAULT_NOW,
+    })
+    .execute();
+  return id;
+}
+
+export interface NewSubmission {
+  readonly id?: string;
+  readonly workspaceId: string;
+  readonly formId?: string | null;
+  readonly status?: 'submitted' | 'under_review' | 'accepted' | 'rejected';
+  readonly environment?: 'live' | 'test';
+  readonly createdAt?: number;
+  /** The stored answers: a list (a submission to a form) or an object by key (a provisioned one). */
+  readonly answers?: readonly StoredAnswer[] | Record<string, unknown>;
+  readonly applicant?: Record<string, unknown>;
+}
+
+/** A submission row inserted directly (the intake is not needed to fill a queue); returns its id. */
+export async function insertSubmission(ctx: Ctx, submission: NewSubmission): Promise<string> {
+  const id = submission.id ?? newId();
+  const gameUserId = String(100000 + Math.floor(Math.random() * 1e9));
+  const applicant = submission.applicant ?? { gameUserId, gameUsername: `user_${gameUserId}` };
+  const answers = submission.answers ?? [];
+  const status = submission.status ?? 'submitted';
+  const createdAt = submission.createdAt ?? DEFAULT_NOW - 86_400_000;
+  await ctx.store.db
+    .insertInto('submissions')
+    .values({
+      id,
+      workspace_id: submission.workspaceId,
+      status,
+      score: null,
+      reviewer_notes: null,
+      applicant: JSON.stringify(applicant),
+      answers: Array.isArray(answers) ? storeAnswers(answers) : JSON.stringify(answers),
+      created_at: createdAt,
+      reviewed_at: status === 'under_review' ? createdAt + 1000 : null,
+      accepted_at: status === 'accepted' ? createdAt + 2000 : null,
+      rejected_at: status === 'rejected' ? createdAt + 2000 : null,
+      staff_profile_id: null,
+      updated_at: createdAt,
+      form_id: submission.formId ?? null,
+      environment: submission.environment ?? 'live',
+      game_user_id: typeof applicant.gameUserId === 'string' ? applicant.gameUserId : null,
+    })
+    .execute();
+  return id;
+}
+
+/** Records the intake's command and event for a submission, as an API key's application would. */
+export async function recordSubmit(
+  ctx: Ctx,
+  submission: { id: string; workspaceId: string; formId: string | null },
+  applicationId: string,
+  at: number,
+): Promise<{ commandId: string; eventId: string }> {
+  const commandId = newId();
+  const eventId = newId();
+  await insertCommand(ctx.store.db, {
+    id: commandId,
+    workspaceId: submission.workspaceId,
+    type: 'application.submission.submit',
+    actorType: 'api_key',
+    actorId: applicationId,
+    submissionId: submission.id,
+    requestId: `req_${randomBase62(16)}`,
+    idempotencyKey: `key-${randomBase62(12)}`,
+    payload: { submissionId: submission.id, formId: submission.formId },
+    createdAt: at,
+  });
+  await insertEvent(ctx.store.db, {
+    id: eventId,
+    workspaceId: submission.workspaceId,
+    commandId,
+    type: 'application.submission.submitted',
+    payload: { submissionId: submission.id },
+    createdAt: at,
+  });
+  return { commandId, eventId };
+}
+
+export function headers(token: string, workspaceId?: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${token}`,
+    ...(workspaceId !== undefined ? { 'x-service-workspace-id': workspaceId } : {}),
+  };
+}
+
+export interface QueueBody {
+  data: {
+    submissions: Array<{ id: string; formId: string | null; formName: string | null; status: string; environment: string; createdAt: string }>;
+    nextCursor: { cursorCreatedAt: string; cursorId: string } | null;
+  };
+  meta: { requestId: string };
+}
+
+export function queueBody(response: LightMyRequestResponse): QueueBody {
+  return response.json() as QueueBody;
+}
+
+export function queueUrl(query: Record<string, string | number> = {}): string {
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const text = params.toString();
+  return text === '' ? '/v1/applications/submissions' : `/v1/applications/submissions?${text}`;
+}
