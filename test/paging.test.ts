@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.ts';
-import { pageCursor } from '../src/features/shifts/page-cursor.ts';
-import { cursorPair } from '../src/paging.ts';
+import { cursorPair, timeCursor } from '../src/paging.ts';
 
 function thrown(run: () => unknown): AppError {
   try {
@@ -42,10 +41,12 @@ describe('cursor pair', () => {
   });
 });
 
-describe('active shifts page cursor', () => {
+describe('a cursor of an instant and an id', () => {
+  const pageCursor = (query: { cursorStartedAt?: string; cursorId?: string }) => timeCursor(query, 'cursorStartedAt');
+
   it('parses the start instant and keeps the id', () => {
     expect(pageCursor({ cursorStartedAt: '2026-03-11T12:00:00+01:00', cursorId: 'x' })).toEqual({
-      startedAt: Date.UTC(2026, 2, 11, 11),
+      at: Date.UTC(2026, 2, 11, 11),
       id: 'x',
     });
     expect(pageCursor({})).toBeNull();

@@ -22,7 +22,7 @@ export const queueSnapshots: SnapshotModule = {
           environment: 'test',
           statuses: ['accepted'],
           formId: 'form-1',
-          after: { createdAt: NOW, id: 'submission-1' },
+          after: { at: NOW, id: 'submission-1' },
           limit: 26,
         }),
     },

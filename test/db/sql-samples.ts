@@ -177,7 +177,7 @@ export function snapshotSamples(): SnapshotModule[] {
           run: (db) =>
             shifts.listLiveShifts(db, AUDIENCE, {
               staleBefore: NOW - 300_000,
-              after: { startedAt: NOW - HOUR, id: SHIFT },
+              after: { at: NOW - HOUR, id: SHIFT },
               limit: 51,
             }),
         },

@@ -11,7 +11,7 @@
  */
 import { Temporal } from 'temporal-polyfill';
 import { AppError } from '../../errors.ts';
-import { parseIsoDateTime } from './iso-date-time.ts';
+import { parseIsoDateTime } from '../../iso-date-time.ts';
 
 export { parseIsoDateTime };
 

@@ -2,6 +2,7 @@
  * Queries of shifts. The hot writes run named statements (src/db/sql/); the rest are Kysely queries. Starting
  * and completing a shift are not here: only the lifecycle (lifecycle.ts) does that.
  */
+import type { TimeCursor } from '../../paging.ts';
 import type { Selectable } from 'kysely';
 import type { Store } from '../../db/store.ts';
 import {
@@ -33,11 +34,6 @@ export interface ShiftOwner {
 export interface ShiftAudience {
   readonly workspaceId: string;
   readonly environment: string;
-}
-
-export interface ActiveShiftsCursor {
-  readonly startedAt: number;
-  readonly id: string;
 }
 
 /**
@@ -243,7 +239,7 @@ export async function findVisibleShift(
 export async function listLiveShifts(
   db: Executor,
   audience: ShiftAudience,
-  page: { readonly staleBefore: number; readonly after: ActiveShiftsCursor | null; readonly limit: number },
+  page: { readonly staleBefore: number; readonly after: TimeCursor | null; readonly limit: number },
 ): Promise<ShiftWithStaff[]> {
   let query = shiftsWithStaff(db)
     .where('sh.workspace_id', '=', audience.workspaceId)
@@ -254,8 +250,8 @@ export async function listLiveShifts(
   if (after) {
     query = query.where((eb) =>
       eb.or([
-        eb('sh.started_at', '>', after.startedAt),
-        eb.and([eb('sh.started_at', '=', after.startedAt), eb('sh.id', '>', after.id)]),
+        eb('sh.started_at', '>', after.at),
+        eb.and([eb('sh.started_at', '=', after.at), eb('sh.id', '>', after.id)]),
       ]),
     );
   }

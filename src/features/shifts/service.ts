@@ -1,3 +1,4 @@
+import { timeCursor } from '../../paging.ts';
 import type { Transaction } from 'kysely';
 import type { ApiKeyActor } from '../../actor.ts';
 import { toIso, type Clock } from '../../clock.ts';
@@ -29,7 +30,6 @@ import {
   type ShiftOwner,
   type ShiftRow,
 } from './repository.ts';
-import { pageCursor } from './page-cursor.ts';
 import { SHIFT_STATUS } from './status.ts';
 import { assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
 import type {
@@ -265,7 +265,7 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
     /** Live active shifts of the key's workspace and environment, by startedAt then id. */
     async listActive(actor: ApiKeyActor, query: ActiveShiftsQuery): Promise<ActiveShiftPage> {
       const limit = pageLimit(query.limit);
-      const after = pageCursor(query);
+      const after = timeCursor(query, 'cursorStartedAt');
       const now = clock.now();
       const audience = { workspaceId: actor.application.workspaceId, environment: actor.environment };
       const rows = await listLiveShifts(store.db, audience, { staleBefore: cutoff(now), after, limit: limit + 1 });

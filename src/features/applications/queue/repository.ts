@@ -1,18 +1,13 @@
+import type { TimeCursor } from '../../../paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import type { SubmissionItemRow } from '../submission-item.ts';
-
-/** Where a page of the queue starts: after this submission in (created_at, id) order. */
-export interface QueueCursor {
-  readonly createdAt: number;
-  readonly id: string;
-}
 
 export interface QueueFilter {
   readonly workspaceId: string;
   readonly environment: string;
   readonly statuses: readonly string[];
   readonly formId: string | null;
-  readonly after: QueueCursor | null;
+  readonly after: TimeCursor | null;
   readonly limit: number;
 }
 
@@ -49,8 +44,8 @@ export async function listQueue(db: Executor, filter: QueueFilter): Promise<Subm
   if (after) {
     query = query.where((eb) =>
       eb.or([
-        eb('s.created_at', '>', after.createdAt),
-        eb.and([eb('s.created_at', '=', after.createdAt), eb('s.id', '>', after.id)]),
+        eb('s.created_at', '>', after.at),
+        eb.and([eb('s.created_at', '=', after.at), eb('s.id', '>', after.id)]),
       ]),
     );
   }

@@ -3,18 +3,17 @@ import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { userActor } from '../../../http/route-auth.ts';
 import {
-  DetailParamsSchema,
   DetailResponseSchema,
   QueueQuerySchema,
   QueueReadHeadersSchema,
   QueueResponseSchema,
   StatsQuerySchema,
   StatsResponseSchema,
-  type DetailParams,
   type QueueQuery,
   type StatsQuery,
 } from './schemas.ts';
 import type { QueueService } from './service.ts';
+import { SubmissionParamsSchema, type SubmissionParams } from '../schemas.ts';
 
 const ACCESS =
   'Dashboard user token only. Needs `applications.review` or `applications.decide` (403 `permission_denied`). ' +
@@ -51,7 +50,7 @@ export function queueRoutes({ service }: QueueRoutesDeps) {
       async (request) => envelope(request, await service.list(userActor(request), request.query)),
     );
 
-    app.get<{ Params: DetailParams }>(
+    app.get<{ Params: SubmissionParams }>(
       '/v1/applications/submissions/:submissionId',
       {
         config,
@@ -65,7 +64,7 @@ export function queueRoutes({ service }: QueueRoutesDeps) {
             'reject), oldest first. A submission of a workspace the caller is not a member of (or not the ' +
             'selected one), an unknown one, or a `submissionId` that is not a uuid is 404 `not_found`; a member ' +
             `without either permission gets 403 \`permission_denied\`. ${ACCESS}`,
-          params: DetailParamsSchema,
+          params: SubmissionParamsSchema,
           response: {
             200: DetailResponseSchema,
             ...errorResponses({ 403: ['permission_denied'], 404: ['not_found'] }),

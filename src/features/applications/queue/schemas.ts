@@ -82,15 +82,6 @@ export type QueueQuery = Static<typeof QueueQuerySchema>;
 export const StatsQuerySchema = Type.Object({ environment: Type.Optional(Environment) });
 export type StatsQuery = Static<typeof StatsQuerySchema>;
 
-export const DetailParamsSchema = Type.Object({
-  submissionId: UuidText({
-    description:
-      'Submission id (uuid, in any case). A value that is not a uuid names no submission and is answered 404 ' +
-      '`not_found`, like any submission the caller cannot see.',
-    examples: [examples.SUBMISSION_ID],
-  }),
-});
-export type DetailParams = Static<typeof DetailParamsSchema>;
 
 const CursorSchema = Type.Object({
   cursorCreatedAt: Type.String({ format: 'date-time', description: 'Pass as `cursorCreatedAt`.' }),

@@ -1,10 +1,9 @@
 import type { UserActor } from '../../../actor.ts';
 import { toIso } from '../../../clock.ts';
 import type { Executor } from '../../../db/types.ts';
-import { notFound, validationError } from '../../../errors.ts';
+import { notFound } from '../../../errors.ts';
 import { isUuid } from '../../../ids.ts';
-import { cursorPair } from '../../../paging.ts';
-import { parseIsoDateTime } from '../../activity/iso-date-time.ts';
+import { timeCursor } from '../../../paging.ts';
 import { readAnswers, type AnswerValue } from '../answers.ts';
 import { toSubmissionItem, type SubmissionItemRow } from '../submission-item.ts';
 import { assertCanReadSubmission, readableWorkspaces } from './access.ts';
@@ -15,7 +14,6 @@ import {
   listForms,
   listHistory,
   listQueue,
-  type QueueCursor,
 } from './repository.ts';
 import {
   QUEUE_LIMIT_DEFAULT,
@@ -33,20 +31,6 @@ function answerValue(value: AnswerValue): SubmissionDetail['answers'][number]['v
 }
 
 const DEFAULT_STATUSES = ['submitted', 'under_review'];
-
-function queueCursor(query: QueueQuery): QueueCursor | null {
-  const pair = cursorPair(query, ['cursorCreatedAt', 'cursorId'], 'querystring');
-  if (pair === null) return null;
-  const [text, id] = pair;
-  const createdAt = parseIsoDateTime(text);
-  if (createdAt === undefined) {
-    throw validationError(
-      [{ path: 'querystring.cursorCreatedAt', message: 'must be an ISO 8601 date-time with an offset' }],
-      '`cursorCreatedAt` must be an ISO 8601 date-time with an offset.',
-    );
-  }
-  return { createdAt, id };
-}
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -69,7 +53,7 @@ export function createQueueService({ db }: QueueServiceDeps) {
      */
     async list(actor: UserActor, query: QueueQuery): Promise<QueuePage> {
       const workspaceIds = readableWorkspaces(actor);
-      const after = queueCursor(query);
+      const after = timeCursor(query, 'cursorCreatedAt');
       const limit = query.limit ?? QUEUE_LIMIT_DEFAULT;
       const statuses = query.status ? [...new Set(query.status.split(','))] : DEFAULT_STATUSES;
       const filter = {
