@@ -25,6 +25,10 @@ import { registerRouteAuth } from './http/route-auth.ts';
 import { registerValidators } from './http/validation.ts';
 import { applicationRoutes } from './features/applications/routes.ts';
 import { createApplicationService } from './features/applications/service.ts';
+import { formRoutes } from './features/applications/forms/routes.ts';
+import { createFormService } from './features/applications/forms/service.ts';
+import { intakeRoutes } from './features/applications/intake/routes.ts';
+import { createIntakeService } from './features/applications/intake/service.ts';
 import { integrationRoutes } from './features/integration/routes.ts';
 import { createIntegrationService } from './features/integration/service.ts';
 import { metadataRoutes } from './features/metadata/routes.ts';
@@ -126,6 +130,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shiftRoutes({ service: shifts }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), idempotency }));
+  await app.register(formRoutes(createFormService({ db })));
+  await app.register(intakeRoutes({ service: createIntakeService({ db, clock }), idempotency }));
 
   return app;
 }

@@ -83,6 +83,16 @@ function workspaceReferences(workspace: WorkspaceDocument, w: number): Reference
       refs.push({ kind: 'department', id: staff.departmentId, path: jsonPath('workspaces', w, 'staff', i, 'departmentId') });
     }
   });
+  (workspace.forms ?? []).forEach((form, i) => {
+    if (form.departmentId) {
+      refs.push({ kind: 'department', id: form.departmentId, path: jsonPath('workspaces', w, 'forms', i, 'departmentId') });
+    }
+  });
+  (workspace.submissions ?? []).forEach((submission, i) => {
+    if (submission.formId) {
+      refs.push({ kind: 'form', id: submission.formId, path: jsonPath('workspaces', w, 'submissions', i, 'formId') });
+    }
+  });
   (workspace.inactivityNotices ?? []).forEach((notice, i) => {
     refs.push({ kind: 'staff', id: notice.staffId, path: jsonPath('workspaces', w, 'inactivityNotices', i, 'staffId') });
   });
@@ -100,7 +110,7 @@ function checkReferences(
   report: Report,
 ): void {
   const documentOwners = new Map<OwnedKind, Map<string, string>>(
-    (['department', 'staff', 'application'] as const).map((kind) => [kind, ownersOf(entries, kind)]),
+    (['department', 'staff', 'application', 'form'] as const).map((kind) => [kind, ownersOf(entries, kind)]),
   );
   document.workspaces.forEach((workspace, w) => {
     for (const ref of workspaceReferences(workspace, w)) {

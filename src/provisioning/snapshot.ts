@@ -8,7 +8,7 @@ export interface Snapshot {
   readonly workspaces: ReadonlyMap<string, { readonly slug: string; readonly timezone: string }>;
   /** Workspaces holding one of the document's slugs, by slug. */
   readonly workspaceIdBySlug: ReadonlyMap<string, string>;
-  /** Owning workspace id, by entity kind and id (departments, staff, notices, applications, submissions, shifts). */
+  /** Owning workspace id, by entity kind and id (departments, staff, notices, applications, forms, submissions, shifts). */
   readonly owners: ReadonlyMap<OwnedKind, ReadonlyMap<string, string>>;
   /** Staff of the document's workspaces whose game user id the document also uses, plus every staff row by id. */
   readonly staff: ReadonlyMap<string, ExistingStaff>;
@@ -36,6 +36,7 @@ const OWNED_TABLES = {
   department: 'departments',
   notice: 'inactivity_notices',
   application: 'applications',
+  form: 'application_forms',
   submission: 'submissions',
   shift: 'shifts',
 } as const satisfies Record<Exclude<OwnedKind, 'staff'>, string>;
@@ -62,6 +63,8 @@ function wantedIds(document: ProvisioningDocument, entries: readonly EntityEntry
   for (const entry of entries) add(entry.kind, entry.id);
   for (const workspace of document.workspaces) {
     for (const staff of workspace.staff ?? []) add('department', staff.departmentId);
+    for (const form of workspace.forms ?? []) add('department', form.departmentId);
+    for (const submission of workspace.submissions ?? []) add('form', submission.formId);
     for (const notice of workspace.inactivityNotices ?? []) add('staff', notice.staffId);
     for (const shift of workspace.shifts ?? []) {
       add('staff', shift.staffId);
