@@ -6,7 +6,8 @@ import { SubmissionItemSchema } from '../submission-item.ts';
 import * as examples from './examples.ts';
 
 export const GAME_USER_ID_PATTERN = '^[0-9]{1,32}$';
-const Digits = (description: string) => Type.String({ pattern: GAME_USER_ID_PATTERN, description });
+const Digits = (description: string, example: string) =>
+  Type.String({ pattern: GAME_USER_ID_PATTERN, description, examples: [example] });
 
 export const IntakeHeadersSchema = Type.Object({
   'idempotency-key': idempotencyKeyHeader('the API key\'s application and environment'),
@@ -17,14 +18,14 @@ export const IntakeApplicantSchema = Type.Object(
   {
     gameUserId: Type.Union(
       [
-        Digits('1 to 32 digits.'),
+        Digits('1 to 32 digits.', examples.GAME_USER_ID),
         Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Stored as its decimal string.' }),
       ],
       { description: 'The applicant\'s game user id: a string of 1 to 32 digits, or a number (turned into one).' },
     ),
     gameUsername: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    chatUserId: Type.Optional(Digits('The applicant\'s chat user id, 1 to 32 digits.')),
+    chatUserId: Type.Optional(Digits('The applicant\'s chat user id, 1 to 32 digits.', '7771')),
   },
   { additionalProperties: false, description: 'Who applies. Fields left out are null in answers.' },
 );
@@ -59,7 +60,7 @@ export const IntakeResponseSchema = {
 };
 
 export const ApplicantParamsSchema = Type.Object({
-  gameUserId: Digits('The applicant\'s game user id, 1 to 32 digits (else 400).'),
+  gameUserId: Digits('The applicant\'s game user id, 1 to 32 digits (else 400).', examples.GAME_USER_ID),
 });
 export type ApplicantParams = Static<typeof ApplicantParamsSchema>;
 
