@@ -23,7 +23,7 @@ export async function findPendingSubmission(db: Executor, who: ApplicantOnForm):
   return row?.id;
 }
 
-/** When the applicant's latest rejection on the form was, if any. */
+/** When the applicant's latest rejection on the form was, if any (a provisioned rejection has no known time). */
 export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promise<number | null> {
   const row = await db
     .selectFrom('submissions')
@@ -32,6 +32,7 @@ export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promi
     .where('environment', '=', who.environment)
     .where('game_user_id', '=', who.gameUserId)
     .where('status', '=', 'rejected')
+    .where('rejected_at', 'is not', null)
     .orderBy('rejected_at', 'desc')
     .limit(1)
     .executeTakeFirst();
