@@ -92,7 +92,8 @@ export function intakeRoutes({ service, idempotency }: IntakeRouteDeps) {
           tags: ['applications'],
           params: ApplicantParamsSchema,
           headers: ApplicantHeadersSchema,
-          response: { 200: ApplicantSubmissionsResponseSchema },
+          // A path segment that is not valid percent-encoding names nothing (README, "Behaviour worth knowing").
+          response: { 200: ApplicantSubmissionsResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
         },
       },
       async (request) =>
