@@ -107,7 +107,8 @@ export function checkAnswers(questions: readonly Question[], given: Readonly<Rec
   const issues: AnswerIssue[] = [];
   const answers: StoredAnswer[] = [];
   for (const question of questions) {
-    const checked = checkAnswer(question, given[question.id]);
+    // Own answers only: a question id such as `constructor` must not find what every object inherits.
+    const checked = checkAnswer(question, Object.hasOwn(given, question.id) ? given[question.id] : undefined);
     if ('issues' in checked) {
       issues.push(...checked.issues);
       continue;
