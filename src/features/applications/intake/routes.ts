@@ -81,7 +81,7 @@ export function intakeRoutes({ service, idempotency }: IntakeRouteDeps) {
     app.get<{ Params: ApplicantParams }>(
       '/v1/applications/applicants/:gameUserId/submissions',
       {
-        config: { auth: APPLICATIONS_READ },
+        config: { auth: APPLICATIONS_READ, personalPath: true },
         schema: {
           operationId: 'listApplicantSubmissions',
           summary: 'What an applicant may be told about their submissions',
