@@ -1,5 +1,5 @@
 -- listForms
-select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "workspace_id" = $1 order by "name", "id";
+select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "workspace_id" = $1;
 -- values: ["workspace-1"]
 
 -- findForm

@@ -430,7 +430,7 @@ export interface paths {
         };
         /**
          * List the application forms of the key's workspace
-         * @description Every form of the key's workspace, open and closed, ordered by `name` then `id`, each with its questions in order and every default filled in (`required` false; `maxLength` 200 for `short_text` and 5000 for `long_text`); fields that do not apply, or were not given, are null. Scope `applications:read`, feature `applications`.
+         * @description Every form of the key's workspace, open and closed, ordered by `name` (character order, case-sensitive) then `id`, each with its questions in order and every default filled in (`required` false; `maxLength` 200 for `short_text` and 5000 for `long_text`); fields that do not apply, or were not given, are null. Scope `applications:read`, feature `applications`.
          */
         get: operations["listApplicationForms"];
         put?: never;

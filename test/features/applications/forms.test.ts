@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/ids.ts';
 import type { TestContext } from '../../helpers/app.ts';
+import { seed } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { errorCode } from './helpers.ts';
 import { formDoc, get, provisionForms, useIntakeWorld, type IntakeFixture } from './intake-helpers.ts';
@@ -61,9 +62,24 @@ describe.each(STORE_KINDS)('application forms through an API key (%s)', (kind) =
     expect(errorCode(res)).toBe('not_found');
   });
 
-  it('the second workspace sees only its own form', async () => {
+  it('orders by name, case-sensitively, then by id, the same on both stores', async () => {
+    const [x, y] = [newId(), newId()].sort();
+    const forms = [
+      formDoc({ id: y!, name: 'beta' }),
+      formDoc({ id: newId(), name: 'Gamma' }),
+      formDoc({ id: x!, name: 'beta' }),
+      formDoc({ id: newId(), name: 'Alpha' }),
+    ];
+    await seed(ctx, { document: { workspaces: [{ ...fixture.second.workspace, forms }] } });
     const res = await list(fixture.second.keys.test.secret);
-    expect(res.json().data.forms.map((f: { id: string }) => f.id)).toEqual([fixture.otherForm.id]);
+    const listed = res.json().data.forms as Array<{ id: string; name: string }>;
+    expect(listed.map((f) => f.name)).toEqual(['Alpha', 'Gamma', 'Other workspace form', 'beta', 'beta']);
+    expect(listed.slice(3).map((f) => f.id)).toEqual([x, y]);
+  });
+
+  it('the second workspace sees only its own form', async () => {
+    const res = await list(fixture.second.keys.live.secret);
+    expect(res.json().data.forms.map((f: { id: string }) => f.id)).not.toContain(fixture.form.id);
   });
 
   it('needs applications:read (403 insufficient_scope) and the applications feature (403 feature_disabled)', async () => {

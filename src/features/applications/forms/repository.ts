@@ -42,16 +42,17 @@ function toForm(row: FormRow): Form {
   };
 }
 
-/** Every form of a workspace, open and closed, by name then id. */
+const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Every form of a workspace, open and closed, by name then id. The order is the names' characters' (case
+ * sensitive), the same on both stores: PostgreSQL would otherwise sort text by its collation, SQLite by bytes.
+ */
 export async function listForms(db: Executor, workspaceId: string): Promise<Form[]> {
-  const rows = await db
-    .selectFrom('application_forms')
-    .select(FORM_COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
-  return rows.map(toForm);
+  const rows = await db.selectFrom('application_forms').select(FORM_COLUMNS).where('workspace_id', '=', workspaceId).execute();
+  return rows
+    .sort((a, b) => byCodePoints(a.name, b.name) || byCodePoints(a.id, b.id))
+    .map(toForm);
 }
 
 /** The form with this id in this workspace (another workspace's form is none). */
