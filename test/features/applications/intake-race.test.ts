@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
+import { insertSubmissionUnlessPending } from '../../../src/features/applications/intake/repository.ts';
 import { newId } from '../../../src/ids.ts';
 import type { Store } from '../../../src/db/connect.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
@@ -49,6 +50,36 @@ function races(setup: () => { ctx: TestContext; fixture: IntakeFixture; injects:
 describe.each(STORE_KINDS)('application intake: racing submissions on one instance (%s)', (kind) => {
   const world = useIntakeWorld(kind);
   races(() => ({ ctx: world.ctx, fixture: world.fixture, injects: [world.ctx.inject] }));
+
+  it('the database refuses a second pending submission of one applicant to one form: the insert does nothing', async () => {
+    const { ctx, fixture } = world;
+    const gameUserId = freshGameUserId();
+    const row = (status: string) => ({
+      id: newId(),
+      workspace_id: fixture.ids.workspaceId,
+      status,
+      score: null,
+      reviewer_notes: null,
+      applicant: JSON.stringify({ gameUserId }),
+      answers: '[]',
+      created_at: ctx.clock.now(),
+      reviewed_at: null,
+      accepted_at: null,
+      rejected_at: null,
+      staff_profile_id: null,
+      updated_at: ctx.clock.now(),
+      form_id: fixture.form.id,
+      environment: 'live',
+      game_user_id: gameUserId,
+    });
+    const insert = (status: string) => ctx.store.write((trx) => insertSubmissionUnlessPending(trx, row(status)));
+    expect(await insert('submitted')).toBe(true);
+    expect(await insert('under_review')).toBe(false);
+    expect(await insert('submitted')).toBe(false);
+    // Decided submissions are not pending: any number of them.
+    expect(await insert('rejected')).toBe(true);
+    expect(await insert('accepted')).toBe(true);
+  });
 });
 
 describe.runIf(postgresAvailable)('application intake: racing submissions on two instances sharing one database (postgres)', () => {
