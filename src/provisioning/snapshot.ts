@@ -15,6 +15,34 @@ export interface Snapshot {
   readonly keys: ReadonlyMap<string, ExistingKey>;
   /** Key id by hash, for the hashes of imported secrets. */
   readonly keyIdByHash: ReadonlyMap<string, string>;
+  /**
+   * Live submissions awaiting review (`submitted`, `under_review`) to the forms the document's submissions name,
+   * by pendingKey(form, applicant): at most one each (`submissions_one_pending`).
+   */
+  readonly pendingSubmissions: ReadonlyMap<string, string>;
+}
+
+/** The key of an applicant's pending submission to a form (provisioned submissions are live). */
+export function pendingKey(formId: string, gameUserId: string): string {
+  return `${formId}\n${gameUserId}`;
+}
+
+const PENDING_STATUSES = ['submitted', 'under_review'];
+
+async function loadPendingSubmissions(db: Executor, document: ProvisioningDocument): Promise<Map<string, string>> {
+  const formIds = new Set(
+    document.workspaces.flatMap((w) => (w.submissions ?? []).flatMap((s) => (s.formId === undefined ? [] : [s.formId]))),
+  );
+  const rows = await inChunks(formIds, (chunk) =>
+    db
+      .selectFrom('submissions')
+      .select(['id', 'form_id', 'game_user_id'])
+      .where('form_id', 'in', chunk)
+      .where('environment', '=', 'live')
+      .where('status', 'in', PENDING_STATUSES)
+      .execute(),
+  );
+  return new Map(rows.map((row) => [pendingKey(row.form_id ?? '', row.game_user_id ?? ''), row.id]));
 }
 
 export type OwnedKind = Exclude<EntityKind, 'workspace' | 'key'>;
@@ -156,5 +184,6 @@ export async function loadSnapshot(
     owners,
     staff,
     ...(await loadKeys(db, document, ids('key'))),
+    pendingSubmissions: await loadPendingSubmissions(db, document),
   };
 }

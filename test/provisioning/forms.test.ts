@@ -170,6 +170,11 @@ describe.each(STORE_KINDS)('provisioning application forms (%s)', (kind) => {
     ['a submission naming an unknown form', (f) => {
       f.workspace.submissions = [submission({ formId: newId() })];
     }, '$.workspaces[0].submissions[0].formId', /neither in this document nor in the database/],
+    ['two pending submissions of one applicant to one form', (f) => {
+      const form = formDoc();
+      f.workspace.forms = [form];
+      f.workspace.submissions = [submission({ formId: form.id }), submission({ formId: form.id, status: 'under_review' })];
+    }, '$.workspaces[0].submissions[1].status', /awaiting review on this form at \$\.workspaces\[0\]\.submissions\[0\]\.status/],
     ['two forms with one slug', (f) => {
       f.workspace.forms = [formDoc({ slug: 'same' }), formDoc({ slug: 'same' })];
     }, '$.workspaces[0].forms[1].slug', /already used/],
@@ -182,6 +187,19 @@ describe.each(STORE_KINDS)('provisioning application forms (%s)', (kind) => {
     expect(error.issues).toContainEqual({ path, message: expect.stringMatching(message) });
     const workspace = await store.db.selectFrom('workspaces').select('id').where('id', '=', fixture.ids.workspaceId).execute();
     expect(workspace).toEqual([]);
+  });
+
+  it('a pending submission of an applicant who has one to that form in the database is refused; a decided one is not', async () => {
+    const form = formDoc();
+    const first = submission({ formId: form.id, applicant: { gameUserId: '7007', gameUsername: 'x', displayName: 'X' } });
+    await apply({ workspaces: [{ ...base.workspace, forms: [form], submissions: [first] }] });
+    const second = { ...first, id: newId() };
+    const error = await rejection(apply({ workspaces: [{ ...base.workspace, submissions: [second] }] }));
+    expect(error.issues).toEqual([
+      { path: '$.workspaces[0].submissions[0].status', message: `the applicant already has submission ${first.id} awaiting review on this form` },
+    ]);
+    // The same document again (the first submission exists, so it is left alone), and a decided one, are fine.
+    await apply({ workspaces: [{ ...base.workspace, submissions: [first, { ...second, status: 'rejected' }] }] });
   });
 
   it('a form cannot move to another workspace', async () => {
