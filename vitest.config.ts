@@ -16,6 +16,7 @@ const UNIT = [
   'test/features/shifts/rules.test.ts',
   'test/features/applications/answer-check.test.ts',
   'test/features/reports/ranking-cache.test.ts',
+  'test/features/erasure/scrub.test.ts',
   'test/db/statement-cache.test.ts',
   'test/db/sql-snapshots.test.ts',
   'test/clients/typescript/retry.test.ts',

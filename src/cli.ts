@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { optional, parseCommand, UsageError } from './cli-args.ts';
 import { systemClock } from './clock.ts';
+import { erase, ERASE_USAGE } from './cli-erase.ts';
 import { backup, keys, OPERATIONS_USAGE } from './cli-operations.ts';
 import { text, uuid } from './cli-values.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -24,7 +25,7 @@ Commands:
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
                         prints a JSON result
 
-${OPERATIONS_USAGE}
+${OPERATIONS_USAGE}${ERASE_USAGE}
 ${WEBHOOKS_USAGE}
 Options (override the environment):
   --port <n>            listen port (PORT, default 3000)
@@ -99,6 +100,7 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[]) => Promise<number>
   ['rebuild-totals', rebuildTotalsCommand],
   ['keys', keys],
   ['backup', backup],
+  ['erase', erase],
   ['webhooks', runWebhooksCommand],
 ]);
 

@@ -29,6 +29,14 @@ describe('command-line arguments', { timeout: 120_000 }, () => {
     [['webhooks', 'redeliver', 'e-1'], 'the event id must be a uuid, got "e-1"'],
     [['keys', 'list', '--application', ID, '--application', ID], '--application is given more than once'],
     [['provision'], 'provision needs exactly one file'],
+    [['erase'], 'erase needs --game-user-id: --game-user-id must be 1 to 32 digits'],
+    [['erase', '--game-user-id', '12a'], '--game-user-id must be 1 to 32 digits, got "12a"'],
+    [['erase', '--game-user-id', '1'.repeat(33)], `--game-user-id must be 1 to 32 digits, got "${'1'.repeat(33)}"`],
+    [['erase', '--game-user-id=-1'], '--game-user-id must be 1 to 32 digits, got "-1"'],
+    [['erase', '--game-user-id', ''], '--game-user-id needs a value'],
+    [['erase', '--game-user-id', '1', '--game-user-id', '2'], '--game-user-id is given more than once'],
+    [['erase', '--game-user-id', '1', '2'], 'erase takes no arguments, got "2"'],
+    [['erase', '--gameuserid', '1'], 'erase takes no --gameuserid'],
   ])('%j is refused on stderr, naming the argument, with the usage and a non-zero exit', async (args, message) => {
     const res = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
     expect(res.code).not.toBe(0);
@@ -46,6 +54,7 @@ describe('command-line arguments', { timeout: 120_000 }, () => {
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout).toContain('Usage: workspace-gateway <command> [options]');
       expect(res.stdout).toContain('webhooks deliveries --workspace <id>');
+      expect(res.stdout).toContain('erase --game-user-id <id>');
       expect(existsSync(file)).toBe(false);
     },
   );

@@ -18,6 +18,7 @@ import type { Database } from '../../src/db/types.ts';
 import * as applications from '../../src/features/applications/repository.ts';
 import * as forms from '../../src/features/applications/forms/repository.ts';
 import * as intake from '../../src/features/applications/intake/repository.ts';
+import * as erasure from '../../src/features/erasure/repository.ts';
 import * as reports from '../../src/features/reports/repository.ts';
 import { startShift, stopShift, timeOutShift, timeOutShifts } from '../../src/features/shifts/lifecycle.ts';
 import * as shifts from '../../src/features/shifts/repository.ts';
@@ -356,6 +357,31 @@ export function snapshotSamples(): SnapshotModule[] {
           name: 'listApplicantSubmissions',
           run: (db) => intake.listApplicantSubmissions(db, WORKSPACE, 'live', '2001', 20),
         },
+      ],
+    },
+    {
+      file: 'erasure',
+      samples: [
+        { name: 'findStaff', run: (db) => erasure.findStaff(db, '1001') },
+        { name: 'findSubmissionCandidates', run: (db) => erasure.findSubmissionCandidates(db, '1001', ['"gameUserId":"1001"']) },
+        { name: 'anonymiseStaff', run: (db) => erasure.anonymiseStaff(db, STAFF, `erased-${STAFF}`) },
+        { name: 'replaceNoticeReasons', run: (db) => erasure.replaceNoticeReasons(db, [STAFF], 'erased') },
+        {
+          name: 'eraseSubmission',
+          run: (db) => erasure.eraseSubmission(db, 'submission-1', { applicant: '{"gameUserId":null}', answers: '{}' }),
+        },
+        { name: 'findCommandCopies', run: (db) => erasure.findCommandCopies(db, ['submission-1'], ['"gameUserId":"1001"']) },
+        { name: 'findEventCopies', run: (db) => erasure.findEventCopies(db, ['command-1'], ['"gameUserId":"1001"']) },
+        { name: 'findWebhookCopies', run: (db) => erasure.findWebhookCopies(db, ['1001', 'submission-1']) },
+        { name: 'findResponseCopies', run: (db) => erasure.findResponseCopies(db, ['1001', 'submission-1']) },
+        { name: 'setCommandPayload', run: (db) => erasure.setCommandPayload(db, 'command-1', '{}') },
+        { name: 'setEventPayload', run: (db) => erasure.setEventPayload(db, 'event-1', '{}') },
+        { name: 'setWebhookBody', run: (db) => erasure.setWebhookBody(db, 'event-1', '{}') },
+        { name: 'setResponseBody', run: (db) => erasure.setResponseBody(db, { scope: 'scope-1', key: 'key-1' }, '{}') },
+        { name: 'findReceiverAnswers', run: (db) => erasure.findReceiverAnswers(db, ['event-1']) },
+        { name: 'clearDeliveryAnswer', run: (db) => erasure.clearDeliveryAnswer(db, 'delivery-1') },
+        { name: 'clearAttemptAnswer', run: (db) => erasure.clearAttemptAnswer(db, 'attempt-1') },
+        { name: 'insertErasure', run: (db) => erasure.insertErasure(db, { id: 'erasure-1', ranAt: NOW, changes: '{}' }) },
       ],
     },
     {

@@ -1,0 +1,210 @@
+/**
+ * Erasure on request (README, "Operating it", "Erasure"): removes one game user's personal data everywhere the
+ * service keeps it, in one transaction, and records that it ran (counts only, never whose data it was).
+ *
+ * - Submissions (`game_user_id` is the id, or the applicant document says so): applicant identity fields null,
+ *   answers empty, reviewer notes null, `game_user_id` null. Status, score, times and links stay, so decision
+ *   counts and statistics stay exact.
+ * - Staff profiles with that game user id (any workspace): names, username and game user id become
+ *   `erased-<profile id>` (unique, so the workspace's unique index holds), the chat user id null; the reasons of
+ *   their inactivity notices become `erased`. The profile, its shifts and totals stay, so reports stay exact.
+ * - Copies: command and event payloads, webhook event bodies (sent or not) and stored idempotent responses that
+ *   carry the identity or a decision's notes are rewritten (scrub.ts); a receiver's answer to such an event that
+ *   echoes an erased value is cleared.
+ * Copies are recognised by the identity (`"gameUserId":<the id>`) or an erased submission's id they carry, so
+ * one written by a request running at the same time is found by running the erasure again.
+ * Applicants' answers and identity are personal data: nothing here logs them, and the result names rows only.
+ */
+import { toIso, type Clock } from '../../clock.ts';
+import type { Store } from '../../db/store.ts';
+import type { Executor } from '../../db/types.ts';
+import { newId } from '../../ids.ts';
+import { applicantView } from '../applications/submission-item.ts';
+import {
+  anonymiseStaff,
+  clearAttemptAnswer,
+  clearDeliveryAnswer,
+  eraseSubmission,
+  findCommandCopies,
+  findEventCopies,
+  findReceiverAnswers,
+  findResponseCopies,
+  findStaff,
+  findSubmissionCandidates,
+  findWebhookCopies,
+  insertErasure,
+  replaceNoticeReasons,
+  setCommandPayload,
+  setEventPayload,
+  setResponseBody,
+  setWebhookBody,
+  type RecordKey,
+  type StaffIdentity,
+  type SubmissionCandidate,
+} from './repository.ts';
+import { ERASED_APPLICANT, erasedAnswers, identityPatterns, scrubJson, staffAlias } from './scrub.ts';
+
+/** What an erased inactivity notice's reason becomes (the column is required). */
+export const ERASED_REASON = 'erased';
+
+/** A game user id as the erasure takes it: 1 to 32 digits. */
+export const GAME_USER_ID_PATTERN = /^[0-9]{1,32}$/;
+
+export interface ErasureChanges {
+  readonly submissions: string[];
+  readonly staff: string[];
+  readonly inactivityNotices: string[];
+  readonly commands: string[];
+  readonly events: string[];
+  readonly webhookEvents: string[];
+  readonly webhookDeliveries: string[];
+  readonly webhookAttempts: string[];
+  readonly idempotencyRecords: RecordKey[];
+}
+
+export type ErasureCounts = { readonly [K in keyof ErasureChanges]: number };
+
+export interface ErasureResult {
+  /** The `erasures` row recording this run. */
+  readonly erasureId: string;
+  readonly ranAt: string;
+  readonly counts: ErasureCounts;
+  /** The rows changed, by kind (ids; stored responses by scope and key). Never an erased value. */
+  readonly changed: ErasureChanges;
+}
+
+function countsOf(changes: ErasureChanges): ErasureCounts {
+  return {
+    submissions: changes.submissions.length,
+    staff: changes.staff.length,
+    inactivityNotices: changes.inactivityNotices.length,
+    commands: changes.commands.length,
+    events: changes.events.length,
+    webhookEvents: changes.webhookEvents.length,
+    webhookDeliveries: changes.webhookDeliveries.length,
+    webhookAttempts: changes.webhookAttempts.length,
+    idempotencyRecords: changes.idempotencyRecords.length,
+  };
+}
+
+function isTheirs(candidate: SubmissionCandidate, gameUserId: string): boolean {
+  return candidate.game_user_id === gameUserId || applicantView(candidate.applicant).gameUserId === gameUserId;
+}
+
+/** The erased values themselves, to recognise a receiver's answer that echoes them. */
+function erasedValues(
+  gameUserId: string,
+  candidates: readonly SubmissionCandidate[],
+  staff: readonly StaffIdentity[],
+): string[] {
+  const values = new Set<string>([gameUserId]);
+  for (const candidate of candidates) {
+    const applicant = applicantView(candidate.applicant);
+    for (const value of [applicant.gameUsername, applicant.displayName, applicant.chatUserId]) if (value) values.add(value);
+  }
+  for (const member of staff) {
+    for (const value of [member.display_name, member.game_username, member.chat_user_id]) if (value) values.add(value);
+  }
+  return [...values];
+}
+
+async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges> {
+  // Every value to erase is read before anything changes: the copies are recognised by them.
+  const identity = identityPatterns(gameUserId);
+  const staff = await findStaff(trx, gameUserId);
+  const candidates = (await findSubmissionCandidates(trx, gameUserId, identity)).filter((c) => isTheirs(c, gameUserId));
+  const echoes = erasedValues(gameUserId, candidates, staff);
+
+  for (const member of staff) await anonymiseStaff(trx, member.id, staffAlias(member.id));
+  const staffIds = staff.map((member) => member.id);
+  const inactivityNotices = await replaceNoticeReasons(trx, staffIds, ERASED_REASON);
+  for (const candidate of candidates) {
+    await eraseSubmission(trx, candidate.id, { applicant: ERASED_APPLICANT, answers: erasedAnswers(candidate.answers) });
+  }
+  const submissionIds = candidates.map((candidate) => candidate.id);
+  const erasedSubmission = new Set(submissionIds);
+  const mentionsErasedSubmission = (text: string) => submissionIds.some((id) => text.includes(id));
+
+  const commands: string[] = [];
+  const commandsOfErased = new Set<string>();
+  for (const copy of await findCommandCopies(trx, submissionIds, identity)) {
+    const aboutErasedSubmission = copy.submissionId !== null && erasedSubmission.has(copy.submissionId);
+    if (aboutErasedSubmission) commandsOfErased.add(copy.key);
+    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission });
+    if (scrubbed === null) continue;
+    await setCommandPayload(trx, copy.key, scrubbed);
+    commands.push(copy.key);
+  }
+
+  const events: string[] = [];
+  for (const copy of await findEventCopies(trx, [...commandsOfErased], identity)) {
+    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: commandsOfErased.has(copy.commandId) });
+    if (scrubbed === null) continue;
+    await setEventPayload(trx, copy.key, scrubbed);
+    events.push(copy.key);
+  }
+
+  const needles = [...identity, ...submissionIds];
+  const webhookEvents: string[] = [];
+  for (const copy of await findWebhookCopies(trx, needles)) {
+    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text) });
+    if (scrubbed === null) continue;
+    await setWebhookBody(trx, copy.key, scrubbed);
+    webhookEvents.push(copy.key);
+  }
+
+  const echoesErased = (text: string | null) => text !== null && echoes.some((value) => text.includes(value));
+  const answers = await findReceiverAnswers(trx, webhookEvents);
+  const webhookDeliveries: string[] = [];
+  for (const delivery of answers.deliveries) {
+    if (!echoesErased(delivery.last_response) && !echoesErased(delivery.last_error)) continue;
+    await clearDeliveryAnswer(trx, delivery.id);
+    webhookDeliveries.push(delivery.id);
+  }
+  const webhookAttempts: string[] = [];
+  for (const attempt of answers.attempts) {
+    if (!echoesErased(attempt.response_excerpt) && !echoesErased(attempt.error)) continue;
+    await clearAttemptAnswer(trx, attempt.id);
+    webhookAttempts.push(attempt.id);
+  }
+
+  const idempotencyRecords: RecordKey[] = [];
+  for (const copy of await findResponseCopies(trx, needles)) {
+    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text) });
+    if (scrubbed === null) continue;
+    await setResponseBody(trx, copy.key, scrubbed);
+    idempotencyRecords.push(copy.key);
+  }
+
+  return {
+    submissions: submissionIds,
+    staff: staffIds,
+    inactivityNotices,
+    commands,
+    events,
+    webhookEvents,
+    webhookDeliveries,
+    webhookAttempts,
+    idempotencyRecords,
+  };
+}
+
+/**
+ * Erases the game user's personal data in one transaction and records the run in `erasures` (its counts only).
+ * Running it again finds nothing left to change (zero counts) and records that run too.
+ */
+export async function eraseGameUser(
+  store: Pick<Store, 'write'>,
+  clock: Clock,
+  gameUserId: string,
+): Promise<ErasureResult> {
+  if (!GAME_USER_ID_PATTERN.test(gameUserId)) throw new Error('a game user id is 1 to 32 digits');
+  return store.write(async (trx) => {
+    const changed = await erase(trx, gameUserId);
+    const counts = countsOf(changed);
+    const erasureId = newId();
+    const ranAt = clock.now();
+    await insertErasure(trx, { id: erasureId, ranAt, changes: JSON.stringify(counts) });
+    return { erasureId, ranAt: toIso(ranAt), counts, changed };
+  });
+}
