@@ -3,6 +3,7 @@ import { eraseGameUser } from '../../../src/features/erasure/service.ts';
 import type { TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { columnsContaining } from '../erasure/tables.ts';
+import { call, errorCode, submissionRow } from './helpers.ts';
 import { get, submit, useIntakeWorld, type IntakeFixture } from './intake-helpers.ts';
 
 /** An applicant whose values are found nowhere else. */
@@ -12,10 +13,11 @@ const ANSWER = 'Qwyll writes about a secret hobby';
 describe.each(STORE_KINDS)('erasing an applicant who applied through an API key (%s)', (kind) => {
   let ctx: TestContext;
   let fixture: IntakeFixture;
+  let token: string;
 
   const world = useIntakeWorld(kind);
   beforeAll(() => {
-    ({ ctx, fixture } = world);
+    ({ ctx, fixture, token } = world);
   });
 
   it('leaves no copy of their identity or answers: submission, stored responses, records', async () => {
@@ -36,5 +38,15 @@ describe.each(STORE_KINDS)('erasing an applicant who applied through an API key 
     }
     const status = await get(ctx.inject, fixture.keys.live.secret, `/v1/applications/applicants/${APPLICANT.gameUserId}/submissions`);
     expect(status.json().data.submissions).toEqual([]);
+
+    // No staff profile can be made for an erased applicant: 409, nothing changed; accepting without one works.
+    const id: string = first.json().data.submission.id;
+    const withProfile = await call(ctx.inject, 'accept', id, { token, body: { createStaffProfile: true } });
+    expect(withProfile.statusCode).toBe(409);
+    expect(errorCode(withProfile)).toBe('invalid_state_transition');
+    expect((await submissionRow(ctx, id)).status).toBe('submitted');
+    const without = await call(ctx.inject, 'accept', id, { token, body: { createStaffProfile: false } });
+    expect(without.statusCode).toBe(200);
+    expect(without.json().data).toMatchObject({ staffProfileCreated: false, staffProfileId: null });
   });
 });
