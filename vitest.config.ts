@@ -14,6 +14,7 @@ const UNIT = [
   'test/keys/**/*.test.ts',
   'test/features/activity/**/*.test.ts',
   'test/features/shifts/rules.test.ts',
+  'test/features/applications/answer-check.test.ts',
   'test/features/reports/ranking-cache.test.ts',
   'test/features/erasure/scrub.test.ts',
   'test/db/statement-cache.test.ts',

@@ -2,7 +2,7 @@
 export const ENVIRONMENTS = ['test', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-export const SCOPES = ['activity:write', 'activity:read', 'staff:read'] as const;
+export const SCOPES = ['activity:write', 'activity:read', 'staff:read', 'applications:read', 'applications:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const PERMISSIONS = ['applications.review', 'applications.decide', 'staff.create'] as const;

@@ -27,6 +27,10 @@ import { applicationRoutes } from './features/applications/routes.ts';
 import { createApplicationService } from './features/applications/service.ts';
 import { queueRoutes } from './features/applications/queue/routes.ts';
 import { createQueueService } from './features/applications/queue/service.ts';
+import { formRoutes } from './features/applications/forms/routes.ts';
+import { createFormService } from './features/applications/forms/service.ts';
+import { intakeRoutes } from './features/applications/intake/routes.ts';
+import { createIntakeService } from './features/applications/intake/service.ts';
 import { integrationRoutes } from './features/integration/routes.ts';
 import { createIntegrationService } from './features/integration/service.ts';
 import { metadataRoutes } from './features/metadata/routes.ts';
@@ -129,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), idempotency }));
   await app.register(queueRoutes({ service: createQueueService({ db }) }));
+  await app.register(formRoutes(createFormService({ db })));
+  await app.register(intakeRoutes({ service: createIntakeService({ db, clock }), idempotency }));
 
   return app;
 }

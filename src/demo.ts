@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { SCOPES } from './actor.ts';
 import { systemClock } from './clock.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { newId } from './ids.ts';
@@ -14,6 +15,7 @@ const DEMO = {
   staffId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0003',
   applicationId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0004',
   submissionId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0005',
+  formId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0006',
   userId: 'demo-reviewer',
   guildId: '100000000000000001',
   chatUserId: '200000000000000001',
@@ -54,7 +56,20 @@ function demoDocument(keyId: string) {
             approved: true,
             allowedUniverseIds: [DEMO.universeId],
             features: { activity: true, applications: true },
-            keys: [{ id: keyId, environment: 'test', scopes: ['activity:write', 'activity:read', 'staff:read'] }],
+            keys: [{ id: keyId, environment: 'test', scopes: [...SCOPES] }],
+          },
+        ],
+        forms: [
+          {
+            id: DEMO.formId,
+            name: 'Moderator application',
+            slug: 'moderator',
+            status: 'open' as const,
+            cooldownDays: 14,
+            questions: [
+              { id: 'why', label: 'Why do you want to join?', type: 'long_text' as const, required: true },
+              { id: 'age', label: 'How old are you?', type: 'number' as const, required: true, min: 13 },
+            ],
           },
         ],
         submissions: [
@@ -81,6 +96,9 @@ function curlExamples(base: string, apiKey: string, token: string): string {
     `curl -s -X POST ${base}/v1/activity/shifts/start ${key} -H 'Content-Type: application/json' -H "Idempotency-Key: $(date +%s%N)" ` +
       `-d '{"gameUserId":"${DEMO.gameUserId}","universeId":"${DEMO.universeId}","placeId":"1","serverId":"demo-server-1"}'`,
     `curl -s ${base}/v1/activity/leaderboard ${key}`,
+    `curl -s ${base}/v1/applications/forms ${key}`,
+    `curl -s -X POST ${base}/v1/applications/forms/${DEMO.formId}/submissions ${key} -H 'Content-Type: application/json' ` +
+      `-H "Idempotency-Key: $(date +%s%N)" -d '{"applicant":{"gameUserId":"3001"},"answers":{"why":"I like helping.","age":17}}'`,
     `curl -s -X POST ${base}/v1/applications/submissions/${DEMO.submissionId}/mark-under-review ` +
       `-H 'Authorization: Bearer ${token}' -H 'Idempotency-Key: demo-review-1'`,
   ].join('\n');

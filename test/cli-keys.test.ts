@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('keys commands (%s)', { timeout: 120_000 }, (kind) =>
       applicationId,
       workspaceId: fixture.ids.workspaceId,
       environment: 'live',
-      scopes: ['activity:write', 'activity:read', 'staff:read'],
+      scopes: ['activity:write', 'activity:read', 'staff:read', 'applications:read', 'applications:write'],
       status: 'active',
       expiresAt: null,
     });

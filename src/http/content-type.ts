@@ -1,9 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '../errors.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** application/json, or a +json type, with optional parameters. */
 export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i;
+
+/**
+ * For a write that needs a JSON body (a start, an application submission) even though every body is checked later:
+ * without `Content-Type: application/json`, 415. Runs after authentication.
+ */
+export async function requireJsonContentType(request: FastifyRequest): Promise<void> {
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) {
+    throw new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type is required).');
+  }
+}
 
 /** Decoding that fails on bytes that are not UTF-8 (instead of replacing them with U+FFFD). */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -22,6 +22,9 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   invalid_state_transition: 409,
   shift_not_active: 409,
   server_mismatch: 409,
+  form_closed: 409,
+  submission_pending: 409,
+  application_cooldown: 409,
   idempotency_request_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -38,7 +41,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
 
 export const ERROR_SCHEMA_ID = 'ErrorResponse';
 
-const ValidationIssueSchema = Type.Object(
+const PathIssueSchema = Type.Object(
   {
     path: Type.String({
       description: 'Where: the request part (`body`, `querystring`, `params`, `headers`) and the property, dot-separated.',
@@ -46,13 +49,32 @@ const ValidationIssueSchema = Type.Object(
     }),
     message: Type.String({ description: 'What is wrong with it.', examples: ['must NOT have more than 128 characters'] }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'PathIssue' },
 );
+
+/** An answer checked against an application form: which question, and a stable code for what is wrong. */
+const AnswerIssueSchema = Type.Object(
+  {
+    questionId: Type.String({ description: 'The question the problem concerns (or the unknown answer key).', examples: ['age'] }),
+    code: Type.String({
+      enum: ['required', 'unknown_question', 'wrong_type', 'too_long', 'below_min', 'above_max', 'not_an_option', 'duplicate_option'],
+      description: 'Stable code of the problem.',
+    }),
+    message: Type.String({ description: 'What is wrong with it.', examples: ['must be at least 13'] }),
+  },
+  { additionalProperties: false, title: 'AnswerIssue' },
+);
+
+const ValidationIssueSchema = Type.Union([PathIssueSchema, AnswerIssueSchema], {
+  description:
+    'A problem with the request: `{ path, message }`, or, for the answers of an application submission, ' +
+    '`{ questionId, code, message }`.',
+});
 
 const ErrorDetailsSchema = Type.Object(
   {
     issues: Type.Optional(
-      Type.Array(ValidationIssueSchema, { description: '`validation_failed`: one entry per problem found.' }),
+      Type.Array(ValidationIssueSchema, { description: '`validation_failed`: one entry per problem found (every answer problem at once).' }),
     ),
     requiredScope: Type.Optional(Type.String({ description: '`insufficient_scope`: the scope the route needs.' })),
     requiredPermission: Type.Optional(
@@ -60,6 +82,15 @@ const ErrorDetailsSchema = Type.Object(
     ),
     status: Type.Optional(
       Type.String({ description: '`submission_finalized`, `invalid_state_transition`: the submission\'s status.' }),
+    ),
+    submissionId: Type.Optional(
+      Type.String({ format: 'uuid', description: '`submission_pending`: the applicant\'s submission awaiting review.' }),
+    ),
+    retryAfter: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: '`application_cooldown`: when the applicant may apply again (the rejection plus the form\'s cooldown).',
+      }),
     ),
     limit: Type.Optional(Type.Integer({ description: '`rate_limited`: requests allowed per window.' })),
     windowSeconds: Type.Optional(Type.Integer({ description: '`rate_limited`: window length in seconds.' })),

@@ -50,6 +50,23 @@ export function redactCredentials(text: string): string {
   return text.replace(TOKEN, (token) => (holdsCredential(token) ? '[redacted]' : token));
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's path names a person (an applicant's game user id): its requests are logged with the route
+     * pattern instead of the URL, so the log never holds personal data.
+     */
+    personalPath?: boolean;
+  }
+}
+
+/** The URL as logged: the route pattern for a route whose path names a person, else the URL, credentials masked. */
+function loggedUrl(request: FastifyRequest): string {
+  const route = request.routeOptions as { url?: string; config?: { personalPath?: boolean } } | undefined;
+  if (route?.config?.personalPath === true && route.url !== undefined) return route.url;
+  return redactCredentials(request.url);
+}
+
 /**
  * Fastify's request serializer, with credentials a client sent by mistake in the URL (a query parameter, a path
  * segment) or the Host header masked: both are logged with every request.
@@ -57,7 +74,7 @@ export function redactCredentials(text: string): string {
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactCredentials(request.url),
+    url: loggedUrl(request),
     host: redactCredentials(request.host),
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -47,6 +47,15 @@ const SAMPLES: Readonly<Record<ErrorCode, ErrorSample>> = {
   },
   shift_not_active: { message: 'The shift is not active.' },
   server_mismatch: { message: 'serverId does not match the shift\'s server.' },
+  form_closed: { message: 'The form is closed; it takes no submissions.' },
+  submission_pending: {
+    message: 'The applicant already has a submission to this form awaiting review.',
+    details: { submissionId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e' },
+  },
+  application_cooldown: {
+    message: 'The applicant was rejected recently; they may apply to this form again after the cooldown.',
+    details: { retryAfter: '2026-03-25T12:00:00.000Z' },
+  },
   idempotency_request_in_progress: {
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
   },

@@ -319,7 +319,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'metadata', description: 'Unauthenticated service metadata.' },
         { name: 'integration', description: 'Context of the calling API key.' },
         { name: 'staff', description: 'Staff self-service for the chat integration.' },
-        { name: 'applications', description: 'Application review by dashboard users.' },
+        { name: 'applications', description: 'Application forms and submissions (API keys), and their review by dashboard users.' },
         { name: 'activity', description: 'Shift tracking and activity reports.' },
       ],
       components: { securitySchemes: SECURITY_SCHEMES },

@@ -2,7 +2,7 @@ import { hashApiKey } from '../keys/api-key.ts';
 import { ENTITY_LABELS, ownersOf, type EntityEntry, type EntityKind } from './entities.ts';
 import { jsonPath, type ProvisioningIssue } from './errors.ts';
 import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';
-import type { OwnedKind, Snapshot } from './snapshot.ts';
+import { pendingKey, type OwnedKind, type Snapshot } from './snapshot.ts';
 
 /**
  * Rules that need the database as well as the document: references resolve within their workspace, entities
@@ -20,6 +20,7 @@ export function consistencyIssues(
   checkReferences(document, entries, snapshot, report);
   checkSlugs(document, snapshot, report);
   checkGameUserIds(document, snapshot, report);
+  checkPendingSubmissions(document, snapshot, report);
   return issues;
 }
 
@@ -83,6 +84,16 @@ function workspaceReferences(workspace: WorkspaceDocument, w: number): Reference
       refs.push({ kind: 'department', id: staff.departmentId, path: jsonPath('workspaces', w, 'staff', i, 'departmentId') });
     }
   });
+  (workspace.forms ?? []).forEach((form, i) => {
+    if (form.departmentId) {
+      refs.push({ kind: 'department', id: form.departmentId, path: jsonPath('workspaces', w, 'forms', i, 'departmentId') });
+    }
+  });
+  (workspace.submissions ?? []).forEach((submission, i) => {
+    if (submission.formId) {
+      refs.push({ kind: 'form', id: submission.formId, path: jsonPath('workspaces', w, 'submissions', i, 'formId') });
+    }
+  });
   (workspace.inactivityNotices ?? []).forEach((notice, i) => {
     refs.push({ kind: 'staff', id: notice.staffId, path: jsonPath('workspaces', w, 'inactivityNotices', i, 'staffId') });
   });
@@ -100,7 +111,7 @@ function checkReferences(
   report: Report,
 ): void {
   const documentOwners = new Map<OwnedKind, Map<string, string>>(
-    (['department', 'staff', 'application'] as const).map((kind) => [kind, ownersOf(entries, kind)]),
+    (['department', 'staff', 'application', 'form'] as const).map((kind) => [kind, ownersOf(entries, kind)]),
   );
   document.workspaces.forEach((workspace, w) => {
     for (const ref of workspaceReferences(workspace, w)) {
@@ -149,6 +160,32 @@ function checkGameUserIds(document: ProvisioningDocument, snapshot: Snapshot, re
           `gameUserId "${staff.gameUserId}" is already used by staff member ${holder} of this workspace`,
         );
       }
+    });
+  });
+}
+
+/**
+ * An applicant has at most one submission awaiting review per form (README, "Applications"): a provisioned
+ * `submitted` or `under_review` submission to a form may not meet another, in the document or in the database.
+ */
+function checkPendingSubmissions(document: ProvisioningDocument, snapshot: Snapshot, report: Report): void {
+  const existing = snapshot.owners.get('submission');
+  const inDocument = new Map<string, string>();
+  document.workspaces.forEach((workspace, w) => {
+    (workspace.submissions ?? []).forEach((submission, i) => {
+      // Submissions are only inserted when absent: one that exists is left as it is.
+      if (submission.formId === undefined || existing?.has(submission.id)) return;
+      if (submission.status !== 'submitted' && submission.status !== 'under_review') return;
+      const key = pendingKey(submission.formId, submission.applicant.gameUserId);
+      const path = jsonPath('workspaces', w, 'submissions', i, 'status');
+      const first = inDocument.get(key);
+      const stored = snapshot.pendingSubmissions.get(key);
+      if (first !== undefined) {
+        report(path, `the applicant already has a submission awaiting review on this form at ${first}`);
+      } else if (stored !== undefined && stored !== submission.id) {
+        report(path, `the applicant already has submission ${stored} awaiting review on this form`);
+      }
+      if (first === undefined) inDocument.set(key, path);
     });
   });
 }

@@ -1,3 +1,4 @@
+import { questionProblems } from '../features/applications/forms/questions.ts';
 import { apiKeyEnvironment } from '../keys/api-key.ts';
 import { ENTITY_LABELS, documentEntities } from './entities.ts';
 import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.ts';
@@ -34,7 +35,8 @@ function normalizeWorkspace(workspace: WorkspaceDocument): WorkspaceDocument {
       id: lower(a.id),
       keys: a.keys.map((k) => ({ ...k, id: lower(k.id) })),
     })),
-    submissions: workspace.submissions?.map((s) => ({ ...s, id: lower(s.id) })),
+    forms: workspace.forms?.map((f) => ({ ...f, id: lower(f.id), departmentId: lower(f.departmentId) })),
+    submissions: workspace.submissions?.map((s) => ({ ...s, id: lower(s.id), formId: lower(s.formId) })),
     shifts: workspace.shifts?.map((s) => ({
       ...s,
       id: lower(s.id),
@@ -107,6 +109,15 @@ function checkWorkspaceValues(workspace: WorkspaceDocument, w: number, report: I
   workspace.submissions?.forEach((submission, i) => {
     checkInstant(report, at('submissions', i, 'createdAt'), submission.createdAt);
   });
+  workspace.forms?.forEach((form, f) => {
+    const questions = form.questions.map((value, q) => ({ value, path: at('forms', f, 'questions', q, 'id') }));
+    checkUnique(questions, (question) => question.id, (question, first) => `question id "${question.id}" is already used at ${first}`, report);
+    form.questions.forEach((question, q) => {
+      for (const problem of questionProblems(question)) report(at('forms', f, 'questions', q, problem.field), problem.message);
+    });
+  });
+  const slugs = (workspace.forms ?? []).map((value, f) => ({ value, path: at('forms', f, 'slug') }));
+  checkUnique(slugs, (form) => form.slug, (form, first) => `form slug "${form.slug}" is already used at ${first}`, report);
   workspace.shifts?.forEach((shift, i) => {
     checkInstant(report, at('shifts', i, 'startedAt'), shift.startedAt);
     checkInstant(report, at('shifts', i, 'endedAt'), shift.endedAt);

@@ -8,6 +8,7 @@ export type EntityKind =
   | 'notice'
   | 'application'
   | 'key'
+  | 'form'
   | 'submission'
   | 'shift';
 
@@ -29,17 +30,19 @@ export const ENTITY_LABELS: Readonly<Record<EntityKind, string>> = {
   notice: 'inactivity notice',
   application: 'application',
   key: 'key',
+  form: 'form',
   submission: 'submission',
   shift: 'shift',
 };
 
-type ListName = 'departments' | 'staff' | 'inactivityNotices' | 'applications' | 'submissions' | 'shifts';
+type ListName = 'departments' | 'staff' | 'inactivityNotices' | 'applications' | 'forms' | 'submissions' | 'shifts';
 
 const WORKSPACE_LISTS: ReadonlyArray<readonly [ListName, EntityKind]> = [
   ['departments', 'department'],
   ['staff', 'staff'],
   ['inactivityNotices', 'notice'],
   ['applications', 'application'],
+  ['forms', 'form'],
   ['submissions', 'submission'],
   ['shifts', 'shift'],
 ];

@@ -1,5 +1,8 @@
 import type { Insertable } from 'kysely';
+import { answerValue, storeAnswers, type StoredAnswer } from '../features/applications/answers.ts';
+import { normalizeQuestion, type Question } from '../features/applications/forms/questions.ts';
 import type {
+  ApplicationFormTable,
   ApplicationTable,
   DepartmentTable,
   InactivityNoticeTable,
@@ -13,6 +16,7 @@ import { instant } from './document.ts';
 import type {
   ApplicationDocument,
   DepartmentDocument,
+  FormDocument,
   MemberDocument,
   NoticeDocument,
   ShiftDocument,
@@ -99,8 +103,48 @@ export function applicationRow(workspaceId: string, application: ApplicationDocu
   };
 }
 
-/** Imported submissions keep their status; review and decision times are unknown, so null. */
-export function submissionRow(workspaceId: string, submission: SubmissionDocument, now: number): SubmissionTable {
+export function formRow(workspaceId: string, form: FormDocument, now: number): ApplicationFormTable {
+  return {
+    id: form.id,
+    workspace_id: workspaceId,
+    name: form.name,
+    slug: form.slug,
+    status: form.status,
+    // An empty description is no description.
+    description: form.description || null,
+    department_id: form.departmentId ?? null,
+    cooldown_days: form.cooldownDays ?? 0,
+    questions: JSON.stringify(form.questions.map(normalizeQuestion)),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * A provisioned submission's answers to a form, as an intake stores them: in the form's question order with its
+ * labels and types, then any answer key that is no question of the form, labelled with its key, as short text.
+ */
+export function formAnswers(questions: readonly Question[], answers: Readonly<Record<string, unknown>>): StoredAnswer[] {
+  const asked = questions
+    .filter((question) => Object.hasOwn(answers, question.id))
+    .map((question) => ({ questionId: question.id, label: question.label, type: question.type, value: answerValue(answers[question.id]) }));
+  const known = new Set(questions.map((question) => question.id));
+  const others = Object.entries(answers)
+    .filter(([key]) => !known.has(key))
+    .map(([key, value]): StoredAnswer => ({ questionId: key, label: key, type: 'short_text', value: answerValue(value) }));
+  return [...asked, ...others];
+}
+
+/**
+ * Imported submissions keep their status; review and decision times are unknown, so null. With a form
+ * (`questions` of it given), the answers are stored in its format (see formAnswers).
+ */
+export function submissionRow(
+  workspaceId: string,
+  submission: SubmissionDocument,
+  now: number,
+  questions?: readonly Question[],
+): SubmissionTable {
   const createdAt = submission.createdAt === undefined ? now : instant(submission.createdAt);
   const { applicant } = submission;
   return {
@@ -116,14 +160,17 @@ export function submissionRow(workspaceId: string, submission: SubmissionDocumen
       displayName: applicant.displayName,
       chatUserId: applicant.chatUserId ?? null,
     }),
-    answers: JSON.stringify(submission.answers ?? {}),
+    answers:
+      submission.formId !== undefined && questions !== undefined
+        ? storeAnswers(formAnswers(questions, submission.answers ?? {}))
+        : JSON.stringify(submission.answers ?? {}),
     created_at: createdAt,
     reviewed_at: null,
     accepted_at: null,
     rejected_at: null,
     staff_profile_id: null,
     updated_at: createdAt,
-    form_id: null,
+    form_id: submission.formId ?? null,
     environment: 'live',
     game_user_id: applicant.gameUserId,
   };

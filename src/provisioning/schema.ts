@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../actor.ts';
+import { MAX_QUESTIONS, QuestionInputSchema } from '../features/applications/forms/questions.ts';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-types.ts';
 import { UUID_PATTERN } from '../ids.ts';
 
@@ -14,6 +15,7 @@ export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 export const STAFF_STATUSES = ['active', 'inactive'] as const;
 export const NOTICE_STATUSES = ['approved', 'pending', 'denied'] as const;
 export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
+export const FORM_STATUSES = ['open', 'closed'] as const;
 export const END_REASONS = ['manual', 'player_left', 'server_shutdown', 'heartbeat_timeout'] as const;
 
 function StringEnum<const T extends readonly string[]>(values: T) {
@@ -121,6 +123,20 @@ export const SubmissionSchema = Strict({
   applicant: ApplicantSchema,
   answers: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   createdAt: Type.Optional(DateTime),
+  /** A form of the same workspace; its answers are then stored with the form's labels. */
+  formId: Type.Optional(Uuid),
+});
+
+/** An application form (README, "Provisioning"); the rules between a question's fields are checked in document.ts. */
+export const FormSchema = Strict({
+  id: Uuid,
+  name: Text(200),
+  slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 64 }),
+  status: StringEnum(FORM_STATUSES),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  departmentId: Type.Optional(Nullable(Uuid)),
+  cooldownDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  questions: Type.Array(QuestionInputSchema, { minItems: 1, maxItems: MAX_QUESTIONS }),
 });
 
 export const ShiftSchema = Strict({
@@ -157,6 +173,7 @@ export const WorkspaceSchema = Strict({
   staff: Type.Optional(Type.Array(StaffSchema)),
   inactivityNotices: Type.Optional(Type.Array(NoticeSchema)),
   applications: Type.Optional(Type.Array(ApplicationSchema)),
+  forms: Type.Optional(Type.Array(FormSchema)),
   submissions: Type.Optional(Type.Array(SubmissionSchema)),
   shifts: Type.Optional(Type.Array(ShiftSchema)),
   webhooks: Type.Optional(Type.Array(WebhookSchema)),
@@ -176,5 +193,6 @@ export type NoticeDocument = Static<typeof NoticeSchema>;
 export type ApplicationDocument = Static<typeof ApplicationSchema>;
 export type KeyDocument = Static<typeof KeySchema>;
 export type SubmissionDocument = Static<typeof SubmissionSchema>;
+export type FormDocument = Static<typeof FormSchema>;
 export type ShiftDocument = Static<typeof ShiftSchema>;
 export type WebhookDocument = Static<typeof WebhookSchema>;

@@ -8,13 +8,41 @@ export interface Snapshot {
   readonly workspaces: ReadonlyMap<string, { readonly slug: string; readonly timezone: string }>;
   /** Workspaces holding one of the document's slugs, by slug. */
   readonly workspaceIdBySlug: ReadonlyMap<string, string>;
-  /** Owning workspace id, by entity kind and id (departments, staff, notices, applications, submissions, shifts). */
+  /** Owning workspace id, by entity kind and id (departments, staff, notices, applications, forms, submissions, shifts). */
   readonly owners: ReadonlyMap<OwnedKind, ReadonlyMap<string, string>>;
   /** Staff of the document's workspaces whose game user id the document also uses, plus every staff row by id. */
   readonly staff: ReadonlyMap<string, ExistingStaff>;
   readonly keys: ReadonlyMap<string, ExistingKey>;
   /** Key id by hash, for the hashes of imported secrets. */
   readonly keyIdByHash: ReadonlyMap<string, string>;
+  /**
+   * Live submissions awaiting review (`submitted`, `under_review`) to the forms the document's submissions name,
+   * by pendingKey(form, applicant): at most one each (`submissions_one_pending`).
+   */
+  readonly pendingSubmissions: ReadonlyMap<string, string>;
+}
+
+/** The key of an applicant's pending submission to a form (provisioned submissions are live). */
+export function pendingKey(formId: string, gameUserId: string): string {
+  return `${formId}\n${gameUserId}`;
+}
+
+const PENDING_STATUSES = ['submitted', 'under_review'];
+
+async function loadPendingSubmissions(db: Executor, document: ProvisioningDocument): Promise<Map<string, string>> {
+  const formIds = new Set(
+    document.workspaces.flatMap((w) => (w.submissions ?? []).flatMap((s) => (s.formId === undefined ? [] : [s.formId]))),
+  );
+  const rows = await inChunks(formIds, (chunk) =>
+    db
+      .selectFrom('submissions')
+      .select(['id', 'form_id', 'game_user_id'])
+      .where('form_id', 'in', chunk)
+      .where('environment', '=', 'live')
+      .where('status', 'in', PENDING_STATUSES)
+      .execute(),
+  );
+  return new Map(rows.map((row) => [pendingKey(row.form_id ?? '', row.game_user_id ?? ''), row.id]));
 }
 
 export type OwnedKind = Exclude<EntityKind, 'workspace' | 'key'>;
@@ -36,6 +64,7 @@ const OWNED_TABLES = {
   department: 'departments',
   notice: 'inactivity_notices',
   application: 'applications',
+  form: 'application_forms',
   submission: 'submissions',
   shift: 'shifts',
 } as const satisfies Record<Exclude<OwnedKind, 'staff'>, string>;
@@ -62,6 +91,8 @@ function wantedIds(document: ProvisioningDocument, entries: readonly EntityEntry
   for (const entry of entries) add(entry.kind, entry.id);
   for (const workspace of document.workspaces) {
     for (const staff of workspace.staff ?? []) add('department', staff.departmentId);
+    for (const form of workspace.forms ?? []) add('department', form.departmentId);
+    for (const submission of workspace.submissions ?? []) add('form', submission.formId);
     for (const notice of workspace.inactivityNotices ?? []) add('staff', notice.staffId);
     for (const shift of workspace.shifts ?? []) {
       add('staff', shift.staffId);
@@ -153,5 +184,6 @@ export async function loadSnapshot(
     owners,
     staff,
     ...(await loadKeys(db, document, ids('key'))),
+    pendingSubmissions: await loadPendingSubmissions(db, document),
   };
 }

@@ -9,6 +9,7 @@ type DocumentTable =
   | 'staff'
   | 'inactivity_notices'
   | 'applications'
+  | 'application_forms'
   | 'submissions'
   | 'shifts';
 type Column<T extends DocumentTable> = keyof Database[T] & string;

@@ -1,4 +1,5 @@
 import type { Environment, Scope } from '../actor.ts';
+import { readQuestions, type Question } from '../features/applications/forms/questions.ts';
 import type { Executor } from '../db/types.ts';
 import { rankings } from '../features/workspaces/rankings.ts';
 import { generateApiKey, hashApiKey } from '../keys/api-key.ts';
@@ -7,6 +8,7 @@ import { instant } from './document.ts';
 import {
   applicationRow,
   departmentRow,
+  formRow,
   memberRow,
   noticeRow,
   shiftRow,
@@ -100,7 +102,23 @@ const APPLICATIONS: Upsert<'applications'> = {
   conflict: ['id'],
   update: ['name', 'approved', 'allowed_universe_ids', 'features'],
 };
+const FORM_SETTINGS = ['name', 'slug', 'status', 'description', 'department_id', 'cooldown_days', 'questions'] as const;
+// A later document replaces a form's questions; answers already given keep the labels they were given under.
+const FORMS: Upsert<'application_forms'> = {
+  table: 'application_forms',
+  conflict: ['id'],
+  update: [...FORM_SETTINGS, 'updated_at'],
+  onlyWhenChanged: FORM_SETTINGS,
+};
 const SUBMISSIONS: Upsert<'submissions'> = { table: 'submissions', conflict: ['id'], update: [] };
+
+/** The current questions of the forms the workspace's submissions name (as written by this document). */
+async function questionsOfForms(db: Executor, workspace: WorkspaceDocument): Promise<Map<string, Question[]>> {
+  const ids = [...new Set((workspace.submissions ?? []).flatMap((s) => (s.formId === undefined ? [] : [s.formId])))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('application_forms').select(['id', 'questions']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, readQuestions(row.questions)]));
+}
 
 function keySettings(key: KeyDocument) {
   return {
@@ -206,7 +224,12 @@ export async function writeDocument(
     await upsertRows(db, NOTICES, (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n)));
     await upsertRows(db, APPLICATIONS, (workspace.applications ?? []).map((a) => applicationRow(id, a)));
     created.push(...(await provisionKeys(db, workspace, snapshot, now)));
-    await upsertRows(db, SUBMISSIONS, (workspace.submissions ?? []).map((s) => submissionRow(id, s, now)));
+    await upsertRows(db, FORMS, (workspace.forms ?? []).map((f) => formRow(id, f, now)));
+    const questions = await questionsOfForms(db, workspace);
+    const submissions = (workspace.submissions ?? []).map((s) =>
+      submissionRow(id, s, now, s.formId === undefined ? undefined : questions.get(s.formId)),
+    );
+    await upsertRows(db, SUBMISSIONS, submissions);
     const shiftsInserted = await insertShifts(db, workspace, now);
     if (!rebuild.includes(id)) imported.push(...shiftsInserted);
     if (workspacesChanged || staffChanged > 0 || shiftsInserted.length > 0) rankingChanged.push(id);

@@ -16,6 +16,8 @@ import {
 import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';
 import * as applications from '../../src/features/applications/repository.ts';
+import * as forms from '../../src/features/applications/forms/repository.ts';
+import * as intake from '../../src/features/applications/intake/repository.ts';
 import * as erasure from '../../src/features/erasure/repository.ts';
 import * as reports from '../../src/features/reports/repository.ts';
 import { startShift, stopShift, timeOutShift, timeOutShifts } from '../../src/features/shifts/lifecycle.ts';
@@ -133,6 +135,7 @@ const SHIFT_ROW = {
   end_reason: null,
   created_at: NOW,
 };
+const APPLICANT_ON_FORM = { formId: 'form-1', environment: 'live', gameUserId: '2001' };
 const SPAN = { workspace_id: WORKSPACE, environment: 'test', staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
 const EVENT = {
   id: 'event-1',
@@ -315,6 +318,46 @@ export function snapshotSamples(): SnapshotModule[] {
         },
         { name: 'storeResult', run: (db) => db.transaction().execute((trx) => records.storeResult(trx, RESULT)) },
         { name: 'purgeExpiredRecords', run: (db) => records.purgeExpiredRecords(db, { now: () => NOW }, 1000) },
+      ],
+    },
+    {
+      file: 'application-forms',
+      samples: [
+        { name: 'listForms', run: (db) => forms.listForms(db, WORKSPACE) },
+        { name: 'findForm', run: (db) => forms.findForm(db, WORKSPACE, 'form-1') },
+      ],
+    },
+    {
+      file: 'application-intake',
+      samples: [
+        { name: 'findPendingSubmission', run: (db) => intake.findPendingSubmission(db, APPLICANT_ON_FORM) },
+        { name: 'lastRejectionAt', run: (db) => intake.lastRejectionAt(db, APPLICANT_ON_FORM) },
+        {
+          name: 'insertSubmissionUnlessPending',
+          run: (db) =>
+            intake.insertSubmissionUnlessPending(db, {
+              id: 'submission-1',
+              workspace_id: WORKSPACE,
+              status: 'submitted',
+              score: null,
+              reviewer_notes: null,
+              applicant: '{"gameUserId":"2001","gameUsername":null,"displayName":null,"chatUserId":null}',
+              answers: '[]',
+              created_at: NOW,
+              reviewed_at: null,
+              accepted_at: null,
+              rejected_at: null,
+              staff_profile_id: null,
+              updated_at: NOW,
+              form_id: 'form-1',
+              environment: 'live',
+              game_user_id: '2001',
+            }),
+        },
+        {
+          name: 'listApplicantSubmissions',
+          run: (db) => intake.listApplicantSubmissions(db, WORKSPACE, 'live', '2001', 20),
+        },
       ],
     },
     {

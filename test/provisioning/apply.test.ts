@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/actor.ts';
 import { ManualClock } from '../../src/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/types.ts';
@@ -507,8 +508,8 @@ describe.each(STORE_KINDS)('provisioning (%s)', (kind) => {
     const result = await apply(fixture.document);
 
     expect(result.keys.map((k) => [k.id, k.environment, k.scopes])).toEqual([
-      [fixture.keys.test.id, 'test', ['activity:write', 'activity:read', 'staff:read']],
-      [fixture.keys.live.id, 'live', ['activity:write', 'activity:read', 'staff:read']],
+      [fixture.keys.test.id, 'test', [...SCOPES]],
+      [fixture.keys.live.id, 'live', [...SCOPES]],
       [fixture.keys.reader.id, 'test', ['activity:read']],
     ]);
     const secrets = result.keys.map((k) => k.secret ?? '');

@@ -10,6 +10,7 @@ const TABLES = [
   'applications',
   'api_keys',
   'submissions',
+  'application_forms',
   'commands',
   'events',
   'shifts',

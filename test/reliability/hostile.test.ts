@@ -382,6 +382,16 @@ function serverStopCases(): RouteCases {
   };
 }
 
+const APPLICATIONS_OFF: Case = {
+  name: 'a key whose application has the applications feature off',
+  with: (w) => ({ auth: key(w.applicationsOff.keys.test.secret) }),
+  status: 403,
+  code: 'feature_disabled',
+};
+
+const formIds = (data: Record<string, unknown>) => (data.forms as Array<{ id: string }>).map((f) => f.id);
+const submissionIdsOf = (data: Record<string, unknown>) => (data.submissions as Array<{ id: string }>).map((s) => s.id);
+
 /** Review operations; `target` picks the submission of A the control acts on. */
 function reviewCases(target: (w: World) => string, body: unknown): RouteCases {
   return {
@@ -693,6 +703,99 @@ const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
 
   'POST /v1/activity/shifts/heartbeats': batchHeartbeatCases(),
   'POST /v1/activity/servers/{serverId}/stop': serverStopCases(),
+
+  'GET /v1/applications/forms': {
+    valid: (w) => ({ auth: key(w.a.keys.test.secret) }),
+    cases: [
+      {
+        ...CONTROL,
+        name: "control: A's key lists A's forms only, whatever X-Service-Workspace-Id says",
+        with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
+        check: onlyIds((w) => [w.forms.a], formIds),
+      },
+      {
+        name: "B's key lists B's forms only",
+        with: (w) => ({ auth: key(w.b.keys.test.secret) }),
+        status: 200,
+        check: onlyIds((w) => [w.forms.b], formIds),
+      },
+      scopeCase((w) => w.a.keys.staffOnly.secret, 'applications:read'),
+      APPLICATIONS_OFF,
+    ],
+  },
+
+  'GET /v1/applications/forms/{formId}': {
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), path: { formId: w.forms.a } }),
+    cases: [
+      CONTROL,
+      notFound("A's key on B's form", (w) => ({ path: { formId: w.forms.b } })),
+      notFound("B's key on A's form", (w) => ({ auth: key(w.b.keys.test.secret) })),
+      notFound('X-Service-Workspace-Id naming B does not select it', (w) => ({
+        path: { formId: w.forms.b },
+        headers: { 'x-service-workspace-id': w.b.ids.workspaceId },
+      })),
+      scopeCase((w) => w.a.keys.staffOnly.secret, 'applications:read'),
+      APPLICATIONS_OFF,
+    ],
+  },
+
+  'POST /v1/applications/forms/{formId}/submissions': {
+    valid: (w) => ({
+      auth: key(w.a.keys.test.secret),
+      path: { formId: w.forms.a },
+      body: { applicant: { gameUserId: w.applicantGameUserId }, answers: { why: 'To help.' } },
+    }),
+    cases: [
+      notFound("A's key on B's form", (w) => ({ path: { formId: w.forms.b } })),
+      notFound("B's key on A's form", (w) => ({ auth: key(w.b.keys.test.secret) })),
+      notFound('X-Service-Workspace-Id naming B does not select it', (w) => ({
+        path: { formId: w.forms.b },
+        headers: { 'x-service-workspace-id': w.b.ids.workspaceId },
+      })),
+      scopeCase((w) => w.a.keys.staffOnly.secret, 'applications:write'),
+      APPLICATIONS_OFF,
+      {
+        name: "the live key meets the applicant's pending live submission",
+        with: (w) => ({ auth: key(w.a.keys.live.secret) }),
+        status: 409,
+        code: 'submission_pending',
+      },
+      {
+        ...CONTROL,
+        name: 'control: the test key submits to the test queue, apart from the live one',
+        check: (body) => expect(dataOf(body).submission).toMatchObject({ status: 'submitted', environment: 'test' }),
+      },
+    ],
+  },
+
+  'GET /v1/applications/applicants/{gameUserId}/submissions': {
+    valid: (w) => ({ auth: key(w.a.keys.live.secret), path: { gameUserId: w.applicantGameUserId } }),
+    cases: [
+      {
+        ...CONTROL,
+        name: "control: A's live key lists the applicant's submissions of workspace A only",
+        check: (body, w) => expect(submissionIdsOf(dataOf(body))).toEqual([w.applicantSubmissions.a]),
+      },
+      {
+        name: "B's key lists workspace B's only",
+        with: (w) => ({ auth: key(w.b.keys.live.secret) }),
+        status: 200,
+        check: (body, w) => expect(submissionIdsOf(dataOf(body))).toEqual([w.applicantSubmissions.b]),
+      },
+      {
+        name: 'the test key sees no live submission, whatever X-Service-Workspace-Id says',
+        with: (w) => ({ auth: key(w.a.keys.test.secret), headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
+        status: 200,
+        check: (body, w) => {
+          const ids = submissionIdsOf(dataOf(body));
+          expect(ids).not.toContain(w.applicantSubmissions.a);
+          expect(ids).not.toContain(w.applicantSubmissions.b);
+        },
+      },
+      scopeCase((w) => w.a.keys.staffOnly.secret, 'applications:read'),
+      APPLICATIONS_OFF,
+    ],
+  },
 
   'POST /v1/applications/submissions/{submissionId}/accept': reviewCases((w) => w.submissions.a.submitted[1]!, {}),
   'POST /v1/applications/submissions/{submissionId}/mark-under-review': reviewCases((w) => w.submissions.a.submitted[0]!, {}),

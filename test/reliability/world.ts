@@ -46,6 +46,14 @@ export interface World {
   readonly unapproved: Fixture;
   /** A workspace whose application has the activity feature off. */
   readonly featureOff: Fixture;
+  /** A workspace whose application has the applications feature off. */
+  readonly applicationsOff: Fixture;
+  /** An open application form in each workspace (one required short-text question, `why`). */
+  readonly forms: { readonly a: string; readonly b: string };
+  /** A game user id that applied (provisioned, live, still `submitted`) to A's form and to B's form. */
+  readonly applicantGameUserId: string;
+  /** Those two submissions. */
+  readonly applicantSubmissions: { readonly a: string; readonly b: string };
   readonly tokens: { readonly reviewer: string; readonly readonly: string; readonly second: string; readonly multi: string };
   readonly submissions: {
     readonly a: { readonly submitted: readonly string[]; readonly underReview: string; readonly accepted: string; readonly rejected: string };
@@ -139,9 +147,25 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
     endedAt: '2026-03-11T09:20:00Z',
   });
 
+  const forms = { a: newId(), b: newId() };
+  const form = (id: string) => ({
+    id,
+    name: 'Moderator application',
+    slug: 'moderator',
+    status: 'open' as const,
+    questions: [{ id: 'why', label: 'Why?', type: 'short_text' as const, required: true }],
+  });
+  fixture.workspace.forms = [form(forms.a)];
+  b.workspace.forms = [form(forms.b)];
+  const applicantGameUserId = '555000';
+  const applicant = { gameUserId: applicantGameUserId, gameUsername: 'applicant', displayName: 'Applicant' };
+  const [applicantA] = submissions(fixture.workspace, [submissionDoc({ applicant, formId: forms.a, answers: { why: 'a' } })]);
+  const [applicantB] = submissions(b.workspace, [submissionDoc({ applicant, formId: forms.b, answers: { why: 'b' } })]);
+
   const unapproved = buildFixture({ approved: false });
   const featureOff = buildFixture({ features: { activity: false } });
-  for (const f of [fixture, unapproved, featureOff]) await seed(ctx, f);
+  const applicationsOff = buildFixture({ features: { applications: false } });
+  for (const f of [fixture, unapproved, featureOff, applicationsOff]) await seed(ctx, f);
 
   const shifts = {
     aTest: await startShift(ctx.inject, fixture.keys.test.secret, fixture.staff.alice.gameUserId),
@@ -158,7 +182,7 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
     second: await dashboardToken(SECOND_REVIEWER_USER_ID),
     multi: await dashboardToken(MULTI_USER_ID),
   };
-  const keySecrets = [fixture, b, unapproved, featureOff].flatMap((f) =>
+  const keySecrets = [fixture, b, unapproved, featureOff, applicationsOff].flatMap((f) =>
     Object.values<FixtureKey>(f.keys).map((k) => k.secret),
   );
   return {
@@ -167,6 +191,10 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
     app2,
     unapproved,
     featureOff,
+    applicationsOff,
+    forms,
+    applicantGameUserId,
+    applicantSubmissions: { a: applicantA!, b: applicantB! },
     tokens,
     submissions: {
       a: { submitted: aSubmitted, underReview: underReview!, accepted: accepted!, rejected: rejected! },

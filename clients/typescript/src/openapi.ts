@@ -481,6 +481,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/applications/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application forms of the key's workspace
+         * @description Every form of the key's workspace, open and closed, ordered by `name` (character order, case-sensitive) then `id`, each with its questions in order and every default filled in (`required` false; `maxLength` 200 for `short_text` and 5000 for `long_text`); fields that do not apply, or were not given, are null. Scope `applications:read`, feature `applications`.
+         */
+        get: operations["listApplicationForms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/forms/{formId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one application form
+         * @description A form of the key's workspace, as the list shows it. Scope `applications:read`, feature `applications`. Another workspace's form, an unknown id or one that is not a uuid: 404.
+         */
+        get: operations["getApplicationForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/forms/{formId}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit an application to a form
+         * @description Records a `submitted` submission to a form of the key's workspace, in the key's environment (a test key never fills the live queue). Scope `applications:write`, feature `applications`. `Content-Type: application/json` is required (415). `applicant.gameUserId` may be a string of 1 to 32 digits or a number (stored as its decimal string); applicant fields left out are null. Order of checks: the form (404 for an unknown id, one that is not a uuid, or another workspace's form); the answers, every problem at once in `details.issues` as `{ questionId, code, message }` (400 `validation_failed`; codes `required`, `unknown_question`, `wrong_type`, `too_long`, `below_min`, `above_max`, `not_an_option`, `duplicate_option`; text is trimmed, an empty text is no answer, lengths count characters, a required boolean answered `false` is answered); a closed form (409 `form_closed`); a submission of this applicant to this form still `submitted` or `under_review` in this environment (409 `submission_pending`, `details.submissionId`: also the answer to the loser of two racing submissions); a rejection less than the form's `cooldownDays` ago (409 `application_cooldown`, `details.retryAfter`: the rejection plus `cooldownDays` × 24 h). The submission, a command and the event `application.submission.submitted` (delivered to webhooks with this response's `data`, in the key's environment) are recorded in one transaction. Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the stored result with `Idempotent-Replayed: true`.
+         */
+        post: operations["submitApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/applicants/{gameUserId}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an applicant may be told about their submissions
+         * @description The last 20 submissions of the applicant with this game user id in the key's workspace and environment, newest first: status and dates only (never a score, reviewer notes or review notes). An applicant with none gets an empty list. Scope `applications:read`, feature `applications`.
+         */
+        get: operations["listApplicantSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -495,15 +575,15 @@ export interface components {
                  * @description Stable machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready";
+                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "form_closed" | "submission_pending" | "application_cooldown" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready";
                 /** @description Human-readable explanation; wording may change. */
                 message: string;
                 /** @description Equals the X-Request-Id header. */
                 requestId: string;
                 /** @description Extra context; which fields appear depends on `code`. */
                 details?: {
-                    /** @description `validation_failed`: one entry per problem found. */
-                    issues?: {
+                    /** @description `validation_failed`: one entry per problem found (every answer problem at once). */
+                    issues?: ({
                         /**
                          * @description Where: the request part (`body`, `querystring`, `params`, `headers`) and the property, dot-separated.
                          * @example body.serverId
@@ -514,13 +594,39 @@ export interface components {
                          * @example must NOT have more than 128 characters
                          */
                         message: string;
-                    }[];
+                    } | {
+                        /**
+                         * @description The question the problem concerns (or the unknown answer key).
+                         * @example age
+                         */
+                        questionId: string;
+                        /**
+                         * @description Stable code of the problem.
+                         * @enum {string}
+                         */
+                        code: "required" | "unknown_question" | "wrong_type" | "too_long" | "below_min" | "above_max" | "not_an_option" | "duplicate_option";
+                        /**
+                         * @description What is wrong with it.
+                         * @example must be at least 13
+                         */
+                        message: string;
+                    })[];
                     /** @description `insufficient_scope`: the scope the route needs. */
                     requiredScope?: string;
                     /** @description `permission_denied`: the workspace permission the operation needs. */
                     requiredPermission?: string;
                     /** @description `submission_finalized`, `invalid_state_transition`: the submission's status. */
                     status?: string;
+                    /**
+                     * Format: uuid
+                     * @description `submission_pending`: the applicant's submission awaiting review.
+                     */
+                    submissionId?: string;
+                    /**
+                     * Format: date-time
+                     * @description `application_cooldown`: when the applicant may apply again (the rejection plus the form's cooldown).
+                     */
+                    retryAfter?: string;
                     /** @description `rate_limited`: requests allowed per window. */
                     limit?: number;
                     /** @description `rate_limited`: window length in seconds. */
@@ -881,7 +987,9 @@ export interface operations {
                      *         "scopes": [
                      *           "activity:write",
                      *           "activity:read",
-                     *           "staff:read"
+                     *           "staff:read",
+                     *           "applications:read",
+                     *           "applications:write"
                      *         ],
                      *         "features": {
                      *           "activity": true,
@@ -915,7 +1023,7 @@ export interface operations {
                             };
                             environment: "test" | "live";
                             /** @description Scopes of the calling key. */
-                            scopes: ("activity:write" | "activity:read" | "staff:read")[];
+                            scopes: ("activity:write" | "activity:read" | "staff:read" | "applications:read" | "applications:write")[];
                             /** @description Feature flags of the application (known features: `activity`, `applications`). */
                             features: {
                                 [key: string]: boolean;
@@ -5466,6 +5574,942 @@ export interface operations {
             };
             /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
             403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listApplicationForms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every form of the key's workspace, open and closed, ordered by name then id. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "forms": [
+                     *           {
+                     *             "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *             "name": "Moderator application",
+                     *             "slug": "moderator",
+                     *             "status": "open",
+                     *             "description": "Help keep the community friendly.",
+                     *             "departmentId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "cooldownDays": 14,
+                     *             "questions": [
+                     *               {
+                     *                 "id": "why",
+                     *                 "label": "Why do you want to join?",
+                     *                 "type": "long_text",
+                     *                 "required": true,
+                     *                 "maxLength": 2000,
+                     *                 "min": null,
+                     *                 "max": null,
+                     *                 "options": null
+                     *               },
+                     *               {
+                     *                 "id": "age",
+                     *                 "label": "How old are you?",
+                     *                 "type": "number",
+                     *                 "required": true,
+                     *                 "maxLength": null,
+                     *                 "min": 13,
+                     *                 "max": 99,
+                     *                 "options": null
+                     *               },
+                     *               {
+                     *                 "id": "tz",
+                     *                 "label": "Time zone",
+                     *                 "type": "choice",
+                     *                 "required": false,
+                     *                 "maxLength": null,
+                     *                 "min": null,
+                     *                 "max": null,
+                     *                 "options": [
+                     *                   "EU",
+                     *                   "NA",
+                     *                   "Asia"
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            forms: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description A closed form takes no submissions (409 `form_closed`). */
+                                status: "open" | "closed";
+                                /** @description Null when none was given. */
+                                description: string | null;
+                                /** @description Null when none was given. */
+                                departmentId: string | null;
+                                /** @description How long after a rejection the same applicant may apply to this form again (0: at once). */
+                                cooldownDays: number;
+                                /** @description In the order the form asks them. */
+                                questions: {
+                                    /** @description Unique in the form; the key of its answer. */
+                                    id: string;
+                                    label: string;
+                                    /** @enum {string} */
+                                    type: "short_text" | "long_text" | "number" | "boolean" | "choice" | "multi_choice";
+                                    /** @description Default false. A required `boolean` answered `false` is answered. */
+                                    required: boolean;
+                                    /** @description Text types: the longest answer in characters after trimming (default 200 for `short_text`, 5000 for `long_text`); else null. */
+                                    maxLength: number | null;
+                                    /** @description `number`: the smallest answer allowed; null when none. */
+                                    min: number | null;
+                                    /** @description `number`: the largest answer allowed; null when none. */
+                                    max: number | null;
+                                    /** @description `choice` and `multi_choice`: the options offered; else null. */
+                                    options: string[] | null;
+                                }[];
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getApplicationForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Form id (uuid, in any case). A value that is not a uuid, or a form of another workspace, names no form: 404.
+                 * @example 3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a
+                 */
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "form": {
+                     *           "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "name": "Moderator application",
+                     *           "slug": "moderator",
+                     *           "status": "open",
+                     *           "description": "Help keep the community friendly.",
+                     *           "departmentId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "cooldownDays": 14,
+                     *           "questions": [
+                     *             {
+                     *               "id": "why",
+                     *               "label": "Why do you want to join?",
+                     *               "type": "long_text",
+                     *               "required": true,
+                     *               "maxLength": 2000,
+                     *               "min": null,
+                     *               "max": null,
+                     *               "options": null
+                     *             },
+                     *             {
+                     *               "id": "age",
+                     *               "label": "How old are you?",
+                     *               "type": "number",
+                     *               "required": true,
+                     *               "maxLength": null,
+                     *               "min": 13,
+                     *               "max": 99,
+                     *               "options": null
+                     *             },
+                     *             {
+                     *               "id": "tz",
+                     *               "label": "Time zone",
+                     *               "type": "choice",
+                     *               "required": false,
+                     *               "maxLength": null,
+                     *               "min": null,
+                     *               "max": null,
+                     *               "options": [
+                     *                 "EU",
+                     *                 "NA",
+                     *                 "Asia"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            form: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description A closed form takes no submissions (409 `form_closed`). */
+                                status: "open" | "closed";
+                                /** @description Null when none was given. */
+                                description: string | null;
+                                /** @description Null when none was given. */
+                                departmentId: string | null;
+                                /** @description How long after a rejection the same applicant may apply to this form again (0: at once). */
+                                cooldownDays: number;
+                                /** @description In the order the form asks them. */
+                                questions: {
+                                    /** @description Unique in the form; the key of its answer. */
+                                    id: string;
+                                    label: string;
+                                    /** @enum {string} */
+                                    type: "short_text" | "long_text" | "number" | "boolean" | "choice" | "multi_choice";
+                                    /** @description Default false. A required `boolean` answered `false` is answered. */
+                                    required: boolean;
+                                    /** @description Text types: the longest answer in characters after trimming (default 200 for `short_text`, 5000 for `long_text`); else null. */
+                                    maxLength: number | null;
+                                    /** @description `number`: the smallest answer allowed; null when none. */
+                                    min: number | null;
+                                    /** @description `number`: the largest answer allowed; null when none. */
+                                    max: number | null;
+                                    /** @description `choice` and `multi_choice`: the options offered; else null. */
+                                    options: string[] | null;
+                                }[];
+                            };
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    submitApplication: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the API key's application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Form id (uuid, in any case). A value that is not a uuid, or a form of another workspace, names no form: 404.
+                 * @example 3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a
+                 */
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "applicant": {
+                 *         "gameUserId": 2001,
+                 *         "gameUsername": "bob",
+                 *         "displayName": "Bob",
+                 *         "chatUserId": "7771"
+                 *       },
+                 *       "answers": {
+                 *         "why": "I enjoy helping new players find their way.",
+                 *         "age": 19,
+                 *         "tz": "EU"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Who applies. Fields left out are null in answers. */
+                    applicant: {
+                        /** @description The applicant's game user id: a string of 1 to 32 digits, or a number (turned into one). */
+                        gameUserId: string | number;
+                        gameUsername?: string;
+                        displayName?: string;
+                        /**
+                         * @description The applicant's chat user id, 1 to 32 digits.
+                         * @example 7771
+                         */
+                        chatUserId?: string;
+                    };
+                    /** @description Answers by question id: a string for `short_text`, `long_text` and `choice`, a number for `number`, true or false for `boolean`, a list of distinct strings for `multi_choice`. Text is trimmed; an empty string (or list, or null) is no answer. */
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The submission, `submitted`, in the key's environment. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submission": {
+                     *           "id": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *           "formId": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "formName": "Moderator application",
+                     *           "status": "submitted",
+                     *           "environment": "live",
+                     *           "applicant": {
+                     *             "gameUserId": "2001",
+                     *             "gameUsername": "bob",
+                     *             "displayName": "Bob",
+                     *             "chatUserId": "7771"
+                     *           },
+                     *           "score": null,
+                     *           "createdAt": "2026-03-11T12:00:00.000Z",
+                     *           "reviewedAt": null,
+                     *           "decidedAt": null
+                     *         },
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            submission: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @description Null for a submission without a form. */
+                                formId: string | null;
+                                /** @description Null for a submission without a form. */
+                                formName: string | null;
+                                status: "submitted" | "under_review" | "accepted" | "rejected";
+                                /** @description The environment of the key that sent it; provisioned submissions are `live`. */
+                                environment: "live" | "test";
+                                applicant: {
+                                    /** @description The applicant's game user id: a string of digits when it came through the intake, as provisioned otherwise; null once their data was erased. */
+                                    gameUserId: string | null;
+                                    gameUsername: string | null;
+                                    displayName: string | null;
+                                    chatUserId: string | null;
+                                };
+                                score: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                reviewedAt: string | null;
+                                /** @description When it was accepted or rejected; else null. */
+                                decidedAt: string | null;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The event `application.submission.submitted`.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `form_closed`, `submission_pending`, `application_cooldown`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listApplicantSubmissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description The applicant's game user id, 1 to 32 digits (else 400).
+                 * @example 2001
+                 */
+                gameUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The applicant's last 20 submissions in the key's environment, newest first. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "submissions": [
+                     *           {
+                     *             "id": "4b3a2918-0f7e-4d6c-8b5a-493827160f5e",
+                     *             "formId": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *             "formName": "Moderator application",
+                     *             "status": "rejected",
+                     *             "createdAt": "2026-02-01T09:30:00.000Z",
+                     *             "decidedAt": "2026-02-03T18:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            submissions: {
+                                /** Format: uuid */
+                                id: string;
+                                formId: string | null;
+                                formName: string | null;
+                                status: "submitted" | "under_review" | "accepted" | "rejected";
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @description When it was accepted or rejected; else null. */
+                                decidedAt: string | null;
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
                 headers: {
                     /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
                     "x-request-id": string;

@@ -195,6 +195,37 @@ export function gatewayOperations(api: Api) {
           signal: o.signal,
         }),
       ),
+    // Application forms and intake (API key, applications:read and applications:write).
+    listApplicationForms: (o: CallOptions = {}): Promise<Reply<SuccessBody<'listApplicationForms'>>> =>
+      settle(api.GET('/v1/applications/forms', { params: { header: { 'x-correlation-id': o.correlationId } }, signal: o.signal })),
+    getApplicationForm: (formId: string, o: CallOptions = {}): Promise<Reply<SuccessBody<'getApplicationForm'>>> =>
+      settle(
+        api.GET('/v1/applications/forms/{formId}', {
+          params: { path: { formId }, header: { 'x-correlation-id': o.correlationId } },
+          signal: o.signal,
+        }),
+      ),
+    submitApplication: (
+      formId: string,
+      body: RequestBody<'submitApplication'>,
+      o: WriteOptions = {},
+    ): Promise<Reply<SuccessBody<'submitApplication'>>> => {
+      const { key, header, signal } = write(o);
+      return settle(
+        api.POST('/v1/applications/forms/{formId}/submissions', { params: { path: { formId }, header }, body, signal }),
+        key,
+      );
+    },
+    listApplicantSubmissions: (
+      gameUserId: string,
+      o: CallOptions = {},
+    ): Promise<Reply<SuccessBody<'listApplicantSubmissions'>>> =>
+      settle(
+        api.GET('/v1/applications/applicants/{gameUserId}/submissions', {
+          params: { path: { gameUserId }, header: { 'x-correlation-id': o.correlationId } },
+          signal: o.signal,
+        }),
+      ),
 
     // Application review (dashboard token).
     acceptSubmission: (

@@ -23,7 +23,8 @@ function isQuestionType(value: unknown): value is QuestionType {
   return typeof value === 'string' && (QUESTION_TYPES as readonly string[]).includes(value);
 }
 
-function answerValue(value: unknown): AnswerValue {
+/** A value as stored: JSON scalars and lists of strings as they are, anything else as its JSON text. */
+export function answerValue(value: unknown): AnswerValue {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
   return JSON.stringify(value);

@@ -41,19 +41,25 @@ interface Applicant {
   readonly chatUserId: string | null;
 }
 
+/**
+ * The applicant's names for a staff profile. An applicant who applied through an API key may have sent neither
+ * name (README, "Applications"): the profile is then named after the game user id, which reviewers can correct.
+ */
 function parseApplicant(json: string): Applicant {
   const value = JSON.parse(json) as Record<string, unknown>;
-  const text = (key: string): string => {
+  const text = (key: string): string | null => {
     const field = value[key];
-    if (typeof field !== 'string' || field === '') throw new Error(`submission applicant has no ${key}`);
-    return field;
+    if (typeof field === 'number') return String(field);
+    return typeof field === 'string' && field !== '' ? field : null;
   };
-  const chatUserId = value.chatUserId;
+  const gameUserId = text('gameUserId');
+  if (gameUserId === null) throw new AppError('invalid_state_transition', 'The applicant\'s data was erased; no staff profile can be made.');
+  const gameUsername = text('gameUsername');
   return {
-    gameUserId: text('gameUserId'),
-    gameUsername: text('gameUsername'),
-    displayName: text('displayName'),
-    chatUserId: typeof chatUserId === 'string' && chatUserId !== '' ? chatUserId : null,
+    gameUserId,
+    gameUsername: gameUsername ?? gameUserId,
+    displayName: text('displayName') ?? gameUsername ?? gameUserId,
+    chatUserId: text('chatUserId'),
   };
 }
 

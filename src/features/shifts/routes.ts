@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.ts';
-import { JSON_MEDIA_TYPE } from '../../http/content-type.ts';
+import { requireJsonContentType } from '../../http/content-type.ts';
 import { idempotentCall, sendOutcome } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../http/openapi-responses.ts';
@@ -25,6 +24,8 @@ import {
 } from './schemas.ts';
 import type { ShiftService, ShiftWriteContext } from './service.ts';
 
+export { requireJsonContentType };
+
 export const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' } as const satisfies RouteAuth;
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
 
@@ -46,14 +47,6 @@ const WRITE_ERRORS = {
 
 type ShiftParams = { shiftId: string };
 export type WriteHeaders = { 'idempotency-key'?: string };
-
-/** Start needs a JSON body even though every body is checked later; this runs after authentication. */
-export async function requireJsonContentType(request: FastifyRequest): Promise<void> {
-  const type = request.headers['content-type'];
-  if (typeof type !== 'string' || !JSON_MEDIA_TYPE.test(type)) {
-    throw new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type is required).');
-  }
-}
 
 /** A write's request under its Idempotency-Key, and its API key on a route that may use a cached one. */
 export function writeContext(request: FastifyRequest): ShiftWriteContext {

@@ -1,5 +1,6 @@
 /** Every event type a webhook endpoint can subscribe to (README, "Webhooks"); `*` subscribes to all of them. */
 export const WEBHOOK_EVENT_TYPES = [
+  'application.submission.submitted',
   'application.submission.under_review',
   'application.submission.review_updated',
   'application.submission.accepted',

@@ -48,6 +48,10 @@ async function startFor(ctx: CaseContext, serverId = `srv-${randomUUID()}`) {
   return { shift: reply.body.data.shift, serverId };
 }
 
+let applicants = 0;
+/** A game user id no other case applies with. */
+const applicantId = (): string => `88${Date.now()}${(applicants += 1)}`;
+
 /** 404 from a base address without routes: the error case of the metadata operations (they have no other). */
 const unknownRoute = async (call: Promise<unknown>) => {
   await gatewayError(call, 404, 'not_found');
@@ -234,6 +238,57 @@ export const CASES: Record<string, OperationCase> = {
     },
     failure: async ({ client }) => {
       await gatewayError(client.getApplicationStats(), 401, 'unauthenticated');
+    },
+  },
+  listApplicationForms: {
+    success: async ({ client }) => {
+      const forms = (await client.listApplicationForms()).body.data.forms;
+      expect(forms.map((f) => f.id)).toContain(WORLD.formId);
+    },
+    failure: async ({ stranger }) => {
+      await gatewayError(stranger.listApplicationForms(), 401, 'unauthenticated');
+    },
+  },
+  getApplicationForm: {
+    success: async ({ client }) => {
+      const form = (await client.getApplicationForm(WORLD.formId)).body.data.form;
+      expect(form.questions.map((q) => [q.id, q.required])).toEqual([['why', true], ['age', true], ['tz', false]]);
+    },
+    failure: async ({ client }) => {
+      await gatewayError(client.getApplicationForm(randomUUID()), 404, 'not_found');
+    },
+  },
+  submitApplication: {
+    success: async ({ client }) => {
+      const body = { applicant: { gameUserId: applicantId() }, answers: { why: 'I like helping.', age: 20 } };
+      const first = await client.submitApplication(WORLD.formId, body);
+      expect(first.body.data.submission.status).toBe('submitted');
+      const again = await client.submitApplication(WORLD.formId, body, { idempotencyKey: first.idempotencyKey });
+      expect(again.replayed).toBe(true);
+      expect(again.body).toEqual(first.body);
+    },
+    failure: async ({ client }) => {
+      const body = { applicant: { gameUserId: applicantId() }, answers: { age: 5, tz: 'Mars' } };
+      const error = await gatewayError(client.submitApplication(WORLD.formId, body), 400, 'validation_failed');
+      expect(error.details).toEqual({
+        issues: [
+          { questionId: 'why', code: 'required', message: expect.any(String) },
+          { questionId: 'age', code: 'below_min', message: expect.any(String) },
+          { questionId: 'tz', code: 'not_an_option', message: expect.any(String) },
+        ],
+      });
+    },
+  },
+  listApplicantSubmissions: {
+    success: async ({ client }) => {
+      const gameUserId = applicantId();
+      const body = { applicant: { gameUserId }, answers: { why: 'Because.', age: 30 } };
+      const submitted = await client.submitApplication(WORLD.formId, body);
+      const listed = (await client.listApplicantSubmissions(gameUserId)).body.data.submissions;
+      expect(listed.map((s) => s.id)).toEqual([submitted.body.data.submission.id]);
+    },
+    failure: async ({ client }) => {
+      await gatewayError(client.listApplicantSubmissions('not-digits'), 400, 'validation_failed');
     },
   },
   acceptSubmission: {

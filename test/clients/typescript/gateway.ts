@@ -16,6 +16,8 @@ export const WORLD = {
   /** Alice: active staff, chat user 5551, game user 1001. */
   alice: { gameUserId: '1001', chatUserId: '5551' },
   dmitri: { gameUserId: '1002', chatUserId: '5552' },
+  /** The example's open form (questions `why`, `age`, `tz`). */
+  formId: '3f2b8c1e-6a4d-4e2f-9b7a-1c5d8e9f0a81',
   owner: 'auth0|owner-anna',
   reviewer: 'auth0|reviewer-ben',
 } as const;

@@ -1,0 +1,7 @@
+-- listForms
+select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "workspace_id" = ?;
+-- values: ["workspace-1"]
+
+-- findForm
+select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "id" = ? and "workspace_id" = ?;
+-- values: ["form-1","workspace-1"]

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { envelope } from '../../../http/envelope.ts';
+import { errorResponses } from '../../../http/openapi.ts';
+import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { FormListResponseSchema, FormParamsSchema, FormReadHeadersSchema, FormResponseSchema, type FormParams } from './schemas.ts';
+import type { FormService } from './service.ts';
+import { formView } from './view.ts';
+
+export const APPLICATIONS_READ = { kind: 'apiKey', scope: 'applications:read', feature: 'applications' } as const satisfies RouteAuth;
+
+export function formRoutes(service: FormService) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get(
+      '/v1/applications/forms',
+      {
+        config: { auth: APPLICATIONS_READ },
+        schema: {
+          operationId: 'listApplicationForms',
+          summary: 'List the application forms of the key\'s workspace',
+          description:
+            'Every form of the key\'s workspace, open and closed, ordered by `name` (character order, case-sensitive) ' +
+            'then `id`, each with its ' +
+            'questions in order and every default filled in (`required` false; `maxLength` 200 for `short_text` and ' +
+            '5000 for `long_text`); fields that do not apply, or were not given, are null. Scope ' +
+            '`applications:read`, feature `applications`.',
+          tags: ['applications'],
+          headers: FormReadHeadersSchema,
+          response: { 200: FormListResponseSchema },
+        },
+      },
+      async (request) => envelope(request, { forms: (await service.list(apiKeyActor(request))).map(formView) }),
+    );
+
+    app.get<{ Params: FormParams }>(
+      '/v1/applications/forms/:formId',
+      {
+        config: { auth: APPLICATIONS_READ },
+        schema: {
+          operationId: 'getApplicationForm',
+          summary: 'Get one application form',
+          description:
+            'A form of the key\'s workspace, as the list shows it. Scope `applications:read`, feature ' +
+            '`applications`. Another workspace\'s form, an unknown id or one that is not a uuid: 404.',
+          tags: ['applications'],
+          params: FormParamsSchema,
+          headers: FormReadHeadersSchema,
+          response: { 200: FormResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
+        },
+      },
+      async (request) =>
+        envelope(request, { form: formView(await service.get(apiKeyActor(request), request.params.formId)) }),
+    );
+  };
+}
