@@ -69,6 +69,8 @@ function demoDocument(keyId: string) {
             questions: [
               { id: 'why', label: 'Why do you want to join?', type: 'long_text' as const, required: true },
               { id: 'age', label: 'How old are you?', type: 'number' as const, required: true, min: 13 },
+              { id: 'tz', label: 'Time zone', type: 'choice' as const, options: ['EU', 'NA', 'Asia'] },
+              { id: 'rules', label: 'Have you read the rules?', type: 'boolean' as const, required: true },
             ],
           },
         ],
@@ -89,6 +91,7 @@ function demoDocument(keyId: string) {
 
 function curlExamples(base: string, apiKey: string, token: string): string {
   const key = `-H 'Authorization: Bearer ${apiKey}'`;
+  const bearer = `-H 'Authorization: Bearer ${token}'`;
   return [
     `curl -s ${base}/health`,
     `curl -s ${base}/v1/integration ${key}`,
@@ -97,10 +100,14 @@ function curlExamples(base: string, apiKey: string, token: string): string {
       `-d '{"gameUserId":"${DEMO.gameUserId}","universeId":"${DEMO.universeId}","placeId":"1","serverId":"demo-server-1"}'`,
     `curl -s ${base}/v1/activity/leaderboard ${key}`,
     `curl -s ${base}/v1/applications/forms ${key}`,
+    `curl -s ${base}/v1/applications/forms/${DEMO.formId} ${key}`,
+    // Submitted with the demo's test key, so the application lands in the queue's test environment.
     `curl -s -X POST ${base}/v1/applications/forms/${DEMO.formId}/submissions ${key} -H 'Content-Type: application/json' ` +
-      `-H "Idempotency-Key: $(date +%s%N)" -d '{"applicant":{"gameUserId":"3001"},"answers":{"why":"I like helping.","age":17}}'`,
+      `-H "Idempotency-Key: $(date +%s%N)" ` +
+      `-d '{"applicant":{"gameUserId":"3001","gameUsername":"carol"},"answers":{"why":"I like helping.","age":17,"tz":"EU","rules":true}}'`,
+    `curl -s '${base}/v1/applications/submissions?environment=test' ${bearer}`,
     `curl -s -X POST ${base}/v1/applications/submissions/${DEMO.submissionId}/mark-under-review ` +
-      `-H 'Authorization: Bearer ${token}' -H 'Idempotency-Key: demo-review-1'`,
+      `${bearer} -H 'Idempotency-Key: demo-review-1'`,
   ].join('\n');
 }
 

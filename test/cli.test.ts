@@ -161,31 +161,3 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     }
   });
 });
-
-describe('demo', () => {
-  it('provisions, prints a working test key, a dashboard token and curl commands, and serves', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wsg-demo-'));
-    const demo = await startCli(
-      ['demo', '--port', '0', '--database-url', `sqlite:${join(dir, 'demo.db')}`],
-      { LOG_LEVEL: 'silent' },
-      (output) => /serving at (http:\/\/127\.0\.0\.1:\d+)[\s\S]*Press Ctrl\+C/.exec(output)?.[1],
-    );
-    try {
-      const out = demo.output();
-      const key = /Test API key[^:]*:\s+(wsk_test_[0-9A-Za-z]+)/.exec(out)?.[1];
-      expect(key).toBeDefined();
-      expect(out).toMatch(/Dashboard token[^:]*:\s+ey/);
-      expect(out).toMatch(/curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/integration/);
-      expect(out).toMatch(/Metrics \(Prometheus\):\s+http:\/\/127\.0\.0\.1:\d+\/metrics/);
-      expect((await demo.request('/ready')).statusCode).toBe(200);
-      const res = await demo.request('/v1/integration', { headers: { authorization: `Bearer ${key}` } });
-      expect(res.statusCode).toBe(200);
-      const body = res.json() as { data: { workspace: { slug: string }; environment: string } };
-      expect(body.data.workspace.slug).toBe('demo-community');
-      expect(body.data.environment).toBe('test');
-    } finally {
-      expect(await demo.stop('SIGINT')).toBe(0);
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});

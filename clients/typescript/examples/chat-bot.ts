@@ -1,7 +1,10 @@
-// A chat-bot command, `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
-// Wire `activityCommand` to your chat library's command handler; it returns the message to post.
+// Two chat-bot commands. `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
+// `/application`: an applicant's "what happened to my application?", from their newest submission.
+// Wire `activityCommand` and `applicationCommand` to your chat library's command handlers; each returns the
+// message to post.
 //
 //   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js <guildId> <chatUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js application <gameUserId>
 import process from 'node:process';
 import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.ts';
 
@@ -43,16 +46,52 @@ export async function activityCommand(gateway: GatewayClient, ctx: CommandContex
   }
 }
 
-// Run directly: print the answer for one member.
+const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+const STATUS_WORDS = {
+  submitted: 'is waiting for a reviewer',
+  under_review: 'is being reviewed',
+  accepted: 'was accepted',
+  rejected: 'was not accepted',
+} as const;
+
+/**
+ * `/application`: the applicant's newest submission in plain words (the key needs `applications:read`). The bot
+ * knows the applicant's game user id from its own account linking; the gateway tells only what an applicant may be
+ * told (form, status, dates), never scores or notes.
+ */
+export async function applicationCommand(gateway: GatewayClient, gameUserId: string, commandId?: string): Promise<string> {
+  try {
+    const reply = await gateway.listApplicantSubmissions(gameUserId, commandId ? { correlationId: commandId } : {});
+    const newest = reply.body.data.submissions[0];
+    if (!newest) return 'You have not applied yet.';
+    const form = newest.formName ? ` to "${newest.formName}"` : '';
+    const when = newest.decidedAt ? ` on ${day.format(new Date(newest.decidedAt))}` : '';
+    const sent = day.format(new Date(newest.createdAt));
+    return `Your application${form}, sent on ${sent}, ${STATUS_WORDS[newest.status]}${when}.`;
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    if (error.code === 'validation_failed') return 'That is not a game user id.';
+    if (error.code === 'feature_disabled') return 'This community does not take applications here.';
+    if (error.code === 'rate_limited') return `Too many requests right now; try again in ${error.retryAfterSeconds ?? 60} s.`;
+    return `Something went wrong (${error.code}, request ${error.requestId ?? 'unknown'}).`;
+  }
+}
+
+// Run directly: print the answer for one member, or for one applicant.
 if (process.argv[1]?.endsWith('chat-bot.js')) {
-  const [guildId, chatUserId] = process.argv.slice(2);
+  const [first, second] = process.argv.slice(2);
   const baseUrl = process.env.GATEWAY_URL;
   const apiKey = process.env.GATEWAY_API_KEY;
-  if (!guildId || !chatUserId || !baseUrl || !apiKey) {
+  if (!first || !second || !baseUrl || !apiKey) {
     process.stderr.write('usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js <guildId> <chatUserId>\n');
+    process.stderr.write('       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js application <gameUserId>\n');
     process.exitCode = 2;
   } else {
     const gateway = createGatewayClient({ baseUrl, apiKey, retry: { retries: 2 } });
-    process.stdout.write(`${await activityCommand(gateway, { guildId, chatUserId })}\n`);
+    const answer =
+      first === 'application'
+        ? await applicationCommand(gateway, second)
+        : await activityCommand(gateway, { guildId: first, chatUserId: second });
+    process.stdout.write(`${answer}\n`);
   }
 }

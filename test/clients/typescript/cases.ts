@@ -270,13 +270,13 @@ export const CASES: Record<string, OperationCase> = {
     failure: async ({ client }) => {
       const body = { applicant: { gameUserId: applicantId() }, answers: { age: 5, tz: 'Mars' } };
       const error = await gatewayError(client.submitApplication(WORLD.formId, body), 400, 'validation_failed');
-      expect(error.details).toEqual({
-        issues: [
-          { questionId: 'why', code: 'required', message: expect.any(String) },
-          { questionId: 'age', code: 'below_min', message: expect.any(String) },
-          { questionId: 'tz', code: 'not_an_option', message: expect.any(String) },
-        ],
-      });
+      const issues = [
+        { questionId: 'why', code: 'required', message: expect.any(String) },
+        { questionId: 'age', code: 'below_min', message: expect.any(String) },
+        { questionId: 'tz', code: 'not_an_option', message: expect.any(String) },
+      ];
+      expect(error.details).toEqual({ issues });
+      expect(error.answerIssues).toEqual(issues);
     },
   },
   listApplicantSubmissions: {
@@ -288,7 +288,10 @@ export const CASES: Record<string, OperationCase> = {
       expect(listed.map((s) => s.id)).toEqual([submitted.body.data.submission.id]);
     },
     failure: async ({ client }) => {
-      await gatewayError(client.listApplicantSubmissions('not-digits'), 400, 'validation_failed');
+      const error = await gatewayError(client.listApplicantSubmissions('not-digits'), 400, 'validation_failed');
+      // A request problem names a path, not a question: no answer issues.
+      expect(error.details?.issues?.length).toBeGreaterThan(0);
+      expect(error.answerIssues).toEqual([]);
     },
   },
   acceptSubmission: {

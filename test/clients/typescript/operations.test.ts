@@ -6,7 +6,7 @@ import { openStore } from '../../../src/db/connect.ts';
 import { createGatewayClient, type GatewayClient } from '../../../clients/typescript/src/index.ts';
 import type { ServingProcess } from '../../helpers/cli.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { activityCommand } from '../../../clients/typescript/examples/chat-bot.ts';
+import { activityCommand, applicationCommand } from '../../../clients/typescript/examples/chat-bot.ts';
 import { CASES, type CaseContext } from './cases.ts';
 import { checkedTransport, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
@@ -91,6 +91,47 @@ describe.each(STORE_KINDS)('TypeScript client against a real gateway (%s)', (kin
     expect(answer).toMatch(/\n1\. \S+/);
     const stranger = await activityCommand(clients.client, { guildId: WORLD.guildId, chatUserId: '404404' });
     expect(stranger).toBe('You are not on the staff of this community.');
+  });
+
+  it('the example chat-bot application command tells an applicant what happened to their newest application', async () => {
+    const { client, owner } = clients;
+    const gameUserId = `77${Date.now()}`;
+    expect(await applicationCommand(client, gameUserId)).toBe('You have not applied yet.');
+    const body = { applicant: { gameUserId }, answers: { why: 'To help.', age: 21 } };
+    const submitted = (await client.submitApplication(WORLD.formId, body)).body.data.submission;
+    const date = String.raw`\d{1,2} [A-Z][a-z]+ \d{4}`;
+    const sent = `Your application to "Moderator application", sent on ${date}, `;
+    expect(await applicationCommand(client, gameUserId)).toMatch(new RegExp(`^${sent}is waiting for a reviewer\\.$`));
+    await owner.markSubmissionUnderReview(submitted.id);
+    expect(await applicationCommand(client, gameUserId)).toMatch(new RegExp(`^${sent}is being reviewed\\.$`));
+    await owner.rejectSubmission(submitted.id, { reviewNote: 'Not this time.' });
+    const rejected = await applicationCommand(client, gameUserId);
+    expect(rejected).toMatch(new RegExp(`^${sent}was not accepted on ${date}\\.$`));
+    expect(rejected).not.toContain('Not this time');
+    expect(await applicationCommand(client, 'not-a-number')).toBe('That is not a game user id.');
+  });
+
+  it('an application whose answer was lost is sent again with the same Idempotency-Key and recorded once', async () => {
+    const attempts: Parameters<typeof checkedTransport>[1] = [];
+    const checked = checkedTransport(server.baseUrl, attempts);
+    let dropped = 0;
+    const losing = async (request: Request): Promise<Response> => {
+      const response = await checked(request);
+      if (request.method === 'POST' && dropped === 0) {
+        dropped += 1;
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return response;
+    };
+    const client = createGatewayClient({ baseUrl: server.baseUrl, apiKey: provisioned.apiKey, fetch: losing, retry: { baseDelayMs: 20 } });
+    const gameUserId = `66${Date.now()}`;
+    const reply = await client.submitApplication(WORLD.formId, { applicant: { gameUserId }, answers: { why: 'Again.', age: 40 } });
+    const posts = attempts.filter((a) => a.method === 'POST');
+    expect(posts.map((a) => a.status)).toEqual([200, 200]);
+    expect(new Set(posts.map((a) => a.idempotencyKey))).toEqual(new Set([reply.idempotencyKey]));
+    expect(reply.replayed).toBe(true);
+    const listed = (await clients.client.listApplicantSubmissions(gameUserId)).body.data.submissions;
+    expect(listed.map((s) => s.id)).toEqual([reply.body.data.submission.id]);
   });
 
   it('a write whose answer was lost is sent again with the same Idempotency-Key and answered as a replay', async () => {
