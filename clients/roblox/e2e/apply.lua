@@ -1,7 +1,7 @@
 -- End-to-end scenario of an in-game application centre: the core, over real HTTP, reads a form, submits
--- answers that leave its required questions out, answers that break each of its questions, answers that fit it (losing the first answer on the way back, so the retry
--- must get the same submission under the same Idempotency-Key), submits again, and reads the applicant's
--- submissions. It asserts nothing: it prints one JSON summary line on stdout for the caller to check.
+-- answers that leave its required questions out, answers that break each of its questions, answers that fit
+-- it (losing the first answer on the way back, so the retry must get the same submission under the same
+-- Idempotency-Key), submits again, and reads the applicant's submissions. It asserts nothing: it prints one JSON summary line on stdout for the caller to check.
 --
 -- Environment: GATEWAY_URL, GATEWAY_API_KEY (scopes applications:read and applications:write), E2E_FORM_ID;
 -- optional E2E_GAME_USER_ID (default 41001), E2E_ANSWERS (JSON answers by question id; by default answers
