@@ -1,62 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startCli, type ServingProcess } from '../helpers/cli.ts';
+import { runCli, startCli, type ServingProcess } from '../helpers/cli.ts';
 import type { FetchedResponse } from '../helpers/contract.ts';
+import { TEST_JWT_SECRET } from '../helpers/app.ts';
+import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
+import { CENTRE_SCOPES, centreForm, provisionWithCli, runApplyScenario } from './application-centre.ts';
+import { busted, luaToolsMissing as toolsMissing, runLua } from './lua.ts';
 
 /**
  * The game-server client (clients/roblox): its busted unit suite under Lua 5.1, and an end-to-end run in
- * which the Lua core, over real HTTP, drives a real gateway process on each store.
+ * which the Lua core, over real HTTP, drives a real gateway process on each store: shift tracking on a game
+ * server, and an in-game application centre.
  */
-const CLIENT_DIR = join(ROOT, 'clients/roblox');
-const LUA_PATH = ['src/WorkspaceGateway/Core/?.lua', 'spec/support/?.lua', 'e2e/?.lua', ''].join(';') + ';';
-
-function which(command: string): string | undefined {
-  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
-  return found.status === 0 ? found.stdout.trim() : undefined;
-}
-
-const lua = which('lua5.1');
-const busted = which('busted');
-const toolsMissing = !lua || !busted;
-if (toolsMissing) {
-  const message = 'lua5.1 and busted are required for the game-server client tests (Debian: lua5.1 lua-busted lua-socket)';
-  if (process.env.CI === 'true') throw new Error(`${message}; CI requires them.`);
-  console.error(`\n!! ${message}; the Lua tests are NOT running.\n`);
-}
-
-interface LuaRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runLua(args: string[], env: Record<string, string>, timeoutMs: number): Promise<LuaRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(lua ?? 'lua5.1', args, {
-      cwd: CLIENT_DIR,
-      env: { ...process.env, LUA_PATH, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`lua ${args.join(' ')} timed out:\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe.skipIf(toolsMissing)('game-server client: busted unit suite (Lua 5.1)', () => {
   it('passes, every test run and none pending', async () => {
@@ -221,5 +180,156 @@ describe.skipIf(toolsMissing).each(STORE_KINDS)('game-server client end to end (
       }
     },
     240_000,
+  );
+});
+
+interface QueueView {
+  submissions: Array<{ id: string; applicant: { gameUserId: string | null; gameUsername: string | null } | null }>;
+}
+interface SubmissionView {
+  submission: {
+    id: string;
+    status: string;
+    environment: string;
+    answers: Array<{ questionId: string; label: string; type: string; value: unknown }>;
+    history: Array<{ type: string; actor: { type: string; id: string } }>;
+  };
+}
+
+const APPLICANT = '41001';
+const UNKNOWN_QUESTION = { code: 'unknown_question', message: 'is not a question of this form' };
+
+describe.skipIf(toolsMissing).each(STORE_KINDS)('game-server client: the application centre end to end (%s)', (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it(
+    'broken answers get issues by question, a lost answer is replayed under its key, a second submission is pending, and the status lists the one submission',
+    async () => {
+      const fixture = buildFixture({ extraKeys: { centre: { scopes: CENTRE_SCOPES } } });
+      const formId = randomUUID();
+      fixture.workspace.forms = [centreForm(formId)];
+      await provisionWithCli(database, fixture.document);
+      const centreKey = fixture.keys.centre.secret;
+      const server = await startCli(['serve', '--port', '0', '--database-url', database.url], {
+        JWT_SECRET: TEST_JWT_SECRET,
+      });
+      try {
+        const { summary, output } = await runApplyScenario({
+          baseUrl: server.baseUrl,
+          apiKey: centreKey,
+          formId,
+          gameUserId: APPLICANT,
+        });
+        // The key never shows; answers and the applicant's names reach neither the module's log nor the gateway's.
+        expect(output).not.toContain(centreKey);
+        expect(summary.logs.join('\n')).not.toContain(summary.answerMarker);
+        expect(server.output()).not.toContain(summary.answerMarker);
+
+        expect(summary.form).toMatchObject({ ok: true, id: formId, formStatus: 'open', questionIds: ['why', 'age', 'tz'] });
+
+        // Every problem at once, by question, with the codes and messages the service documents.
+        expect(summary.missing).toMatchObject({ outcome: 'validation_failed', status: 400, issueCount: 3 });
+        expect(summary.missing.byQuestion).toEqual({
+          why: [{ code: 'required', message: 'is required' }],
+          age: [{ code: 'required', message: 'is required' }],
+          e2e_no_such_question: [UNKNOWN_QUESTION],
+        });
+        expect(summary.missing.otherIssues).toEqual([]);
+        expect(summary.broken).toMatchObject({ outcome: 'validation_failed', status: 400, issueCount: 4 });
+        expect(summary.broken.byQuestion).toEqual({
+          why: [{ code: 'too_long', message: 'must be at most 2000 characters' }],
+          age: [{ code: 'above_max', message: 'must be at most 99' }],
+          tz: [{ code: 'not_an_option', message: 'must be one of the options offered' }],
+          e2e_no_such_question: [UNKNOWN_QUESTION],
+        });
+        expect(summary.broken.otherIssues).toEqual([]);
+
+        // The first answer to the fitting submission was lost: its retry, under the same key, was replayed.
+        const { submitted } = summary;
+        expect(submitted).toMatchObject({
+          ok: true,
+          outcome: 'ok',
+          submissionStatus: 'submitted',
+          attempts: 2,
+          keys: 1,
+          answerLost: true,
+          replayed: true,
+        });
+        const submissionId = submitted.submissionId;
+        expect(submissionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        const posts = summary.requests.filter((r) => r.method === 'POST');
+        expect(posts.map((r) => [r.status, r.replayed, r.lost === true])).toEqual([
+          [400, false, false],
+          [400, false, false],
+          [200, false, true],
+          [200, true, false],
+          [409, false, false],
+        ]);
+        expect(posts[3]?.key).toBe(posts[2]?.key);
+        expect(new Set(posts.map((r) => r.key)).size).toBe(4);
+        expect(summary.requests.filter((r) => r.method === 'GET').every((r) => r.key === undefined)).toBe(true);
+
+        expect(summary.again).toMatchObject({ outcome: 'submission_pending', status: 409, submissionId });
+        expect(summary.status.outcome).toBe('ok');
+        expect(summary.status.submissions).toEqual([
+          {
+            id: submissionId,
+            formId,
+            formName: 'Moderator application',
+            status: 'submitted',
+            createdAt: expect.any(String) as string,
+          },
+        ]);
+
+        // The API knows one submission, with the answers that fit and one recorded command.
+        const status = await server.request(`/v1/applications/applicants/${APPLICANT}/submissions`, {
+          headers: bearer(centreKey),
+        });
+        expect(status.statusCode).toBe(200);
+        expect((status.json() as { data: unknown }).data).toEqual({
+          submissions: [
+            {
+              id: submissionId,
+              formId,
+              formName: 'Moderator application',
+              status: 'submitted',
+              createdAt: summary.status.submissions?.[0]?.createdAt,
+              decidedAt: null,
+            },
+          ],
+        });
+        const reviewer = bearer(await dashboardToken(REVIEWER_USER_ID, { expiresAt: Date.now() + 3_600_000 }));
+        const everyStatus = 'submitted,under_review,accepted,rejected';
+        const queue = await server.request(`/v1/applications/submissions?environment=test&status=${everyStatus}`, {
+          headers: reviewer,
+        });
+        expect(queue.statusCode).toBe(200);
+        const items = (queue.json() as { data: QueueView }).data.submissions;
+        expect(items.map((item) => [item.id, item.applicant?.gameUserId, item.applicant?.gameUsername])).toEqual([
+          [submissionId, APPLICANT, `applicant_${APPLICANT}`],
+        ]);
+        const one = await server.request(`/v1/applications/submissions/${submissionId}`, { headers: reviewer });
+        expect(one.statusCode).toBe(200);
+        const submission = (one.json() as { data: SubmissionView }).data.submission;
+        expect(submission).toMatchObject({ status: 'submitted', environment: 'test' });
+        expect(submission.answers.map((a) => [a.questionId, a.type, a.value])).toEqual([
+          ['why', 'long_text', `${summary.answerMarker} for why`],
+          ['age', 'number', 13],
+          ['tz', 'choice', 'EU'],
+        ]);
+        expect(submission.history.map((h) => [h.type, h.actor])).toEqual([
+          ['submitted', { type: 'api_key', id: fixture.ids.applicationId }],
+        ]);
+      } finally {
+        expect(await server.stop('SIGTERM')).toBe(0);
+      }
+    },
+    120_000,
   );
 });

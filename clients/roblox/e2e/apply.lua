@@ -1,7 +1,7 @@
 -- End-to-end scenario of an in-game application centre: the core, over real HTTP, reads a form, submits
--- answers that break it, submits answers that fit it (losing the first answer on the way back, so the retry
--- must get the same submission under the same Idempotency-Key), submits again, and reads the applicant's
--- submissions. It asserts nothing: it prints one JSON summary line on stdout for the caller to check.
+-- answers that leave its required questions out, answers that break each of its questions, answers that fit
+-- it (losing the first answer on the way back, so the retry must get the same submission under the same
+-- Idempotency-Key), submits again, and reads the applicant's submissions. It asserts nothing: it prints one JSON summary line on stdout for the caller to check.
 --
 -- Environment: GATEWAY_URL, GATEWAY_API_KEY (scopes applications:read and applications:write), E2E_FORM_ID;
 -- optional E2E_GAME_USER_ID (default 41001), E2E_ANSWERS (JSON answers by question id; by default answers
@@ -89,6 +89,25 @@ local function fittingAnswers(form)
 	return answers
 end
 
+-- Answers that break every question of the form (each by its type), plus one to a question it does not have.
+local function brokenAnswers(form)
+	local answers = { e2e_no_such_question = MARKER }
+	for _, q in ipairs(form.questions or {}) do
+		if q.type == "short_text" or q.type == "long_text" then
+			answers[q.id] = string.rep(MARKER, math.floor((q.maxLength or 5000) / #MARKER) + 1) -- too_long
+		elseif q.type == "number" then
+			answers[q.id] = q.max and q.max + 1 or q.min and q.min - 1 or MARKER -- above_max, below_min, wrong_type
+		elseif q.type == "boolean" then
+			answers[q.id] = MARKER -- wrong_type
+		elseif q.type == "choice" then
+			answers[q.id] = MARKER .. " option" -- not_an_option
+		elseif q.type == "multi_choice" then
+			answers[q.id] = { q.options[1], q.options[1] } -- duplicate_option
+		end
+	end
+	return answers
+end
+
 -- The parts of a result the caller checks (never the answers themselves).
 local function brief(result, extra)
 	local out = {
@@ -121,7 +140,9 @@ local summary = scheduler.run(function()
 	end
 
 	-- Every required question left out, and a question the form does not have.
-	local invalid = client:submitApplication(formId, applicant, { e2e_no_such_question = MARKER })
+	local missing = client:submitApplication(formId, applicant, { e2e_no_such_question = MARKER })
+	-- Every question answered wrongly.
+	local broken = client:submitApplication(formId, applicant, brokenAnswers(form))
 
 	local answers = os.getenv("E2E_ANSWERS") and json.decode(os.getenv("E2E_ANSWERS")) or fittingAnswers(form)
 	local before = #exchanges
@@ -156,7 +177,8 @@ local summary = scheduler.run(function()
 		gameUserId = gameUserId,
 		answerMarker = MARKER,
 		form = brief(got, { id = form.id, name = form.name, formStatus = form.status, questionIds = questionIds }),
-		invalid = brief(invalid),
+		missing = brief(missing),
+		broken = brief(broken),
 		submitted = brief(submitted, {
 			submissionStatus = submitted.submission and submitted.submission.status or nil,
 			attempts = #attempts, keys = keyCount, answerLost = lost, replayed = replayed,

@@ -63,7 +63,7 @@ local function shapeIssues(body)
 	end
 	for name in pairs(body) do
 		if name ~= "applicant" and name ~= "answers" then
-			add("body." .. tostring(name), "must NOT have additional properties")
+			add("body." .. tostring(name), "is not a known property")
 		end
 	end
 	local applicant, answers = body.applicant, body.answers
@@ -72,7 +72,7 @@ local function shapeIssues(body)
 	elseif type(applicant) == "table" then
 		for name in pairs(applicant) do
 			if name ~= "gameUserId" and name ~= "gameUsername" and name ~= "displayName" and name ~= "chatUserId" then
-				add("body.applicant." .. tostring(name), "must NOT have additional properties")
+				add("body.applicant." .. tostring(name), "is not a known property")
 			end
 		end
 	end
@@ -92,43 +92,110 @@ local function isOption(question, value)
 	return false
 end
 
--- The answers against the form: every problem at once, one issue per question.
+-- Characters (code points) of UTF-8 text, as the service counts them.
+local function characters(text)
+	local _, count = string.gsub(text, "[^\128-\191]", "")
+	return count
+end
+
+local function trim(text)
+	return (string.match(text, "^%s*(.-)%s*$"))
+end
+
+-- One answer against its question, as the service checks it: (nil, nil) no answer, (value, nil) an answer,
+-- (nil, { { code, message } }) its problems. Messages and codes are the service's (details.issues).
+local function checkAnswer(q, value)
+	if value == nil then
+		return nil, nil
+	end
+	local function problem(code, message)
+		return nil, { { code = code, message = message } }
+	end
+	if TEXT_LIMITS[q.type] then
+		if type(value) ~= "string" then
+			return problem("wrong_type", "must be a string")
+		end
+		local text = trim(value)
+		if text == "" then
+			return nil, nil
+		end
+		if characters(text) > q.maxLength then
+			return problem("too_long", "must be at most " .. q.maxLength .. " characters")
+		end
+		return text, nil
+	elseif q.type == "number" then
+		if type(value) ~= "number" then
+			return problem("wrong_type", "must be a number")
+		elseif q.min and value < q.min then
+			return problem("below_min", "must be at least " .. q.min)
+		elseif q.max and value > q.max then
+			return problem("above_max", "must be at most " .. q.max)
+		end
+		return value, nil
+	elseif q.type == "boolean" then
+		if type(value) ~= "boolean" then
+			return problem("wrong_type", "must be true or false")
+		end
+		return value, nil
+	elseif q.type == "choice" then
+		if type(value) ~= "string" then
+			return problem("wrong_type", "must be one of the options, as a string")
+		end
+		local choice = trim(value)
+		if choice == "" then
+			return nil, nil
+		end
+		if not isOption(q, choice) then
+			return problem("not_an_option", "must be one of the options offered")
+		end
+		return choice, nil
+	elseif q.type == "multi_choice" then
+		if type(value) ~= "table" then
+			return problem("wrong_type", "must be a list of options, as strings")
+		end
+		local seen, problems, offered, duplicate = {}, {}, true, false
+		for _, choice in ipairs(value) do
+			if type(choice) ~= "string" then
+				return problem("wrong_type", "must be a list of options, as strings")
+			end
+			choice = trim(choice)
+			offered = offered and isOption(q, choice)
+			duplicate = duplicate or seen[choice] == true
+			seen[choice] = true
+		end
+		if #value == 0 then
+			return nil, nil
+		end
+		if not offered then
+			problems[#problems + 1] = { code = "not_an_option", message = "must list only options offered" }
+		end
+		if duplicate then
+			problems[#problems + 1] = { code = "duplicate_option", message = "must not list an option twice" }
+		end
+		if #problems > 0 then
+			return nil, problems
+		end
+		return value, nil
+	end
+	return value, nil
+end
+
+-- The answers against the form: every problem at once, in the form's question order, then unknown answers.
 local function answerIssues(form, answers)
 	local issues, known = {}, {}
-	local function add(question, code, message)
-		issues[#issues + 1] = { questionId = question, code = code, message = message }
-	end
 	for _, q in ipairs(form.questions) do
 		known[q.id] = true
-		local value = answers[q.id]
-		if type(value) == "string" and string.match(value, "^%s*$") then
-			value = nil
+		local value, problems = checkAnswer(q, answers[q.id])
+		for _, p in ipairs(problems or {}) do
+			issues[#issues + 1] = { questionId = q.id, code = p.code, message = p.message }
 		end
-		if value == nil then
-			if q.required then
-				add(q.id, "required", "An answer is required.")
-			end
-		elseif TEXT_LIMITS[q.type] then
-			if type(value) ~= "string" then
-				add(q.id, "invalid_type", "Must be text.")
-			elseif #string.match(value, "^%s*(.-)%s*$") > q.maxLength then
-				add(q.id, "too_long", "Must be at most " .. q.maxLength .. " characters.")
-			end
-		elseif q.type == "number" then
-			if type(value) ~= "number" then
-				add(q.id, "invalid_type", "Must be a number.")
-			elseif (q.min and value < q.min) or (q.max and value > q.max) then
-				add(q.id, "out_of_range", "Must be between " .. tostring(q.min) .. " and " .. tostring(q.max) .. ".")
-			end
-		elseif q.type == "boolean" and type(value) ~= "boolean" then
-			add(q.id, "invalid_type", "Must be true or false.")
-		elseif q.type == "choice" and not isOption(q, value) then
-			add(q.id, "invalid_option", "Must be one of the options.")
+		if value == nil and not problems and q.required then
+			issues[#issues + 1] = { questionId = q.id, code = "required", message = "is required" }
 		end
 	end
 	for id in pairs(answers) do
 		if not known[id] then
-			add(tostring(id), "unknown_question", "The form has no such question.")
+			issues[#issues + 1] = { questionId = tostring(id), code = "unknown_question", message = "is not a question of this form" }
 		end
 	end
 	return issues
