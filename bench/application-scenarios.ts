@@ -79,8 +79,9 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
         if (!planned) fail('submission', 'no submission with a history in the dataset');
         const response = await workload.get(`${QUEUE}/${planned.id}`, reviewer);
         contract.check('submission', 'GET', SUBMISSION_TEMPLATE, response);
-        const data = dataOf<Item & { answers: unknown[]; history: Array<{ type: string }> }>(response);
-        if (data.id !== planned.id || data.status !== planned.status) fail('submission', 'answered for another submission');
+        const data = dataOf<{ submission: Item & { answers: unknown[]; history: Array<{ type: string }> } }>(response).submission;
+        if (data.id !== planned.id) fail('submission', 'answered for another submission');
+        if (data.status !== planned.status) fail('submission', `status ${data.status}, expected ${planned.status}`);
         if (data.answers.length !== FORM_QUESTION_COUNT) fail('submission', `${data.answers.length} answers, expected ${FORM_QUESTION_COUNT}`);
         const steps = planned.decidedAt === null ? 3 : 4;
         if (data.history.length !== steps || data.history[0]?.type !== 'submitted') {
