@@ -143,6 +143,9 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
   let nextStaff = 0;
   const stopStarted = async () => {
     const ids = started.splice(0);
+    // Staff members left on shift by the end of a start/stop phase are freed first.
+    ids.push(...workload.unfinishedCycles);
+    workload.unfinishedCycles.clear();
     await mapConcurrent(ids, ctx.profile.connections, async (id, i) => {
       const stop = await workload.post(`/v1/activity/shifts/${id}/stop`, `${runTag}-start-cleanup-${nextPhase()}-${i}`, { reason: 'manual' });
       if (stop.status !== 200) contract.check('start (cleanup stop)', 'POST', STOP_TEMPLATE, stop);
@@ -152,6 +155,7 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
     name: 'start',
     title: 'POST /v1/activity/shifts/start alone (each staff member of the start/stop pool once, unique keys)',
     operation: { unit: 'start', requests: 1 },
+    prepare: stopStarted,
     async check() {
       const staff = workload.cycleStaff[0];
       if (!staff) fail('start', 'no staff member for starts');
