@@ -70,7 +70,7 @@ pass/fail.
 | option | meaning |
 |---|---|
 | \`--store sqlite\\|postgres\\|all\` | default \`sqlite\`; with \`--quick\` \`all\` (PostgreSQL is then skipped with a warning when no server answers, except under \`CI=true\`, where that fails the run) |
-| \`--quick\` | ${n(quick.big.staff)} staff and ${n(quick.big.shifts)} shifts, ${quick.small.count} small workspaces, ${quick.durationSeconds} s per closed-loop scenario, the open loop ${quick.open.warmupSeconds + quick.open.phaseSeconds} s per phase (${openSeconds(quick).toFixed(0)} s in all): checks correctness, asserts no speed |
+| \`--quick\` | ${n(quick.big.staff)} staff, ${n(quick.big.shifts)} shifts and ${n(quick.submissions)} submissions, ${quick.small.count} small workspaces, ${quick.durationSeconds} s per closed-loop scenario, the open loop ${quick.open.warmupSeconds + quick.open.phaseSeconds} s per phase (${openSeconds(quick).toFixed(0)} s in all): checks correctness, asserts no speed |
 | \`--database-url <postgres://…>\` | the PostgreSQL database the run's schema is created in (default \`BENCH_DATABASE_URL\`, \`TEST_DATABASE_URL\` or \`postgres://postgres@127.0.0.1:5432/test\`) |
 | \`--fresh\` | regenerate the cached SQLite dataset |
 | \`--only a,b\` | only these scenarios (and the baseline) |
@@ -136,8 +136,11 @@ as how late a timer repeating every 10 ms ran (its interval taken off).
 
 **Closed-loop scenarios**: ${full.warmupSeconds} s unmeasured, then ${full.durationSeconds} s measured, with ${full.connections} connections that always
 have a request waiting: the gateway saturated, so its cost per operation is the lowest it gets. The read scenarios
-with a latency target (\`summary\`, \`staff-month\`, \`leaderboard-week\`, \`leaderboard-week-deep\`) run again for half
-as long at ${LATENCY_CONNECTIONS} connections, where p50 is mostly the request's own time.
+with a latency target (\`summary\`, \`staff-month\`, \`leaderboard-week\`, \`leaderboard-week-deep\`, \`queue\`,
+\`submission\`) run again for half as long at ${LATENCY_CONNECTIONS} connections, where p50 is mostly the request's own time.
+\`start\` is the exception to the fixed duration: each start needs a staff member without an active shift, so it
+makes one start per staff member of the start/stop pool (a quarter unmeasured, the rest measured) and stops them
+all afterwards, unmeasured.
 
 | scenario | what each request does |
 |---|---|
@@ -148,9 +151,13 @@ as long at ${LATENCY_CONNECTIONS} connections, where p50 is mostly the request's
 | \`leaderboard-week\` | \`GET /v1/activity/leaderboard?period=week\`, page 1 (25 entries) |
 | \`leaderboard-week-deep\` | the same at the cursor after position ${n(full.deepPosition)} (found by following \`nextCursor\` in setup) |
 | \`leaderboard-month\` | \`GET /v1/activity/leaderboard?period=month\`, page 1 (the heaviest report) |
+| \`queue\` | \`GET /v1/applications/submissions\` with a reviewer's dashboard token: the default filter (pending), page 1 (25 items), among the big workspace's ${n(full.submissions)} submissions |
+| \`submission\` | \`GET /v1/applications/submissions/{submissionId}\` for a random one of the ${n(1000)} newest submissions with a recorded review history (20 answers each) |
 | \`heartbeat\` | \`POST /v1/activity/shifts/{id}/heartbeat\` round-robin over ${n(full.heartbeatShifts)} active shifts (started in setup, one per staff member), a unique \`Idempotency-Key\` per request |
 | \`heartbeat-batch\` | \`POST /v1/activity/shifts/heartbeats\`, the active shifts of one game server per request |
 | \`start-stop\` | per connection: start a shift for a staff member no other connection holds, then stop it; unique keys (cost per cycle) |
+| \`start\` | \`POST /v1/activity/shifts/start\` alone, each staff member of the start/stop pool once; unique keys (cost per start: the reference for \`intake\`) |
+| \`intake\` | \`POST /v1/applications/forms/{formId}/submissions\` with all 20 questions answered, a new applicant and a unique \`Idempotency-Key\` each (cost per submission) |
 | \`cold-leaderboard\` | a start and a stop (which move the activity version), then week leaderboard page 1, timed; one at a time (cost per start, stop and read) |
 | \`open\` | the open-loop scenario above |
 | \`start-stop-webhooks\` | \`start-stop\` with one endpoint subscribed to every event, delivered to a receiver in the load generator |
@@ -207,6 +214,12 @@ function dataSet(): string {
   about 2% inactive (they stopped working 1 to 10 months before), 1% who never worked, 3% with their own weekly
   requirement, 4% with an inactivity notice around now (3% approved); a connected chat guild; one approved
   application with one allowed universe and a live API key with every scope.
+- In the big workspace, one open application form of 20 questions of every type (texts, numbers, yes/no, one and
+  several choices), and ${n(full.submissions)} submissions to it over the ${full.historyDays} days, each with every
+  question answered and its own applicant: most decided (about a third accepted, the rest rejected); of the last 10
+  days' submissions nine in ten still pending (about 2.5% of all: \`submitted\`, or \`under_review\` when reviewed);
+  one in ten with a recorded review history (submitted, marked under review, a review update, the decision), its
+  commands and events written with it. Submissions are inserted 1,000 rows per INSERT, 5,000 per transaction.
 - ${n(full.big.shifts)} completed shifts over the ${full.historyDays} days before the generation instant: 15 to 240
   minutes each (mean about 90), more at weekends and in the evening, growing over the year, and shared among
   staff with a skew (the k-th most active works about (k + 50)^-0.5: about 10x between the most and the least

@@ -1,12 +1,13 @@
 /**
  * Writes a dataset plan into a freshly migrated database: the configuration through applyProvisioning (keys
  * imported with their known secrets), then the shift history bulk-inserted with Kysely, one transaction per
- * chunk. SQLite takes multi-row INSERTs; PostgreSQL one INSERT … SELECT FROM unnest(…) per chunk.
+ * chunk, then the big workspace's submissions and their review history (applications-data.ts). SQLite takes multi-row INSERTs; PostgreSQL one INSERT … SELECT FROM unnest(…) per chunk.
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database, Dialect, ShiftTable } from '../src/db/types.ts';
 import { rebuildTotals } from '../src/features/totals/service.ts';
 import { applyProvisioning } from '../src/provisioning/apply.ts';
+import { insertApplications } from './applications-data.ts';
 import type { DatasetPlan } from './plan.ts';
 import { shiftRows } from './shifts.ts';
 
@@ -153,6 +154,12 @@ export async function generateDataset(
   const loaded = performance.now();
   for (const index of indexes) await sql.raw(index.ddl).execute(db);
   log(`built ${indexes.length} shift indexes in ${((performance.now() - loaded) / 1000).toFixed(1)} s`);
+  const applicationsStarted = performance.now();
+  const applications = await insertApplications(db, plan.big, plan.seed + 500);
+  log(
+    `inserted ${applications.submissions.toLocaleString('en-US')} submissions and ${applications.commands.toLocaleString('en-US')} ` +
+      `review commands in ${((performance.now() - applicationsStarted) / 1000).toFixed(1)} s`,
+  );
   const totalsStarted = performance.now();
   await rebuildTotals({ db, write: (job) => db.transaction().execute(job) });
   log(`built the activity totals in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`);
@@ -162,7 +169,7 @@ export async function generateDataset(
     // Named tables only: a bare VACUUM would visit every schema of the shared database.
     // Only an aid to the planner: a failure is reported and the run goes on (autovacuum catches up).
     try {
-      await sql`vacuum analyze shifts, activity_totals, staff, departments, inactivity_notices, workspaces, applications, api_keys`.execute(db);
+      await sql`vacuum analyze shifts, activity_totals, staff, departments, inactivity_notices, workspaces, applications, api_keys, submissions, commands, events, application_forms`.execute(db);
     } catch (error) {
       log(`WARNING: vacuum analyze failed (${error instanceof Error ? error.message : String(error)}); measuring without it`);
     }

@@ -16,6 +16,8 @@ export interface LoadSpec {
   readonly connections: number;
   readonly durationSeconds: number;
   readonly requests: autocannon.RequestSpec[];
+  /** Stop after this many requests instead of after `durationSeconds`. */
+  readonly amount?: number;
 }
 
 export interface LoadResult {
@@ -58,7 +60,7 @@ export async function runLoad(server: ServerProcess, spec: LoadSpec): Promise<Lo
       {
         url: server.baseUrl,
         connections: spec.connections,
-        duration: spec.durationSeconds,
+        ...(spec.amount === undefined ? { duration: spec.durationSeconds } : { amount: spec.amount }),
         timeout: REQUEST_TIMEOUT_SECONDS,
         requests: spec.requests,
       },

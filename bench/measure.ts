@@ -127,9 +127,11 @@ export async function measureScenarios(ctx: MeasureContext): Promise<Measured> {
         failures.push(...openFailures(open));
       } else {
         if (profile.warmupSeconds > 0) {
-          await runLoad(server, { connections, durationSeconds: profile.warmupSeconds, requests: scenario.requests() });
+          const amount = scenario.amount?.(true);
+          await runLoad(server, { connections, durationSeconds: profile.warmupSeconds, requests: scenario.requests(), ...(amount ? { amount } : {}) });
         }
-        const result = await runLoad(server, { connections, durationSeconds, requests: scenario.requests() });
+        const amount = scenario.amount?.(false);
+        const result = await runLoad(server, { connections, durationSeconds, requests: scenario.requests(), ...(amount ? { amount } : {}) });
         const record = scenarioRecord(scenario, 'throughput', scenario.title, result);
         records.push(record);
         report(ctx, scenario.name, result, record);

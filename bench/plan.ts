@@ -4,6 +4,7 @@
  * is described again by rebuilding its plan with the `now` it was generated at.
  */
 import type { ProvisioningDocument, StaffDocument, WorkspaceDocument } from '../src/provisioning/schema.ts';
+import { formQuestions, planApplications, type ApplicationsPlan } from './applications-plan.ts';
 import { DATASET_SEED, type Profile } from './profiles.ts';
 import { Random } from './random.ts';
 
@@ -39,6 +40,8 @@ export interface WorkspacePlan {
   readonly key: KeyPlan;
   readonly staff: readonly StaffPlan[];
   readonly shifts: number;
+  /** The application form and its submissions (the big workspace), else null. */
+  readonly applications: ApplicationsPlan | null;
   readonly document: WorkspaceDocument;
 }
 
@@ -76,6 +79,9 @@ interface WorkspaceSpec {
   readonly staff: number;
   readonly shifts: number;
   readonly departments: boolean;
+  /** Submissions to the workspace's application form; 0: no form. */
+  readonly submissions: number;
+  readonly historyDays: number;
 }
 
 function departmentIndex(random: Random): number {
@@ -150,6 +156,9 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
     ];
   });
 
+  const formId = spec.submissions > 0 ? random.uuid() : null;
+  const applications =
+    formId === null ? null : planApplications(formId, spec.submissions, spec.historyDays, now, random.int(1, 2 ** 30));
   const document: WorkspaceDocument = {
     id,
     name: spec.name,
@@ -172,12 +181,27 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
           {
             id: key.id,
             environment: ENVIRONMENT,
-            scopes: ['activity:write', 'activity:read', 'staff:read'],
+            scopes: ['activity:write', 'activity:read', 'staff:read', 'applications:read', 'applications:write'],
             secret: key.secret,
           },
         ],
       },
     ],
+    ...(formId === null
+      ? {}
+      : {
+          forms: [
+            {
+              id: formId,
+              name: 'Staff application',
+              slug: 'staff-application',
+              status: 'open' as const,
+              description: 'Apply to join the staff team.',
+              cooldownDays: 30,
+              questions: formQuestions(),
+            },
+          ],
+        }),
   };
   return {
     id,
@@ -188,6 +212,7 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
     key,
     staff,
     shifts: spec.shifts,
+    applications,
     document,
   };
 }
@@ -205,6 +230,8 @@ export function buildPlan(profile: Profile, now: number, seed = DATASET_SEED): D
       staff: profile.big.staff,
       shifts: profile.big.shifts,
       departments: true,
+      submissions: profile.submissions,
+      historyDays: profile.historyDays,
     },
     random,
     secrets,
@@ -220,6 +247,8 @@ export function buildPlan(profile: Profile, now: number, seed = DATASET_SEED): D
         staff: profile.small.staff,
         shifts: profile.small.shifts,
         departments: i % 2 === 0,
+        submissions: 0,
+        historyDays: profile.historyDays,
       },
       random,
       secrets,

@@ -4,7 +4,7 @@
  */
 
 /** Bump when the generated data changes in any way: cached databases of another version are regenerated. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 /** Every dataset is drawn from this seed, so two runs of one version measure the same data. */
 export const DATASET_SEED = 20261121;
 
@@ -19,6 +19,8 @@ export interface Profile {
   readonly name: ProfileName;
   readonly big: WorkspaceSize;
   readonly small: WorkspaceSize & { readonly count: number };
+  /** Submissions to the big workspace's application form, spread over the history days. */
+  readonly submissions: number;
   /** Completed shifts are spread over this many days before "now". */
   readonly historyDays: number;
   /** Measured seconds per scenario, after `warmupSeconds` of unmeasured load. */
@@ -50,6 +52,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     name: 'full',
     big: { staff: 5000, shifts: 1_000_000 },
     small: { count: 50, staff: 20, shifts: 2000 },
+    submissions: 100_000,
     historyDays: 365,
     durationSeconds: 10,
     warmupSeconds: 2,
@@ -65,6 +68,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     name: 'quick',
     big: { staff: 500, shifts: 50_000 },
     small: { count: 5, staff: 20, shifts: 2000 },
+    submissions: 400,
     historyDays: 365,
     durationSeconds: 1.5,
     warmupSeconds: 0,

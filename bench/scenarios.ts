@@ -1,7 +1,7 @@
 /**
  * The measured scenarios. Each one checks a sample response (status, OpenAPI shape and what the data must
  * say) before it is measured, so a broken endpoint fails the run instead of benchmarking error responses.
- * Reads are here; writes in write-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
+ * Reads are here; writes in write-scenarios.ts, the applications' in application-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
  * webhooks.ts.
  */
 import type autocannon from 'autocannon';
@@ -11,6 +11,7 @@ import { openScenario } from './open/scenario.ts';
 import { Random } from './random.ts';
 import type { TargetResult } from './targets.ts';
 import { webhookScenarios } from './webhooks.ts';
+import { applicationScenarios } from './application-scenarios.ts';
 import { createWorkload, dataOf, fail, LEADERBOARD, type Workload, type WorkloadContext } from './workload.ts';
 import { writeScenarios } from './write-scenarios.ts';
 
@@ -23,9 +24,13 @@ export const SCENARIO_NAMES = [
   'leaderboard-week',
   'leaderboard-week-deep',
   'leaderboard-month',
+  'queue',
+  'submission',
   'heartbeat',
   'heartbeat-batch',
   'start-stop',
+  'start',
+  'intake',
   'cold-leaderboard',
   'open',
   'start-stop-webhooks',
@@ -59,6 +64,11 @@ export interface Scenario {
   check(): Promise<void>;
   /** Fresh request generators for one load phase (warm-up and measurement each get their own). */
   requests(): autocannon.RequestSpec[];
+  /**
+   * A fixed number of requests per phase instead of the profile's duration, for a scenario that can only make so
+   * many (`start`: one per free staff member).
+   */
+  amount?(warmup: boolean): number;
   /** Targets the scenario judges itself, read after it was measured. */
   targets?(): TargetResult[];
   /** Undoes what prepare set up that later scenarios must not see (e.g. a webhook endpoint). */
@@ -303,6 +313,7 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-week-deep': leaderboardDeep,
     'leaderboard-month': leaderboardMonth,
     ...writes,
+    ...applicationScenarios(ctx, workload),
     open: openScenario(ctx, workload, [writes.heartbeat, writes['heartbeat-batch'], writes['start-stop']]),
     'start-stop-webhooks': webhooks['start-stop-webhooks'],
     'webhook-delivery': webhooks['webhook-delivery'],

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuMeter, type CpuMeter } from './cpu.ts';
 import type { EventLoopDelay } from './event-loop-probe.ts';
+import { DASHBOARD_JWT_SECRET } from './dashboard.ts';
 import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.ts';
 
 /** Long enough that no shift started by the benchmark times out during the run. */
@@ -103,8 +104,10 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     RATE_LIMIT_MAX: '1000000000',
     // The webhook scenarios deliver to a receiver on this machine.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The reviewers' reads authenticate dashboard tokens the benchmark signs (dashboard.ts).
+    JWT_SECRET: DASHBOARD_JWT_SECRET,
   };
-  for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'NODE_OPTIONS', 'REDIS_URL']) delete env[name];
+  for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'NODE_OPTIONS', 'REDIS_URL', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE']) delete env[name];
   const child = spawn(
     process.execPath,
     [...nodeArgs, options.serverBin ?? SERVER_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--database-url', options.databaseUrl],

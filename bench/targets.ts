@@ -24,7 +24,14 @@ const both = (value: number): PerStore => ({ sqlite: value, postgres: value });
  * mostly queueing) and at this many connections, where p50 is mostly the request's own time.
  */
 export const LATENCY_CONNECTIONS = 4;
-export const LATENCY_SCENARIOS: readonly string[] = ['summary', 'staff-month', 'leaderboard-week', 'leaderboard-week-deep'];
+export const LATENCY_SCENARIOS: readonly string[] = [
+  'summary',
+  'staff-month',
+  'leaderboard-week',
+  'leaderboard-week-deep',
+  'queue',
+  'submission',
+];
 
 export const TARGETS = {
   /** Heartbeat CPU per request at the busy rate (alone), over its saturated cost (the `heartbeat` scenario). */
@@ -50,6 +57,12 @@ export const TARGETS = {
   staffP50Ms: both(5),
   /** Kept from before: week leaderboard page 1 right after a stop, p50, ms. */
   coldLeaderboardP50Ms: { sqlite: 5, postgres: 10 },
+  /** The reviewers' default queue page (100,000 submissions in the workspace), p50 at LATENCY_CONNECTIONS, ms. */
+  queueP50Ms: both(5),
+  /** One submission with 20 answers and its history, p50 at LATENCY_CONNECTIONS, ms. */
+  submissionP50Ms: both(5),
+  /** An application's intake: CPU per submission over a shift start's alone (`intake` over `start`). */
+  intakeOverStart: both(1.5),
 } as const satisfies Record<string, PerStore>;
 
 /** The targets table of docs/BENCHMARKS.md: what each target says, with its limit per store. */
@@ -67,6 +80,9 @@ export const TARGET_ROWS: ReadonlyArray<{ readonly text: string; readonly limit:
   { text: `summary p50, at ${LATENCY_CONNECTIONS} connections`, limit: (s) => `<= ${TARGETS.summaryP50Ms[s]} ms` },
   { text: `per-staff month p50, at ${LATENCY_CONNECTIONS} connections`, limit: (s) => `<= ${TARGETS.staffP50Ms[s]} ms` },
   { text: 'week leaderboard page 1 right after a stop (cold), p50', limit: (s) => `<= ${TARGETS.coldLeaderboardP50Ms[s]} ms` },
+  { text: `reviewers' queue, default page of 25, p50 at ${LATENCY_CONNECTIONS} connections (\`queue\`)`, limit: (s) => `<= ${TARGETS.queueP50Ms[s]} ms` },
+  { text: `one submission with 20 answers and its history, p50 at ${LATENCY_CONNECTIONS} connections (\`submission\`)`, limit: (s) => `<= ${TARGETS.submissionP50Ms[s]} ms` },
+  { text: 'intake: CPU per submission over a shift start\'s alone (`intake` over `start`)', limit: (s) => `<= ${TARGETS.intakeOverStart[s]} x` },
 ];
 
 const NOT_RUN: TargetResult['measured'] = 'not run';
@@ -166,5 +182,15 @@ export function evaluateTargets(
   out.push(judge(`week leaderboard page 1 right after a stop (cold) p50 <= ${TARGETS.coldLeaderboardP50Ms[store]} ms`, cold?.latencyMs.p50, TARGETS.coldLeaderboardP50Ms[store], (v) =>
     `${ms(v)} (p99 ${ms(cold?.latencyMs.p99 ?? 0)}, ${cold?.requests} reads)`,
   ));
+  p50('queue', TARGETS.queueP50Ms[store], "reviewers' queue page");
+  p50('submission', TARGETS.submissionP50Ms[store], 'one submission');
+  const intake = closed('intake')?.cost;
+  const start = closed('start')?.cost;
+  const overStart = intake && start && start.totalUs > 0 ? intake.totalUs / start.totalUs : null;
+  out.push(
+    judge(`intake CPU per submission <= ${TARGETS.intakeOverStart[store]} x a shift start's`, overStart, TARGETS.intakeOverStart[store], (r) =>
+      `${r.toFixed(2)} x (${us(intake?.totalUs ?? 0)} per submission vs ${us(start?.totalUs ?? 0)} per start)`,
+    ),
+  );
   return out;
 }

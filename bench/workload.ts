@@ -47,6 +47,11 @@ export interface Workload {
   /** Staff whose shifts heartbeats go to; and the others, for start/stop cycles. */
   readonly heartbeatStaff: readonly StaffPlan[];
   readonly cycleStaff: readonly StaffPlan[];
+  /**
+   * Shifts a start/stop cycle started whose stop was never sent (a load phase ends between the two): their staff
+   * members are busy until someone stops them.
+   */
+  readonly unfinishedCycles: Set<string>;
   chatHeaders(staff: StaffPlan): Record<string, string>;
   startBody(staff: StaffPlan, index: number): Record<string, string>;
   get(path: string, headers?: Readonly<Record<string, string>>): Promise<JsonResponse>;
@@ -81,6 +86,7 @@ export function createWorkload(ctx: WorkloadContext): Workload {
     auth,
     heartbeatStaff,
     cycleStaff,
+    unfinishedCycles: new Set<string>(),
     chatHeaders: (staff) => ({ ...auth, 'x-chat-guild-id': big.guildId, 'x-acting-chat-user-id': staff.chatUserId }),
     startBody,
     get,

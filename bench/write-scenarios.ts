@@ -153,7 +153,9 @@ export function writeScenarios(
           },
           onResponse(status, body, context) {
             if (status !== 200) return;
-            context.shiftId = (JSON.parse(body) as { data: { shift: { id: string } } }).data.shift.id;
+            const id = (JSON.parse(body) as { data: { shift: { id: string } } }).data.shift.id;
+            context.shiftId = id;
+            workload.unfinishedCycles.add(id);
           },
         },
         {
@@ -161,6 +163,7 @@ export function writeScenarios(
           setupRequest(request, context) {
             const id = context.shiftId;
             if (typeof id !== 'string') return null;
+            workload.unfinishedCycles.delete(id);
             const i = stops;
             stops += 1;
             return { ...request, path: `/v1/activity/shifts/${id}/stop`, headers: jsonHeaders(`${tag}-stop-${i}`), body: '{"reason":"manual"}' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateTargets, type TargetResult } from '../../bench/targets.ts';
-import { open, scenarios } from './fixtures.ts';
+import { cost, open, scenario, scenarios } from './fixtures.ts';
 
 function byStart(results: readonly TargetResult[], start: string): TargetResult {
   const found = results.find((r) => r.target.startsWith(start));
@@ -46,5 +46,33 @@ describe('benchmark: targets', () => {
     for (const start of ['heartbeat CPU at the busy rate', 'batch heartbeats', 'start + stop', 'busy mix: gateway event-loop delay p99', 'busy mix: heartbeat p99']) {
       expect(byStart(without, start).pass).toBeNull();
     }
+  });
+
+  it('judges the applications: queue and submission p50 at 4 connections, intake CPU over a start alone', () => {
+    const withApplications = [
+      ...scenarios,
+      scenario('queue', 'throughput', { p50: 20 }),
+      scenario('queue', 'latency', { p50: 1.2 }),
+      scenario('submission', 'latency', { p50: 5.5 }),
+      scenario('start', 'throughput', { cost: cost('start', 400) }),
+      scenario('intake', 'throughput', { cost: cost('submission', 500) }),
+    ];
+    const judged = evaluateTargets('sqlite', withApplications, open, 240);
+    expect(byStart(judged, "reviewers' queue page p50 <= 5 ms")).toMatchObject({ pass: true, measured: '1.2 ms' });
+    expect(byStart(judged, 'one submission p50 <= 5 ms')).toMatchObject({ pass: false, measured: '5.5 ms' });
+    expect(byStart(judged, 'intake CPU per submission <= 1.5 x')).toMatchObject({
+      pass: true,
+      measured: '1.25 x (500 µs per submission vs 400 µs per start)',
+    });
+    const slowIntake = withApplications.map((s) => (s.name === 'intake' ? scenario('intake', 'throughput', { cost: cost('submission', 700) }) : s));
+    expect(byStart(evaluateTargets('postgres', slowIntake, open, 240), 'intake CPU').pass).toBe(false);
+  });
+
+  it('reports the applications targets as not run without their scenarios (intake without start included)', () => {
+    for (const start of ["reviewers' queue page p50", 'one submission p50', 'intake CPU']) {
+      expect(byStart(results, start)).toMatchObject({ pass: null, measured: 'not run' });
+    }
+    const intakeOnly = [...scenarios, scenario('intake', 'throughput', { cost: cost('submission', 500) })];
+    expect(byStart(evaluateTargets('sqlite', intakeOnly, open, 240), 'intake CPU').pass).toBeNull();
   });
 });
