@@ -48,7 +48,7 @@ export interface SnapshotModule {
   readonly samples: readonly Sample[];
 }
 
-function recordingDb(dialect: SnapshotDialect, queries: CompiledQuery[]): Db {
+export function recordingDb(dialect: SnapshotDialect, queries: CompiledQuery[]): Db {
   const postgres = dialect === 'postgres';
   return new Kysely<Database>({
     dialect: {

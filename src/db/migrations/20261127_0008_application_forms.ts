@@ -11,7 +11,13 @@ import { sql, type Kysely } from 'kysely';
  *   database can index it).
  * - `submissions_one_pending`: at most one `submitted` or `under_review` submission per form, environment and
  *   applicant, enforced by the database, so two racing intakes create one.
- * - `submissions_queue` and `submissions_applicant`: the reviewers' queue (oldest first) and an applicant's own.
+ * - `submissions_queue_pending`: the reviewers' default queue (the pending submissions, a few among many decided),
+ *   oldest first, as an ordered walk of the pending rows only. A partial index: a query uses it when its text
+ *   states the same condition with literal statuses (queue/repository.ts). `submissions_queue`: the queue of other
+ *   statuses, an ordered walk.
+ * - `submissions_applicant`: an applicant's own submissions; `submissions_applicant_form`: theirs to one form (the
+ *   intake's pending and cooldown checks; the partial unique index is not usable for a query whose statuses are
+ *   bound values).
  * - `erasures`: that an erasure ran, when, and how many rows it changed; never whose data it was.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -55,6 +61,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['workspace_id', 'environment', 'created_at', 'id'])
     .execute();
   await db.schema
+    .createIndex('submissions_queue_pending')
+    .on('submissions')
+    .columns(['workspace_id', 'environment', 'created_at', 'id'])
+    .where(sql<boolean>`status in ('submitted', 'under_review')`)
+    .execute();
+  await db.schema
+    .createIndex('submissions_applicant_form')
+    .on('submissions')
+    .columns(['form_id', 'environment', 'game_user_id'])
+    .execute();
+  await db.schema
     .createIndex('submissions_applicant')
     .on('submissions')
     .columns(['workspace_id', 'environment', 'game_user_id', 'created_at'])
@@ -71,6 +88,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('erasures').execute();
   await db.schema.dropIndex('submissions_applicant').execute();
+  await db.schema.dropIndex('submissions_applicant_form').execute();
+  await db.schema.dropIndex('submissions_queue_pending').execute();
   await db.schema.dropIndex('submissions_queue').execute();
   await db.schema.dropIndex('submissions_one_pending').execute();
   await db.schema.alterTable('submissions').dropColumn('game_user_id').execute();

@@ -1,5 +1,7 @@
 import type { TimeCursor } from '../../../paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
+import { sql } from 'kysely';
+import { SUBMISSION_STATUSES } from '../rules.ts';
 import type { SubmissionItemRow } from '../submission-item.ts';
 
 export interface QueueFilter {
@@ -10,6 +12,9 @@ export interface QueueFilter {
   readonly after: TimeCursor | null;
   readonly limit: number;
 }
+
+/** The statuses of `submissions_queue_pending`'s condition. */
+const PENDING_STATUSES: readonly string[] = ['submitted', 'under_review'];
 
 const ITEM_COLUMNS = [
   's.id',
@@ -29,16 +34,20 @@ function withForm(db: Executor) {
   return db.selectFrom('submissions as s').leftJoin('application_forms as f', 'f.id', 's.form_id');
 }
 
-/**
- * One workspace's queue after the cursor, by (created_at, id): an ordered walk of `submissions_queue`
- * (workspace_id, environment, created_at, id) that stops after `limit` matching rows.
- */
+/** One workspace's queue after the cursor, by (created_at, id), at most `limit` rows. */
 export async function listQueue(db: Executor, filter: QueueFilter): Promise<SubmissionItemRow[]> {
   let query = withForm(db)
     .select(ITEM_COLUMNS)
     .where('s.workspace_id', '=', filter.workspaceId)
-    .where('s.environment', '=', filter.environment)
-    .where('s.status', 'in', [...filter.statuses]);
+    .where('s.environment', '=', filter.environment);
+  // Pending statuses only (the default): the condition of the partial index `submissions_queue_pending`, in its
+  // literal words so both stores use it, walks the pending rows alone. Every status is no filter at all.
+  if (filter.statuses.every((status) => PENDING_STATUSES.includes(status))) {
+    query = query.where(sql<boolean>`s.status in ('submitted', 'under_review')`);
+  }
+  if (!SUBMISSION_STATUSES.every((status) => filter.statuses.includes(status))) {
+    query = query.where('s.status', 'in', [...filter.statuses]);
+  }
   if (filter.formId !== null) query = query.where('s.form_id', '=', filter.formId);
   const after = filter.after;
   if (after) {
