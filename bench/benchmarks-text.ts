@@ -73,16 +73,13 @@ own statement log; the figures themselves are in the results above.
   API key, all or nothing. The key is looked up at most once a minute per key: in between it is reused, and the
   heartbeat's statement checks that the key and its application are exactly as they were (anything else, such as
   a replay, a refusal or a revoked key, takes the full path after a fresh lookup).
-  - On SQLite the statement's two parts run directly on the group commit's connection, without a Kysely round
-    trip per statement, and all writes that arrive during a commit share the next one. Profiles put SQLite's own
-    work (the update with the key check and the record's absence, the record's insert, the savepoint pair, a
-    share of the group's \`COMMIT\`) at a quarter to a third of the main thread's time per heartbeat, and Fastify's
-    own per-request work (what \`/health\` costs) about as much again; the rest is the heartbeat's own (the body's
-    parsing and validation, the key's hash, the idempotency fingerprint, the response, the log line).
-  - On PostgreSQL, concurrent heartbeats are applied together: while an instance has two such statements in
-    flight, new heartbeats wait, and the next statement carries all that waited (up to 32; each row once, rows in
-    key order, so concurrent statements cannot deadlock). The gateway also encodes the statement's values and
-    decodes its rows in the driver. At a low rate fewer heartbeats share a statement, so each pays more of one.
+  - On SQLite the statement and the stored result's insert are one job of the group commit: the writes that arrive
+    while a commit is under way share the next one, each in its own savepoint, and the write-ahead log is flushed
+    once for all of them off the event loop. Fastify's own per-request work (what \`/health\` costs) is a large
+    share of a heartbeat; the rest is the heartbeat's own (the body's parsing and validation, the key's hash, the
+    idempotency fingerprint, the statement, the response, the log line).
+  - On PostgreSQL the statement carries the stored result too and runs outside any explicit transaction, so it
+    commits on its own: one round trip per heartbeat (the named statement is prepared once per connection).
   - Shift ids are time-ordered (uuid v7): the active shifts, which heartbeats and stops find by id, are the
     newest, so their keys share a few pages at one end of the primary-key index.
 - **A batch** of 50: the one update of the 50 rows (about 0.25 ms timed alone on this dataset on SQLite, about
@@ -118,25 +115,10 @@ own statement log; the figures themselves are in the results above.
   since its read; transactions now begin \`IMMEDIATE\` and wait for the other's write instead.
 `;
 
-export const HISTORY = `## The write path against the build before its redesign
+export const HISTORY = `## Against earlier builds
 
-The redesign of the write path (idempotency as its own module, the store's writer, declared fused writes) was
-meant to change no figure. Since it landed, later work added writes to every start and stop: a stop records its
-running totals (three statements beside the version bump the stop already made) and both read the workspace's
-webhook subscribers. To tell the two apart, three builds ran the same scenarios one after another, twice over, in
-one session: the build before the redesign, this build, and this build with those added writes taken out (a
-throwaway patch, not committed). Requests/s, closed loop (the units of the time):
-
-| store | scenario | before the redesign | this build without the added writes | this build |
-|---|---|---|---|---|
-| SQLite | start-stop | 2,589 · 2,595 | 2,629 · 2,536 | 2,079 · 2,013 |
-| SQLite | heartbeat | 6,706 · 7,498 | 7,839 · 6,558 | 7,242 · 6,770 |
-| PostgreSQL | start-stop | 585 · 675 | 694 · 604 | 479 · 439 |
-| PostgreSQL | heartbeat | 3,371 · 3,927 | 4,316 · 3,695 | 4,119 · 4,156 |
-
-The redesigned path is as fast as the old one (start-stop within 3%, heartbeats equal or faster); start-stop's
-loss (about 20% on SQLite, 27% on PostgreSQL) is the cost of the added writes. On SQLite a profile puts the
-totals at about 0.1 ms of the event loop per stop, mostly the upsert of the shift's day, week and month rows; on
-PostgreSQL a cycle makes five more statements than before (about 20 in all), and at this load each costs the
-client a round trip and the database a wake-up on the same two cores.
+Compare two builds with \`--compare\` in one session, interleaved, and repeat what looks different: on this
+the reference machine two runs of one build can differ by 20% or more when anything else runs. When the builds' database
+schemas differ, run the benchmark from the older checkout (its dataset has the older schema; the newer build
+upgrades its copy when it starts) with one round per invocation, and invoke it twice.
 `;
