@@ -1,6 +1,6 @@
 -- listQueue
-select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = $1 and "s"."environment" = $2 and s.status in ('submitted', 'under_review') and "s"."status" in ($3, $4) order by "s"."created_at", "s"."id" limit $5;
--- values: ["workspace-1","live","submitted","under_review",26]
+select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = $1 and "s"."environment" = $2 and s.status in ('submitted', 'under_review') order by "s"."created_at", "s"."id" limit $3;
+-- values: ["workspace-1","live",26]
 
 -- listQueue (a form, after a cursor)
 select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = $1 and "s"."environment" = $2 and "s"."status" in ($3) and "s"."form_id" = $4 and ("s"."created_at" > $5 or ("s"."created_at" = $6 and "s"."id" > $7)) order by "s"."created_at", "s"."id" limit $8;

@@ -1,6 +1,6 @@
 -- listQueue
-select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = ? and "s"."environment" = ? and s.status in ('submitted', 'under_review') and "s"."status" in (?, ?) order by "s"."created_at", "s"."id" limit ?;
--- values: ["workspace-1","live","submitted","under_review",26]
+select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = ? and "s"."environment" = ? and s.status in ('submitted', 'under_review') order by "s"."created_at", "s"."id" limit ?;
+-- values: ["workspace-1","live",26]
 
 -- listQueue (a form, after a cursor)
 select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = ? and "s"."environment" = ? and "s"."status" in (?) and "s"."form_id" = ? and ("s"."created_at" > ? or ("s"."created_at" = ? and "s"."id" > ?)) order by "s"."created_at", "s"."id" limit ?;

@@ -43,12 +43,15 @@ describe.each(STORE_KINDS)('the queue plan (%s)', (kind) => {
     return JSON.stringify(rows);
   }
 
+  it('the default statuses (both pending ones) walk the partial index of pending submissions', async () => {
+    expect(await planOf(['submitted', 'under_review'])).toContain('submissions_queue_pending');
+  });
+
   // SQLite has no statistics and always takes the index that gives the order, unless the partial one applies;
-  // PostgreSQL may also read the pending rows by (workspace, status) and sort the few it finds.
+  // PostgreSQL may read one pending status's rows by (workspace, status) and sort the few it finds.
   const PENDING_ONLY = kind === 'sqlite' ? /submissions_queue_pending/ : /submissions_queue_pending|submissions_workspace_status/;
 
-  it('the pending statuses read the pending submissions only', async () => {
-    expect(await planOf(['submitted', 'under_review'])).toMatch(PENDING_ONLY);
+  it('one pending status reads pending submissions only', async () => {
     expect(await planOf(['under_review'])).toMatch(PENDING_ONLY);
   });
 

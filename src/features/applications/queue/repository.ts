@@ -41,13 +41,14 @@ export async function listQueue(db: Executor, filter: QueueFilter): Promise<Subm
     .where('s.workspace_id', '=', filter.workspaceId)
     .where('s.environment', '=', filter.environment);
   // Pending statuses only (the default): the condition of the partial index `submissions_queue_pending`, in its
-  // literal words so both stores use it, walks the pending rows alone. Every status is no filter at all.
-  if (filter.statuses.every((status) => PENDING_STATUSES.includes(status))) {
-    query = query.where(sql<boolean>`s.status in ('submitted', 'under_review')`);
-  }
-  if (!SUBMISSION_STATUSES.every((status) => filter.statuses.includes(status))) {
-    query = query.where('s.status', 'in', [...filter.statuses]);
-  }
+  // literal words so both stores use it, walks the pending rows alone; it is the whole status filter when both
+  // pending statuses are asked for (a second, equal condition would make PostgreSQL count its selectivity twice,
+  // expect almost no rows, and read them all by another index). Every status is no filter at all.
+  const statuses = new Set(filter.statuses);
+  const pendingOnly = [...statuses].every((status) => PENDING_STATUSES.includes(status));
+  if (pendingOnly) query = query.where(sql<boolean>`s.status in ('submitted', 'under_review')`);
+  const narrower = pendingOnly ? statuses.size < PENDING_STATUSES.length : statuses.size < SUBMISSION_STATUSES.length;
+  if (narrower) query = query.where('s.status', 'in', [...statuses]);
   if (filter.formId !== null) query = query.where('s.form_id', '=', filter.formId);
   const after = filter.after;
   if (after) {
