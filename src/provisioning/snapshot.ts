@@ -1,4 +1,5 @@
 import type { Executor } from '../db/types.ts';
+import { PENDING_STATUSES } from '../features/applications/rules.ts';
 import { hashApiKey } from '../keys/api-key.ts';
 import type { EntityEntry, EntityKind } from './entities.ts';
 import type { ProvisioningDocument } from './schema.ts';
@@ -27,8 +28,6 @@ export function pendingKey(formId: string, gameUserId: string): string {
   return `${formId}\n${gameUserId}`;
 }
 
-const PENDING_STATUSES = ['submitted', 'under_review'];
-
 async function loadPendingSubmissions(db: Executor, document: ProvisioningDocument): Promise<Map<string, string>> {
   const formIds = new Set(
     document.workspaces.flatMap((w) => (w.submissions ?? []).flatMap((s) => (s.formId === undefined ? [] : [s.formId]))),
@@ -39,7 +38,7 @@ async function loadPendingSubmissions(db: Executor, document: ProvisioningDocume
       .select(['id', 'form_id', 'game_user_id'])
       .where('form_id', 'in', chunk)
       .where('environment', '=', 'live')
-      .where('status', 'in', PENDING_STATUSES)
+      .where('status', 'in', [...PENDING_STATUSES])
       .execute(),
   );
   return new Map(rows.map((row) => [pendingKey(row.form_id ?? '', row.game_user_id ?? ''), row.id]));

@@ -5,6 +5,9 @@ import type { WebhookEventType } from '../webhooks/event-types.ts';
 export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
+/** Awaiting review: what the queue shows by default, and of which an applicant may hold one per form. */
+export const PENDING_STATUSES: readonly SubmissionStatus[] = ['submitted', 'under_review'];
+
 export type ReviewOperation = 'accept' | 'reject' | 'markUnderReview' | 'updateReview';
 
 interface OperationRule {
@@ -25,19 +28,19 @@ export const OPERATION_RULES: Readonly<Record<ReviewOperation, OperationRule>> =
   },
   updateReview: {
     permission: 'applications.review',
-    from: ['submitted', 'under_review'],
+    from: PENDING_STATUSES,
     commandType: 'application.submission.update_review',
     eventType: 'application.submission.review_updated',
   },
   accept: {
     permission: 'applications.decide',
-    from: ['submitted', 'under_review'],
+    from: PENDING_STATUSES,
     commandType: 'application.submission.accept',
     eventType: 'application.submission.accepted',
   },
   reject: {
     permission: 'applications.decide',
-    from: ['submitted', 'under_review'],
+    from: PENDING_STATUSES,
     commandType: 'application.submission.reject',
     eventType: 'application.submission.rejected',
   },

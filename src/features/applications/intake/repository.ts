@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
+import { PENDING_STATUSES } from '../rules.ts';
 
 /** What an applicant's submission to a form needs to know before it is inserted. */
 export interface ApplicantOnForm {
@@ -7,8 +8,6 @@ export interface ApplicantOnForm {
   readonly environment: string;
   readonly gameUserId: string;
 }
-
-const PENDING = ['submitted', 'under_review'];
 
 /** The applicant's submission to the form awaiting review (at most one: `submissions_one_pending`). */
 export async function findPendingSubmission(db: Executor, who: ApplicantOnForm): Promise<string | undefined> {
@@ -18,7 +17,7 @@ export async function findPendingSubmission(db: Executor, who: ApplicantOnForm):
     .where('form_id', '=', who.formId)
     .where('environment', '=', who.environment)
     .where('game_user_id', '=', who.gameUserId)
-    .where('status', 'in', PENDING)
+    .where('status', 'in', [...PENDING_STATUSES])
     .executeTakeFirst();
   return row?.id;
 }

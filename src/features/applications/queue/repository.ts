@@ -1,7 +1,7 @@
 import type { TimeCursor } from '../../../paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { sql } from 'kysely';
-import { SUBMISSION_STATUSES } from '../rules.ts';
+import { PENDING_STATUSES, SUBMISSION_STATUSES } from '../rules.ts';
 import type { SubmissionItemRow } from '../submission-item.ts';
 
 export interface QueueFilter {
@@ -12,9 +12,6 @@ export interface QueueFilter {
   readonly after: TimeCursor | null;
   readonly limit: number;
 }
-
-/** The statuses of `submissions_queue_pending`'s condition. */
-const PENDING_STATUSES: readonly string[] = ['submitted', 'under_review'];
 
 const ITEM_COLUMNS = [
   's.id',
@@ -45,8 +42,8 @@ export async function listQueue(db: Executor, filter: QueueFilter): Promise<Subm
   // pending statuses are asked for (a second, equal condition would make PostgreSQL count its selectivity twice,
   // expect almost no rows, and read them all by another index). Every status is no filter at all.
   const statuses = new Set(filter.statuses);
-  const pendingOnly = [...statuses].every((status) => PENDING_STATUSES.includes(status));
-  if (pendingOnly) query = query.where(sql<boolean>`s.status in ('submitted', 'under_review')`);
+  const pendingOnly = [...statuses].every((status) => (PENDING_STATUSES as readonly string[]).includes(status));
+  if (pendingOnly) query = query.where(sql<boolean>`s.status in (${sql.join(PENDING_STATUSES.map((status) => sql.lit(status)))})`);
   const narrower = pendingOnly ? statuses.size < PENDING_STATUSES.length : statuses.size < SUBMISSION_STATUSES.length;
   if (narrower) query = query.where('s.status', 'in', [...statuses]);
   if (filter.formId !== null) query = query.where('s.form_id', '=', filter.formId);

@@ -5,6 +5,7 @@ import { notFound } from '../../../errors.ts';
 import { isUuid } from '../../../ids.ts';
 import { timeCursor } from '../../../paging.ts';
 import { readAnswers, type AnswerValue } from '../answers.ts';
+import { PENDING_STATUSES } from '../rules.ts';
 import { toSubmissionItem, type SubmissionItemRow } from '../submission-item.ts';
 import { assertCanReadSubmission, readableWorkspaces } from './access.ts';
 import { HISTORY_COMMAND_TYPES, toHistoryEntry } from './history.ts';
@@ -30,8 +31,6 @@ function answerValue(value: AnswerValue): SubmissionDetail['answers'][number]['v
   return typeof value === 'object' && value !== null ? [...value] : value;
 }
 
-const DEFAULT_STATUSES = ['submitted', 'under_review'];
-
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -55,7 +54,7 @@ export function createQueueService({ db }: QueueServiceDeps) {
       const workspaceIds = readableWorkspaces(actor);
       const after = timeCursor(query, 'cursorCreatedAt');
       const limit = query.limit ?? QUEUE_LIMIT_DEFAULT;
-      const statuses = query.status ? [...new Set(query.status.split(','))] : DEFAULT_STATUSES;
+      const statuses = query.status ? [...new Set(query.status.split(','))] : [...PENDING_STATUSES];
       const filter = {
         environment: query.environment ?? 'live',
         statuses,
