@@ -9,14 +9,19 @@ export interface ApplicantOnForm {
   readonly gameUserId: string;
 }
 
-/** The applicant's submission to the form awaiting review (at most one: `submissions_one_pending`). */
-export async function findPendingSubmission(db: Executor, who: ApplicantOnForm): Promise<string | undefined> {
-  const row = await db
+/** The applicant's submissions to the form in the environment (index `submissions_applicant_form`). */
+function applicantsOnForm(db: Executor, who: ApplicantOnForm) {
+  return db
     .selectFrom('submissions')
-    .select('id')
     .where('form_id', '=', who.formId)
     .where('environment', '=', who.environment)
-    .where('game_user_id', '=', who.gameUserId)
+    .where('game_user_id', '=', who.gameUserId);
+}
+
+/** The applicant's submission to the form awaiting review (at most one: `submissions_one_pending`). */
+export async function findPendingSubmission(db: Executor, who: ApplicantOnForm): Promise<string | undefined> {
+  const row = await applicantsOnForm(db, who)
+    .select('id')
     .where('status', 'in', [...PENDING_STATUSES])
     .executeTakeFirst();
   return row?.id;
@@ -24,12 +29,8 @@ export async function findPendingSubmission(db: Executor, who: ApplicantOnForm):
 
 /** When the applicant's latest rejection on the form was, if any (a provisioned rejection has no known time). */
 export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promise<number | null> {
-  const row = await db
-    .selectFrom('submissions')
+  const row = await applicantsOnForm(db, who)
     .select('rejected_at')
-    .where('form_id', '=', who.formId)
-    .where('environment', '=', who.environment)
-    .where('game_user_id', '=', who.gameUserId)
     .where('status', '=', 'rejected')
     .where('rejected_at', 'is not', null)
     .orderBy('rejected_at', 'desc')
