@@ -46,7 +46,7 @@ npm run bench                          # full run on SQLite: every scenario, ${m
 npm run bench -- --store postgres      # the same on PostgreSQL, after generating its dataset
 npm run bench -- --only open           # the open-loop scenario (and the /health baseline): ${minutes(openSeconds(full) + full.warmupSeconds + full.durationSeconds)} of load
 npm run bench -- --quick               # CI smoke run: small data, short phases, SQLite and PostgreSQL
-npm run bench -- --compare <other checkout>/bin/workspace-gateway.js   # A/B of two builds, interleaved
+npm run bench -- --compare <other checkout>/bin/workspace-gateway.js   # A/B of builds, interleaved
 \`\`\`
 
 Besides the load, a run prepares its data (SQLite: a copy of the cached ${n(full.big.shifts)}-shift dataset, a few
@@ -78,7 +78,8 @@ pass/fail.
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario and per open-loop phase; closed-loop connections |
 | \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node bench/profile-summary.ts <file>\`) |
 | \`--server-bin <path>\` | run another build's \`bin/workspace-gateway.js\` |
-| \`--compare <path>\` | run the scenarios on this checkout's build (or \`--server-bin\`'s), A, and on the build at \`<path>\`, B, interleaved A, B, A, B on one database, and print CPU per operation of each run side by side with the ratio of the means |
+| \`--compare <path>[,<path>...]\` | run the scenarios on this checkout's build (or \`--server-bin\`'s), A, and on each build listed, B, C, ..., interleaved A, B, C, A, B, C on one database, and print CPU per operation of each run side by side with each build's ratio of means over A's (several throwaway builds, each without one technique, share one dataset this way) |
+| \`--rounds <n>\` | rounds of \`--compare\` (default 2) |
 | \`--no-pin\` | let the load generator run on every CPU (by default it is held on the last one while measuring) |
 | \`--keep\` | keep the run's database: the SQLite file in the run directory, or the PostgreSQL schema |
 | \`--write-doc\` | only rewrite this file from the newest full results in \`bench/results/\` |

@@ -15,9 +15,10 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections <n>             connections per scenario (default 32)
   --profile                     run the server with --cpu-prof and summarize the profile
   --server-bin <path>           another build's bin/workspace-gateway.js, e.g. for an A/B comparison
-  --compare <path>              run the scenarios on this checkout's build (or --server-bin's) and on the build
-                                at <path>, interleaved A, B, A, B on one database, and print CPU per operation
-                                side by side with the ratio B / A
+  --compare <path>[,<path>...]  run the scenarios on this checkout's build (or --server-bin's), A, and on each
+                                build listed, B, C, ..., interleaved (A, B, C, A, B, C) on one database, and print
+                                CPU per operation side by side with each build's ratio over A
+  --rounds <n>                  rounds of --compare (default 2)
   --no-pin                      let the load generator run on every CPU (by default it is held on the last one)
   --keep                        keep the run's database (SQLite file or PostgreSQL schema)
   --write-doc                   only rewrite docs/BENCHMARKS.md from the newest full results in bench/results
@@ -38,8 +39,10 @@ export interface BenchOptions {
   readonly cpuProfile: boolean;
   /** The server entry point to run (default: this repository's bin/workspace-gateway.js). */
   readonly serverBin: string | null;
-  /** A second entry point to compare with, interleaved (A, B, A, B). */
-  readonly compare: string | null;
+  /** Entry points to compare with this one, interleaved (A, B, C, A, B, C); empty when not comparing. */
+  readonly compare: string[];
+  /** Rounds of a comparison. */
+  readonly rounds: number;
   readonly writeDoc: boolean;
   /** Hold the load generator on one CPU while measuring (see affinity.ts). */
   readonly pin: boolean;
@@ -68,7 +71,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   let connections: number | null = null;
   let cpuProfile = false;
   let serverBin: string | null = null;
-  let compare: string | null = null;
+  let compare: string[] = [];
+  let rounds = 2;
   let writeDoc = false;
   let pin = true;
   let keep = false;
@@ -118,7 +122,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
         serverBin = value();
         break;
       case '--compare':
-        compare = value();
+        compare = value()
+          .split(',')
+          .map((path) => path.trim())
+          .filter((path) => path !== '');
+        if (compare.length === 0) throw new OptionsError('--compare needs at least one path');
+        break;
+      case '--rounds':
+        rounds = Math.floor(positive('--rounds', value()));
         break;
       case '--write-doc':
         writeDoc = true;
@@ -157,6 +168,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     cpuProfile,
     serverBin,
     compare,
+    rounds,
     writeDoc,
     pin,
     keep,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pinLoadGenerator } from './affinity.ts';
 import { benchmarksDocument } from './benchmarks-doc.ts';
-import { compareTable } from './compare.ts';
+import { buildLabel, compareTable, type BuildRecord } from './compare.ts';
 import { findDatabaseServer } from './cpu.ts';
 import { BENCH_APPLICATION_NAME, postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.ts';
 import { currentLoad, describeMachine } from './machine.ts';
@@ -61,7 +61,7 @@ function isExploratory(options: BenchOptions): boolean {
     options.durationSeconds !== null ||
     options.connections !== null ||
     options.serverBin !== null ||
-    options.compare !== null ||
+    options.compare.length > 0 ||
     !options.pin
   );
 }
@@ -212,9 +212,6 @@ function saveRecord(record: RunRecord, runDir: string, suffix = ''): void {
   log(`wrote ${join(runDir, name)} and report${suffix}.md (${record.mode === 'quick' ? 'quick' : 'exploratory'} runs leave docs/ alone)`);
 }
 
-/** --compare's rounds: each runs build A, then build B, on the same database. */
-const COMPARE_ROUNDS = 2;
-
 async function runStore(store: StoreName, options: BenchOptions, command: string): Promise<boolean> {
   const profile = PROFILES[options.profile];
   const runDir = mkdtempSync(join(tmpdir(), `wsg-bench-${store}-`));
@@ -234,19 +231,22 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
     const database = await databaseCpu(store, prepared);
     const base = { store, options, prepared, runDir, command, database };
     const a = options.serverBin ? resolve(options.serverBin) : null;
-    if (options.compare === null) {
+    if (options.compare.length === 0) {
       const record = await measureBuild({ ...base, serverBin: a, label: 'a' });
       if (interrupted) return false;
       saveRecord(record, runDir);
       printRecord(record, `${store} (${profile.name})`);
       return record.failures.length === 0;
     }
-    const b = resolve(options.compare);
-    const runs: Array<{ build: 'A' | 'B'; record: RunRecord }> = [];
-    for (let round = 1; round <= COMPARE_ROUNDS && !interrupted; round += 1) {
-      for (const [build, serverBin] of [['A', a], ['B', b]] as const) {
+    const builds = [a, ...options.compare.map((path) => resolve(path))].map((serverBin, i) => ({
+      build: buildLabel(i),
+      serverBin,
+    }));
+    const runs: BuildRecord[] = [];
+    for (let round = 1; round <= options.rounds && !interrupted; round += 1) {
+      for (const { build, serverBin } of builds) {
         if (interrupted) break;
-        log(`-- ${store}: build ${build}, round ${round} of ${COMPARE_ROUNDS}`);
+        log(`-- ${store}: build ${build}, round ${round} of ${options.rounds}`);
         const record = await measureBuild({ ...base, serverBin, label: `${build.toLowerCase()}${round}` });
         saveRecord(record, runDir, `-${build}${round}`);
         runs.push({ build, record });
@@ -254,7 +254,8 @@ async function runStore(store: StoreName, options: BenchOptions, command: string
     }
     if (interrupted) return false;
     for (const { build, record } of runs) if (record.failures.length > 0) printRecord(record, `${store} build ${build}`);
-    process.stdout.write(`\n${store}: CPU per operation, A = ${a ?? 'this checkout'}, B = ${b}\n${compareTable(runs)}\n\n`);
+    const legend = builds.map(({ build, serverBin }) => `${build} = ${serverBin ?? 'this checkout'}`).join(', ');
+    process.stdout.write(`\n${store}: CPU per operation, ${legend}\n${compareTable(runs)}\n\n`);
     return runs.every((r) => r.record.failures.length === 0);
   } finally {
     onInterrupt.delete(drop);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchmarksDocument } from '../../bench/benchmarks-doc.ts';
 import { compareTable } from '../../bench/compare.ts';
+import { OptionsError, parseOptions } from '../../bench/options.ts';
 import { OPEN_LEVELS } from '../../bench/open/scenario.ts';
 import { NO_RUN_YET, resultsSummary } from '../../bench/results-summary.ts';
 import { TARGET_ROWS } from '../../bench/targets.ts';
@@ -50,6 +51,16 @@ describe('benchmark: docs/BENCHMARKS.md', () => {
 });
 
 describe('benchmark: --compare', () => {
+  it('takes a list of builds and a number of rounds', () => {
+    const options = parseOptions(['--compare', 'x/bin.js, y/bin.js', '--rounds', '3'], {});
+    expect(options.compare).toEqual(['x/bin.js', 'y/bin.js']);
+    expect(options.rounds).toBe(3);
+    expect(parseOptions([], {}).compare).toEqual([]);
+    expect(parseOptions([], {}).rounds).toBe(2);
+    expect(() => parseOptions(['--compare', ','], {})).toThrow(OptionsError);
+    expect(() => parseOptions(['--rounds', '0'], {})).toThrow(OptionsError);
+  });
+
   it('sets the cost of each run of each build side by side with the ratio of the means', () => {
     const run = (heartbeatUs: number) => runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
     const table = compareTable([
@@ -59,5 +70,19 @@ describe('benchmark: --compare', () => {
       { build: 'B', record: run(160) },
     ]);
     expect(table).toMatch(/heartbeat\s+heartbeat\s+200\.0 · 220\.0\s+150\.0 · 160\.0\s+0\.738/);
+  });
+
+  it('compares every further build with the first, each in its own columns', () => {
+    const run = (heartbeatUs: number) => runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
+    const table = compareTable([
+      { build: 'A', record: run(200) },
+      { build: 'B', record: run(300) },
+      { build: 'C', record: run(100) },
+      { build: 'A', record: run(200) },
+      { build: 'B', record: run(260) },
+      { build: 'C', record: run(120) },
+    ]);
+    expect(table).toContain('C / A (means)');
+    expect(table).toMatch(/heartbeat\s+heartbeat\s+200\.0 · 200\.0\s+300\.0 · 260\.0\s+100\.0 · 120\.0\s+1\.400\s+0\.550/);
   });
 });
