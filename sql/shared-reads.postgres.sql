@@ -1,5 +1,5 @@
 -- findWorkspace
-select * from "workspaces" where "id" = $1;
+-- named statement findWorkspace (named.postgres.sql)
 -- values: ["workspace-1"]
 
 -- bumpActivityVersion
@@ -7,11 +7,11 @@ update "workspaces" set "activity_version" = "activity_version" + $1 where "id" 
 -- values: [1,"workspace-1"]
 
 -- findStaffByChatUser
-select "s"."id", "s"."workspace_id", "s"."display_name", "s"."game_user_id", "s"."game_username", "s"."chat_user_id", "s"."rank", "s"."status", "s"."weekly_required_minutes", "d"."id" as "department_id", "d"."name" as "department_name", "d"."weekly_required_minutes" as "department_weekly_required_minutes" from "staff" as "s" left join "departments" as "d" on "d"."id" = "s"."department_id" where "s"."workspace_id" = $1 and "s"."chat_user_id" = $2 order by "s"."created_at", "s"."id" limit 1;
+-- named statement findStaffByChatUser (named.postgres.sql)
 -- values: ["workspace-1","chat-user-1"]
 
 -- findStaffByGameUser
-select "s"."id", "s"."workspace_id", "s"."display_name", "s"."game_user_id", "s"."game_username", "s"."chat_user_id", "s"."rank", "s"."status", "s"."weekly_required_minutes", "d"."id" as "department_id", "d"."name" as "department_name", "d"."weekly_required_minutes" as "department_weekly_required_minutes" from "staff" as "s" left join "departments" as "d" on "d"."id" = "s"."department_id" where "s"."workspace_id" = $1 and "s"."game_user_id" = $2;
+-- named statement findStaffByGameUser (named.postgres.sql)
 -- values: ["workspace-1","1001"]
 
 -- findStaffProfiles

@@ -1,18 +1,18 @@
 -- applyCompletedShifts (a completion)
-update "workspaces" set "activity_version" = "activity_version" + $1 where "id" in ($2) returning "id", "timezone", "activity_version";
--- values: [1,"workspace-1"]
+-- named statement lockWorkspacesForTotals (named.postgres.sql)
+-- values: ["[\"workspace-1\"]"]
 -- named statement addToTotals (named.postgres.sql)
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"day\",\"bucket_start\":1773187200000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0},{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"month\",\"bucket_start\":1772323200000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0},{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"week\",\"bucket_start\":1773014400000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0}]"]
-insert into "activity_totals_extent" ("workspace_id", "environment", "longest_shift_ms") values ($1, $2, $3) on conflict ("workspace_id", "environment") do update set "longest_shift_ms" = "excluded"."longest_shift_ms" where "activity_totals_extent"."longest_shift_ms" < "excluded"."longest_shift_ms";
--- values: ["workspace-1","test",7200000]
+-- named statement raiseLongestShifts (named.postgres.sql)
+-- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":7200000}]"]
 
 -- lockWorkspacesForTotals
-update "workspaces" set "activity_version" = "activity_version" + $1 where "id" in ($2) returning "id", "timezone", "activity_version";
--- values: [1,"workspace-1"]
+-- named statement lockWorkspacesForTotals (named.postgres.sql)
+-- values: ["[\"workspace-1\"]"]
 
 -- recordChangedStaff
-insert into "activity_changes" ("workspace_id", "version", "staff_id") values ($1, $2, $3);
--- values: ["workspace-1",64,"staff-1"]
+-- named statement insertActivityChanges (named.postgres.sql)
+-- values: ["[{\"workspace_id\":\"workspace-1\",\"version\":64,\"staff_id\":\"staff-1\"}]"]
 delete from "activity_changes" where "workspace_id" = $1 and "version" <= $2;
 -- values: ["workspace-1",-4032]
 
@@ -27,8 +27,8 @@ delete from "activity_totals" where "workspace_id" in ($1) and "worked_ms" = $2 
 -- values: ["workspace-1",0,0,0]
 
 -- raiseLongestShift
-insert into "activity_totals_extent" ("workspace_id", "environment", "longest_shift_ms") values ($1, $2, $3) on conflict ("workspace_id", "environment") do update set "longest_shift_ms" = "excluded"."longest_shift_ms" where "activity_totals_extent"."longest_shift_ms" < "excluded"."longest_shift_ms";
--- values: ["workspace-1","test",3600000]
+-- named statement raiseLongestShifts (named.postgres.sql)
+-- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":3600000}]"]
 
 -- clearTotals
 delete from "activity_totals_extent" where "workspace_id" = $1;

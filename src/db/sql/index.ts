@@ -5,7 +5,8 @@
  * `?` take them in order, PostgreSQL's `$n` name them by position (and may name one twice).
  */
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import type { Executor, ShiftTable } from '../types.ts';
+import type { Selectable } from 'kysely';
+import type { Executor, ShiftTable, WorkspaceTable } from '../types.ts';
 import { POSTGRES_STATEMENTS } from './postgres.ts';
 import { SQLITE_STATEMENTS } from './sqlite.ts';
 
@@ -43,6 +44,40 @@ export interface IdempotencyKeyRow {
 }
 
 export type ShiftRow = ShiftTable;
+
+export type WorkspaceRow = Selectable<WorkspaceTable>;
+
+/** A staff member with their department's fields (null without one). */
+export interface StaffProfileRow {
+  readonly id: string;
+  readonly workspace_id: string;
+  readonly display_name: string;
+  readonly game_user_id: string;
+  readonly game_username: string;
+  readonly chat_user_id: string | null;
+  readonly rank: string | null;
+  readonly status: string;
+  readonly weekly_required_minutes: number | null;
+  readonly department_id: string | null;
+  readonly department_name: string | null;
+  readonly department_weekly_required_minutes: number | null;
+}
+
+/** A workspace's enabled endpoint, with the fields of one staff member. */
+export interface EndpointWithStaffRow {
+  readonly id: string;
+  readonly workspace_id: string;
+  readonly events: string;
+  readonly display_name: string;
+  readonly game_user_id: string;
+}
+
+/** A workspace row as a totals writer locked it. */
+export interface LockedWorkspaceRow {
+  readonly id: string;
+  readonly timezone: string;
+  readonly activity_version: number;
+}
 
 export interface ClaimedDeliveryRow {
   readonly id: string;
@@ -95,6 +130,13 @@ type ResultValues = [
 export interface SharedStatements {
   /** The key row and its application, by the key's hash: every request with an API key. */
   findApiKey: Statement<[keyHash: string], ApiKeyRow>;
+
+  /** A workspace by id: most requests read it (settings, chat binding, activity version). */
+  findWorkspace: Statement<[id: string], WorkspaceRow>;
+  /** A staff member of the workspace by game user id, with their department. */
+  findStaffByGameUser: Statement<[workspaceId: string, gameUserId: string], StaffProfileRow>;
+  /** The workspace's first-created staff member linked to the chat user, with their department. */
+  findStaffByChatUser: Statement<[workspaceId: string, chatUserId: string], StaffProfileRow>;
 
   /** The key's stored result (one row, its columns null when there is none), taking the key on PostgreSQL. */
   takeIdempotencyKey: Statement<[scope: string, key: string], IdempotencyKeyRow>;
@@ -173,11 +215,26 @@ export interface SharedStatements {
   >;
 
   /**
+   * Moves the workspaces (their ids a JSON array) to their next activity version, locking their rows (see
+   * src/features/totals/repository.ts, lockWorkspacesForTotals).
+   */
+  lockWorkspacesForTotals: Statement<[idsJson: string], LockedWorkspaceRow>;
+  /**
    * Adds changes to the running totals (a JSON array of rows of `activity_totals`, each with the amounts to add),
    * creating the rows missing, in the array's order (the table's key order: concurrent writers lock rows alike).
    */
   addToTotals: Statement<[rowsJson: string], never>;
 
+  /** Raises each workspace and environment's longest completed shift (a JSON array of rows of `activity_totals_extent`). */
+  raiseLongestShifts: Statement<[rowsJson: string], never>;
+  /** Records which staff members a workspace's activity version changed (a JSON array of rows of `activity_changes`). */
+  insertActivityChanges: Statement<[rowsJson: string], never>;
+
+  /**
+   * A workspace's enabled webhook endpoints, each with one staff member's fields: one read for a shift's event (no
+   * row when the workspace has no endpoint).
+   */
+  findEndpointsWithStaff: Statement<[staffId: string, workspaceId: string], EndpointWithStaffRow>;
   /** Records webhook events (a JSON array of rows of `webhook_events`). */
   insertWebhookEvents: Statement<[rowsJson: string], never>;
   /** Records pending deliveries (a JSON array of rows of `webhook_deliveries`, without claim or attempt columns). */

@@ -16,6 +16,28 @@
 import type { PostgresStatements, StatementTexts } from './index.ts';
 
 export const POSTGRES_STATEMENTS: StatementTexts<PostgresStatements> = {
+  findWorkspace: `
+select * from workspaces where id = $1`,
+
+  findStaffByGameUser: `
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.workspace_id = $1 and s.game_user_id = $2`,
+
+  // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
+  findStaffByChatUser: `
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.workspace_id = $1 and s.chat_user_id = $2
+order by s.created_at, s.id
+limit 1`,
+
   findApiKey: `
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
        a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,
@@ -121,6 +143,11 @@ where id = $3
   and application_id = $5 and environment = $6 and started_at <= $7
 returning *`,
 
+  lockWorkspacesForTotals: `
+update workspaces set activity_version = activity_version + 1
+where id = any(array(select json_array_elements_text($1::json)))
+returning id, timezone, activity_version`,
+
   addToTotals: `
 insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
@@ -132,6 +159,24 @@ on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update
   worked_ms = activity_totals.worked_ms + excluded.worked_ms,
   started_shifts = activity_totals.started_shifts + excluded.started_shifts,
   carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts`,
+
+  raiseLongestShifts: `
+insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
+select workspace_id, environment, longest_shift_ms
+from json_to_recordset($1::json) as r(workspace_id text, environment text, longest_shift_ms bigint)
+on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
+where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms`,
+
+  insertActivityChanges: `
+insert into activity_changes (workspace_id, version, staff_id)
+select workspace_id, version, staff_id
+from json_to_recordset($1::json) as r(workspace_id text, version bigint, staff_id text)`,
+
+  findEndpointsWithStaff: `
+select e.id, e.workspace_id, e.events, s.display_name, s.game_user_id
+from webhook_endpoints as e
+join staff as s on s.id = $1
+where e.workspace_id = $2 and e.enabled = 1`,
 
   insertWebhookEvents: `
 insert into webhook_events (id, workspace_id, type, environment, body, created_at)

@@ -3,6 +3,7 @@
  * functions in the transaction that starts or completes the shifts. Nothing is read or written beyond one indexed
  * read of the workspace's endpoints unless an endpoint subscribes to the type.
  */
+import { runStatement } from '../../db/sql/index.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import type { WebhookEventType } from '../webhooks/event-types.ts';
@@ -22,13 +23,7 @@ type ShiftType = Extract<WebhookEventType, `activity.shift.${string}`>;
  * in one indexed read (no row when the workspace has no endpoint).
  */
 function findEndpointsWithStaff(trx: Executor, workspaceId: string, staffId: string) {
-  return trx
-    .selectFrom('webhook_endpoints as e')
-    .innerJoin('staff as s', (join) => join.on('s.id', '=', staffId))
-    .select(['e.id', 'e.workspace_id', 'e.events', 's.display_name', 's.game_user_id'])
-    .where('e.workspace_id', '=', workspaceId)
-    .where('e.enabled', '=', 1)
-    .execute();
+  return runStatement(trx, 'findEndpointsWithStaff', [staffId, workspaceId]);
 }
 
 const staffFieldsOf = (row: { display_name: string; game_user_id: string }): StaffFields => ({

@@ -2,7 +2,7 @@
  * Staff profiles as every feature reads them (a shift's start, reports, the chat bot's lookups): the staff
  * feature's shared read module. Other features import these, never a repository of this one.
  */
-import { sql } from 'kysely';
+import { runStatement, type StaffProfileRow } from '../../db/sql/index.ts';
 import type { Executor } from '../../db/types.ts';
 
 export interface StaffProfile {
@@ -39,9 +39,7 @@ function staffQuery(db: Executor) {
     ]);
 }
 
-type StaffRow = Awaited<ReturnType<ReturnType<typeof staffQuery>['executeTakeFirstOrThrow']>>;
-
-function toProfile(row: StaffRow): StaffProfile {
+function toProfile(row: StaffProfileRow): StaffProfile {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -68,14 +66,7 @@ export async function findStaffByChatUser(
   workspaceId: string,
   chatUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const row = await staffQuery(db)
-    .where('s.workspace_id', '=', workspaceId)
-    .where('s.chat_user_id', '=', chatUserId)
-    .orderBy('s.created_at')
-    .orderBy('s.id')
-    // A literal: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
-    .limit(sql.lit(1))
-    .executeTakeFirst();
+  const [row] = await runStatement(db, 'findStaffByChatUser', [workspaceId, chatUserId]);
   return row ? toProfile(row) : undefined;
 }
 
@@ -84,10 +75,7 @@ export async function findStaffByGameUser(
   workspaceId: string,
   gameUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const row = await staffQuery(db)
-    .where('s.workspace_id', '=', workspaceId)
-    .where('s.game_user_id', '=', gameUserId)
-    .executeTakeFirst();
+  const [row] = await runStatement(db, 'findStaffByGameUser', [workspaceId, gameUserId]);
   return row ? toProfile(row) : undefined;
 }
 

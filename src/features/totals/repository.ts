@@ -28,12 +28,7 @@ export interface LockedWorkspace {
 export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, LockedWorkspace>> {
   const ids = [...new Set(workspaceIds)].sort();
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .updateTable('workspaces')
-    .set((eb) => ({ activity_version: eb('activity_version', '+', 1) }))
-    .where('id', 'in', ids)
-    .returning(['id', 'timezone', 'activity_version'])
-    .execute();
+  const rows = await runStatement(db, 'lockWorkspacesForTotals', [JSON.stringify(ids)]);
   return new Map(rows.map((row) => [row.id, { timezone: row.timezone, version: Number(row.activity_version) }]));
 }
 
@@ -54,7 +49,7 @@ export async function recordChangedStaff(
     [...c.staffIds].sort().map((staffId) => ({ workspace_id: c.workspaceId, version: c.version, staff_id: staffId })),
   );
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await db.insertInto('activity_changes').values(rows.slice(i, i + ROWS_PER_STATEMENT)).execute();
+    await runStatement(db, 'insertActivityChanges', [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))]);
   }
   for (const change of changes) {
     if (change.version % PRUNE_EVERY !== 0) continue;
@@ -107,17 +102,9 @@ export async function raiseLongestShift(
   const rows = [...longest]
     .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
     .sort((a, b) => (a.workspace_id + a.environment < b.workspace_id + b.environment ? -1 : 1));
-  if (rows.length === 0) return;
-  await db
-    .insertInto('activity_totals_extent')
-    .values(rows)
-    .onConflict((oc) =>
-      oc
-        .columns(['workspace_id', 'environment'])
-        .doUpdateSet((eb) => ({ longest_shift_ms: eb.ref('excluded.longest_shift_ms') }))
-        .where('activity_totals_extent.longest_shift_ms', '<', (eb) => eb.ref('excluded.longest_shift_ms')),
-    )
-    .execute();
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await runStatement(db, 'raiseLongestShifts', [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))]);
+  }
 }
 
 /** Removes every total of the workspace (before a rebuild). */

@@ -2,6 +2,7 @@
  * The workspace record most requests read (settings, chat binding, activity version): a shared module, not a
  * feature of its own, so every feature may import it.
  */
+import { runStatement } from '../../db/sql/index.ts';
 import type { Executor } from '../../db/types.ts';
 
 export interface WorkspaceSettings {
@@ -27,7 +28,7 @@ export interface Workspace {
 }
 
 export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
-  const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  const [row] = await runStatement(db, 'findWorkspace', [id]);
   if (!row) return undefined;
   return {
     id: row.id,
