@@ -19,6 +19,14 @@ where s.workspace_id = $1 and s.chat_user_id = $2
 order by s.created_at, s.id
 limit 1;
 
+-- findStaffProfiles
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.id = any(array(select json_array_elements_text($1::json)));
+
 -- findApiKey
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
        a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,

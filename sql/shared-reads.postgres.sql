@@ -15,5 +15,5 @@ update "workspaces" set "activity_version" = "activity_version" + $1 where "id" 
 -- values: ["workspace-1","1001"]
 
 -- findStaffProfiles
-select "s"."id", "s"."workspace_id", "s"."display_name", "s"."game_user_id", "s"."game_username", "s"."chat_user_id", "s"."rank", "s"."status", "s"."weekly_required_minutes", "d"."id" as "department_id", "d"."name" as "department_name", "d"."weekly_required_minutes" as "department_weekly_required_minutes" from "staff" as "s" left join "departments" as "d" on "d"."id" = "s"."department_id" where "s"."id" in ($1, $2);
--- values: ["staff-1","staff-2"]
+-- named statement findStaffProfiles (named.postgres.sql)
+-- values: ["[\"staff-1\",\"staff-2\"]"]

@@ -12,6 +12,7 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type pg from 'pg';
+import { shapeName } from './sql/index.ts';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -62,7 +63,7 @@ class StatementNames {
 
   /** The name to prepare `text` under, or undefined for SQL that is not one of the named statements. */
   of(text: string): string | undefined {
-    const name = this.byText.get(text);
+    const name = this.byText.get(text) ?? shapeName(text);
     return name === undefined ? undefined : `${name}_${this.generation}`;
   }
 

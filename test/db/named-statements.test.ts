@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/db/connect.ts';
-import { runStatement } from '../../src/db/sql/index.ts';
+import { runShaped, runStatement } from '../../src/db/sql/index.ts';
 import { newId } from '../../src/ids.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
 
@@ -30,6 +30,18 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('named statemen
     expect(await runStatement(store.db, 'findApiKey', ['another hash'])).toEqual([]);
     await store.db.selectFrom('workspaces').select('id').execute();
     expect(await preparedOnSession()).toEqual(['findApiKey_0']);
+  });
+
+  it('a query run by its shape is prepared once per shape, whatever its values', async () => {
+    const before = await preparedOnSession();
+    const shaped = (id: string) => sql<{ id: string }>`select id from workspaces where id = ${id}`;
+    const twoIds = (a: string, b: string) => sql<{ id: string }>`select id from workspaces where id = ${a} or id = ${b}`;
+    expect(await runShaped(store.db, shaped('a'))).toEqual([]);
+    expect(await runShaped(store.db, shaped('b'))).toEqual([]);
+    expect(await runShaped(store.db, twoIds('a', 'b'))).toEqual([]);
+    const added = (await preparedOnSession()).filter((name) => !before.includes(name));
+    expect(added).toHaveLength(2);
+    for (const name of added) expect(name).toMatch(/^shape\d+_\d+$/);
   });
 
   it('works inside transactions, and a failing statement does not break the connection', async () => {

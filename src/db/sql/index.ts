@@ -4,7 +4,7 @@
  * under `sql/` at the root of the repository. Both stores' texts of a statement take the same values: SQLite's
  * `?` take them in order, PostgreSQL's `$n` name them by position (and may name one twice).
  */
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type RawBuilder } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Executor, ShiftTable, WorkspaceTable } from '../types.ts';
 import { POSTGRES_STATEMENTS } from './postgres.ts';
@@ -137,6 +137,8 @@ export interface SharedStatements {
   findStaffByGameUser: Statement<[workspaceId: string, gameUserId: string], StaffProfileRow>;
   /** The workspace's first-created staff member linked to the chat user, with their department. */
   findStaffByChatUser: Statement<[workspaceId: string, chatUserId: string], StaffProfileRow>;
+  /** Staff members by id (a JSON array), with their departments, whatever their workspace. */
+  findStaffProfiles: Statement<[idsJson: string], StaffProfileRow>;
 
   /** The key's stored result (one row, its columns null when there is none), taking the key on PostgreSQL. */
   takeIdempotencyKey: Statement<[scope: string, key: string], IdempotencyKeyRow>;
@@ -311,5 +313,31 @@ export async function runStatement<N extends keyof AnyStatements>(
   const text = texts[name];
   if (text === undefined) throw new Error(`this store has no statement ${name}`);
   const { rows } = await db.executeQuery<AnyStatements[N]['row']>(CompiledQuery.raw(text, [...params]));
+  return rows;
+}
+
+/** The most query shapes `runShaped` remembers (per process); beyond them, new shapes run unnamed. */
+const MAX_SHAPES = 256;
+const shapes = new Map<string, string>();
+
+/**
+ * The name a query text run by `runShaped` is prepared under on PostgreSQL (src/db/pg-dialect.ts), if it is one.
+ */
+export function shapeName(text: string): string | undefined {
+  return shapes.get(text);
+}
+
+/**
+ * Runs a query built per call whose text depends only on its shape (the number of periods and edges a report
+ * reads, say), never on its values, and that has few shapes: on PostgreSQL each shape is then a named prepared
+ * statement, parsed and planned once per connection like the named statements above (a report's union of reads
+ * costs PostgreSQL more to plan than to run). SQLite keeps every statement prepared by its text anyway.
+ */
+export async function runShaped<R>(db: Executor, query: RawBuilder<R>): Promise<R[]> {
+  const compiled = query.compile(db);
+  if (isPostgres(db) && !shapes.has(compiled.sql) && shapes.size < MAX_SHAPES) {
+    shapes.set(compiled.sql, `shape${shapes.size + 1}`);
+  }
+  const { rows } = await db.executeQuery(compiled);
   return rows;
 }

@@ -13,6 +13,7 @@
  * An idempotency key's advisory lock is the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one
  * per line (the lock is transaction-scoped: a request holds its key until it commits or rolls back).
  */
+import { STAFF_PROFILE_SELECT } from './fragments.ts';
 import type { PostgresStatements, StatementTexts } from './index.ts';
 
 export const POSTGRES_STATEMENTS: StatementTexts<PostgresStatements> = {
@@ -20,23 +21,18 @@ export const POSTGRES_STATEMENTS: StatementTexts<PostgresStatements> = {
 select * from workspaces where id = $1`,
 
   findStaffByGameUser: `
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
+${STAFF_PROFILE_SELECT}
 where s.workspace_id = $1 and s.game_user_id = $2`,
 
-  // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
   findStaffByChatUser: `
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
+${STAFF_PROFILE_SELECT}
 where s.workspace_id = $1 and s.chat_user_id = $2
 order by s.created_at, s.id
 limit 1`,
+
+  findStaffProfiles: `
+${STAFF_PROFILE_SELECT}
+where s.id = any(array(select json_array_elements_text($1::json)))`,
 
   findApiKey: `
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,

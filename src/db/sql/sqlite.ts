@@ -4,6 +4,7 @@
  * The texts match PostgreSQL's (postgres.ts, which says why a shift is found "active and live" the way it is)
  * where the two dialects allow.
  */
+import { STAFF_PROFILE_SELECT } from './fragments.ts';
 import type { SqliteStatements, StatementTexts } from './index.ts';
 
 export const SQLITE_STATEMENTS: StatementTexts<SqliteStatements> = {
@@ -11,23 +12,19 @@ export const SQLITE_STATEMENTS: StatementTexts<SqliteStatements> = {
 select * from workspaces where id = ?`,
 
   findStaffByGameUser: `
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
+${STAFF_PROFILE_SELECT}
 where s.workspace_id = ? and s.game_user_id = ?`,
 
   // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
   findStaffByChatUser: `
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
+${STAFF_PROFILE_SELECT}
 where s.workspace_id = ? and s.chat_user_id = ?
 order by s.created_at, s.id
 limit 1`,
+
+  findStaffProfiles: `
+${STAFF_PROFILE_SELECT}
+where s.id in (select value from json_each(?))`,
 
   findApiKey: `
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,

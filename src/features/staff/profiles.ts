@@ -19,26 +19,6 @@ export interface StaffProfile {
   readonly weeklyRequiredMinutesOverride: number | null;
 }
 
-function staffQuery(db: Executor) {
-  return db
-    .selectFrom('staff as s')
-    .leftJoin('departments as d', 'd.id', 's.department_id')
-    .select([
-      's.id',
-      's.workspace_id',
-      's.display_name',
-      's.game_user_id',
-      's.game_username',
-      's.chat_user_id',
-      's.rank',
-      's.status',
-      's.weekly_required_minutes',
-      'd.id as department_id',
-      'd.name as department_name',
-      'd.weekly_required_minutes as department_weekly_required_minutes',
-    ]);
-}
-
 function toProfile(row: StaffProfileRow): StaffProfile {
   return {
     id: row.id,
@@ -88,6 +68,6 @@ export async function findStaffProfiles(
   if (ids.length === 0) return [];
   // By primary key only, the workspace checked on the rows: with a workspace predicate in the statement, SQLite
   // without statistics prefers the workspace index and reads every staff row of the workspace.
-  const rows = await staffQuery(db).where('s.id', 'in', [...ids]).execute();
+  const rows = await runStatement(db, 'findStaffProfiles', [JSON.stringify(ids)]);
   return rows.filter((row) => row.workspace_id === workspaceId).map(toProfile);
 }

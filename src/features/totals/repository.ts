@@ -3,7 +3,7 @@
  * the transaction of the change it records.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { runStatement } from '../../db/sql/index.ts';
+import { runShaped, runStatement } from '../../db/sql/index.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
 import { COMPLETED } from '../shifts/status.ts';
@@ -203,10 +203,12 @@ function unionAll(parts: readonly RawBuilder<unknown>[]): RawBuilder<WorkedRow> 
   return sql<WorkedRow>`select ${COLUMN_NAMES} from (${sql.join(parts, sql` union all `)}) as worked`;
 }
 
-async function run(db: Executor, query: RawBuilder<WorkedRow>): Promise<WorkedRow[]> {
-  // PostgreSQL answers bigint and numeric as numbers (the store's parsers); SQLite answers numbers.
-  const { rows } = await query.execute(db);
-  return rows;
+async function run(db: Executor, query: RawBuilder<WorkedRow>, scope: TotalsScope): Promise<WorkedRow[]> {
+  // PostgreSQL answers bigint and numeric as numbers (the store's parsers); SQLite answers numbers. A read's text
+  // depends on its periods' shape (runs, edges), of which there are few, except for a ranking's list of changed
+  // staff (any length): that one runs unnamed.
+  if (scope.staffIds !== undefined) return (await query.execute(db)).rows;
+  return runShaped(db, query);
 }
 
 /**
@@ -231,7 +233,7 @@ export async function readStaffWorked(
   parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
     from shifts where ${scopeWhere(scope)} and ended_at is null and status = 'active'`);
   for (const edge of edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts));
+  return run(db, unionAll(parts), scope);
 }
 
 /**
@@ -266,5 +268,5 @@ export async function readWorkspaceWorked(
     from shifts where ${scopeWhere(scope)} and status = 'active' and started_at < ${period.end}
       and last_seen_at < ${timedOutBefore} and last_heartbeat_at >= ${period.start}`);
   for (const edge of plan.edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts));
+  return run(db, unionAll(parts), scope);
 }
