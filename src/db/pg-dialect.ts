@@ -61,7 +61,7 @@ class StatementNames {
     this.byText = new Map(Object.entries(statements).map(([name, text]) => [text, name]));
   }
 
-  /** The name to prepare `text` under, or undefined for SQL that is not one of the named statements. */
+  /** The name to prepare `text` under, or undefined for SQL that is neither a named statement nor a shape (runShaped). */
   of(text: string): string | undefined {
     const name = this.byText.get(text) ?? shapeName(text);
     return name === undefined ? undefined : `${name}_${this.generation}`;
@@ -105,7 +105,8 @@ function preparingClient(client: pg.PoolClient, names: StatementNames): Postgres
 /**
  * The pool Kysely is given: the named statements (src/db/sql/postgres.ts) run as named prepared statements,
  * parsed and planned once per connection instead of on every execution (for the heartbeat's statement, parsing
- * and planning cost PostgreSQL more than running it). Other SQL stays unnamed.
+ * and planning cost PostgreSQL more than running it); so do the query shapes of `runShaped` (src/db/sql/index.ts).
+ * Other SQL stays unnamed.
  */
 export function preparingPool(pool: pg.Pool, statements: Readonly<Record<string, string>>): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();

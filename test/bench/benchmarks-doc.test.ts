@@ -51,6 +51,9 @@ describe('benchmark: docs/BENCHMARKS.md', () => {
 });
 
 describe('benchmark: --compare', () => {
+  const run = (heartbeatUs: number) =>
+    runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
+
   it('takes a list of builds and a number of rounds', () => {
     const options = parseOptions(['--compare', 'x/bin.js, y/bin.js', '--rounds', '3'], {});
     expect(options.compare).toEqual(['x/bin.js', 'y/bin.js']);
@@ -62,7 +65,6 @@ describe('benchmark: --compare', () => {
   });
 
   it('sets the cost of each run of each build side by side with the ratio of the means', () => {
-    const run = (heartbeatUs: number) => runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
     const table = compareTable([
       { build: 'A', record: run(200) },
       { build: 'B', record: run(150) },
@@ -73,7 +75,6 @@ describe('benchmark: --compare', () => {
   });
 
   it('compares every further build with the first, each in its own columns', () => {
-    const run = (heartbeatUs: number) => runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
     const table = compareTable([
       { build: 'A', record: run(200) },
       { build: 'B', record: run(300) },

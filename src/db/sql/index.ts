@@ -4,8 +4,7 @@
  * under `sql/` at the root of the repository. Both stores' texts of a statement take the same values: SQLite's
  * `?` take them in order, PostgreSQL's `$n` name them by position (and may name one twice).
  */
-import { CompiledQuery, PostgresAdapter, type RawBuilder } from 'kysely';
-import type { Selectable } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type RawBuilder, type Selectable } from 'kysely';
 import type { Executor, ShiftTable, WorkspaceTable } from '../types.ts';
 import { POSTGRES_STATEMENTS } from './postgres.ts';
 import { SQLITE_STATEMENTS } from './sqlite.ts';

@@ -18,14 +18,6 @@ interface StaffFields {
 
 type ShiftType = Extract<WebhookEventType, `activity.shift.${string}`>;
 
-/**
- * One shift's event (every start and stop): the workspace's enabled endpoints, each with the staff member's fields,
- * in one indexed read (no row when the workspace has no endpoint).
- */
-function findEndpointsWithStaff(trx: Executor, workspaceId: string, staffId: string) {
-  return runStatement(trx, 'findEndpointsWithStaff', [staffId, workspaceId]);
-}
-
 const staffFieldsOf = (row: { display_name: string; game_user_id: string }): StaffFields => ({
   displayName: row.display_name,
   gameUserId: row.game_user_id,
@@ -42,7 +34,9 @@ async function subscribersAndStaff(
 ): Promise<{ subscribers: Map<string, string[]>; staff: Map<string, StaffFields> }> {
   const [only] = rows;
   if (rows.length === 1 && only !== undefined) {
-    const found = await findEndpointsWithStaff(trx, only.workspace_id, only.staff_id);
+    // One shift's event (every start and stop): the workspace's enabled endpoints, each with the staff member's
+    // fields, in one indexed read (no row when the workspace has no endpoint).
+    const found = await runStatement(trx, 'findEndpointsWithStaff', [only.staff_id, only.workspace_id]);
     const [first] = found;
     const staff = new Map<string, StaffFields>();
     if (first) staff.set(only.staff_id, staffFieldsOf(first));

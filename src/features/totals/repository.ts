@@ -13,6 +13,17 @@ import type { WorkedRow } from './reading.ts';
 /** Rows per multi-row statement: bounds one statement's work, and its values, in a rebuild. */
 const ROWS_PER_STATEMENT = 500;
 
+/** Runs a named statement that takes its rows as one JSON array, ROWS_PER_STATEMENT rows per execution. */
+async function runForRows(
+  db: Executor,
+  name: 'addToTotals' | 'insertActivityChanges' | 'raiseLongestShifts',
+  rows: readonly unknown[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await runStatement(db, name, [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))]);
+  }
+}
+
 /** A workspace's row as a totals writer locked it: its time zone and the activity version it moved to. */
 export interface LockedWorkspace {
   readonly timezone: string;
@@ -48,9 +59,7 @@ export async function recordChangedStaff(
   const rows = changes.flatMap((c) =>
     [...c.staffIds].sort().map((staffId) => ({ workspace_id: c.workspaceId, version: c.version, staff_id: staffId })),
   );
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await runStatement(db, 'insertActivityChanges', [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))]);
-  }
+  await runForRows(db, 'insertActivityChanges', rows);
   for (const change of changes) {
     if (change.version % PRUNE_EVERY !== 0) continue;
     await db
@@ -79,9 +88,7 @@ export async function findChanges(
 
 /** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */
 export async function addToTotals(db: Executor, deltas: readonly TotalsDelta[]): Promise<void> {
-  for (let i = 0; i < deltas.length; i += ROWS_PER_STATEMENT) {
-    await runStatement(db, 'addToTotals', [JSON.stringify(deltas.slice(i, i + ROWS_PER_STATEMENT))]);
-  }
+  await runForRows(db, 'addToTotals', deltas);
   if (deltas.some((d) => d.worked_ms < 0 || d.started_shifts < 0 || d.carried_shifts < 0)) {
     const workspaces = [...new Set(deltas.map((d) => d.workspace_id))];
     await db
@@ -102,9 +109,7 @@ export async function raiseLongestShift(
   const rows = [...longest]
     .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
     .sort((a, b) => (a.workspace_id + a.environment < b.workspace_id + b.environment ? -1 : 1));
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await runStatement(db, 'raiseLongestShifts', [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))]);
-  }
+  await runForRows(db, 'raiseLongestShifts', rows);
 }
 
 /** Removes every total of the workspace (before a rebuild). */
