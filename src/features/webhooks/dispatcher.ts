@@ -264,10 +264,11 @@ export class Dispatcher {
     });
     const context = { eventId: delivery.eventId, endpointId: delivery.endpointId, attempt, status: result.status };
     let bringForward = false;
+    let probeBy: number | null = null;
     if (next.outcome === 'delivered') {
       bringForward = this.recovery.succeeded(delivery.endpointId, finishedAt, delivery.attempts > 0);
     } else {
-      this.recovery.failed(delivery.endpointId, finishedAt);
+      probeBy = this.recovery.failed(delivery.endpointId, finishedAt);
       if (next.outcome === 'failed') log.error({ ...context, error: result.error }, 'webhook delivery failed: no more retries');
       else log.warn({ ...context, error: result.error }, 'webhook delivery attempt failed; will retry');
     }
@@ -286,6 +287,7 @@ export class Dispatcher {
         ...next,
       },
       bringForward ? delivery.endpointId : null,
+      probeBy === null ? null : { endpointId: delivery.endpointId, dueBy: probeBy },
     );
   }
 

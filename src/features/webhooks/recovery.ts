@@ -18,7 +18,17 @@ interface EndpointState {
  *   at most once per `outageMs` per endpoint.
  * An endpoint that refuses one event while accepting others (its attempts succeed between the failures) keeps
  * that event on its backoff. Only endpoints with a recent failure or bring-forward are remembered.
+ *
+ * While an endpoint is down (every attempt failing for at least `outageMs`), each failure also asks for a probe:
+ * the endpoint's earliest pending delivery is made due within `probeDelayMs` of the failure (repository.ts,
+ * `keepProbeDue`), however far each delivery's own backoff has grown, so a recovery is noticed within that delay
+ * and the success brings the rest forward. The delay is `outageMs`, or a twentieth of how long the endpoint has
+ * been down when that is longer: an endpoint down for ten minutes is tried every 30 s (with the default first
+ * retry delay), one down for ten hours every 30 minutes.
  */
+/** A down endpoint is probed at least every `outageMs`, and at least this many times over how long it has been down. */
+const PROBE_FRACTION = 20;
+
 export class EndpointRecovery {
   private readonly outageMs: number;
   private readonly states = new Map<string, EndpointState>();
@@ -27,9 +37,19 @@ export class EndpointRecovery {
     this.outageMs = outageMs;
   }
 
-  failed(endpointId: string, at: number): void {
+  /**
+   * Records a failure; returns when the endpoint's earliest pending delivery should be due at the latest (a
+   * probe), or null while the endpoint is not down.
+   */
+  failed(endpointId: string, at: number): number | null {
     const state = this.states.get(endpointId);
-    if (state?.failingSince === undefined) this.states.set(endpointId, { ...state, failingSince: at });
+    if (state?.failingSince === undefined) {
+      this.states.set(endpointId, { ...state, failingSince: at });
+      return null;
+    }
+    const downFor = at - state.failingSince;
+    if (downFor < this.outageMs) return null;
+    return at + Math.max(this.outageMs, Math.round(downFor / PROBE_FRACTION));
   }
 
   /** Records a success; true when it should bring the endpoint's other pending deliveries forward. */

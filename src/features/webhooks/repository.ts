@@ -172,6 +172,35 @@ export async function bringDeliveriesForward(trx: Executor, endpointIds: readonl
   return Number(result.numUpdatedRows);
 }
 
+/** An endpoint that is down, and when its earliest pending delivery is to be due at the latest. */
+export interface Probe {
+  readonly endpointId: string;
+  readonly dueBy: number;
+}
+
+/**
+ * Makes the endpoint's earliest pending delivery due by `dueBy` when it was due later (recovery.ts: a down
+ * endpoint is probed however far each delivery's backoff has grown). One row at most; the partial index on
+ * pending deliveries finds it.
+ */
+export async function keepProbeDue(trx: Executor, probe: Probe, now: number): Promise<void> {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: probe.dueBy, updated_at: now })
+    .where('next_attempt_at', '>', probe.dueBy)
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as earliest')
+        .select('earliest.id')
+        .where('earliest.status', '=', 'pending')
+        .where('earliest.endpoint_id', '=', probe.endpointId)
+        .orderBy('earliest.next_attempt_at')
+        .orderBy('earliest.id')
+        .limit(1),
+    )
+    .execute();
+}
+
 /** Gives claimed deliveries back unattempted (graceful shutdown): due at once for any instance. */
 export async function releaseClaims(write: Store['write'], ids: readonly string[], owner: string): Promise<void> {
   if (ids.length === 0) return;

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../db/store.ts';
-import { bringDeliveriesForward, recordAttempts, type AttemptRecord } from './repository.ts';
+import { bringDeliveriesForward, keepProbeDue, recordAttempts, type AttemptRecord, type Probe } from './repository.ts';
 import type { Timer, TimerHandle } from './timer.ts';
 
 /** How long results may wait to be recorded together (one transaction for many deliveries). */
@@ -17,12 +17,15 @@ export interface ResultsDeps {
 
 /**
  * Finished attempts waiting to be recorded: those of about `RECORD_FLUSH_MS` go in one transaction, which also
- * brings forward the pending deliveries of endpoints that one of them showed to be back (recovery.ts).
+ * brings forward the pending deliveries of endpoints that one of them showed to be back, and keeps a probe due for
+ * endpoints that are down (recovery.ts).
  */
 export class PendingResults {
   private readonly deps: ResultsDeps;
   private waiting: AttemptRecord[] = [];
   private bringForward = new Set<string>();
+  /** Per endpoint that is down, when its earliest pending delivery is to be due at the latest (recovery.ts). */
+  private probes = new Map<string, number>();
   /** Deliveries whose result is not recorded yet (waiting, or in the transaction under way). */
   private readonly unrecorded = new Set<string>();
   private scheduled: TimerHandle | null = null;
@@ -41,11 +44,18 @@ export class PendingResults {
     return this.unrecorded.has(deliveryId);
   }
 
-  /** Adds a result, to be recorded within `RECORD_FLUSH_MS`; `bringForward` names an endpoint that is back. */
-  add(record: AttemptRecord, bringForward: string | null): void {
+  /**
+   * Adds a result, to be recorded within `RECORD_FLUSH_MS`; `bringForward` names an endpoint that is back, `probe`
+   * one that is down.
+   */
+  add(record: AttemptRecord, bringForward: string | null, probe: Probe | null = null): void {
     this.waiting.push(record);
     this.unrecorded.add(record.deliveryId);
     if (bringForward !== null) this.bringForward.add(bringForward);
+    if (probe !== null) {
+      const earlier = this.probes.get(probe.endpointId);
+      this.probes.set(probe.endpointId, earlier === undefined ? probe.dueBy : Math.min(earlier, probe.dueBy));
+    }
     if (this.scheduled === null && this.flushing === null) {
       this.scheduled = this.deps.timer.setTimeout(() => {
         this.scheduled = null;
@@ -72,12 +82,16 @@ export class PendingResults {
   private async record(): Promise<void> {
     const batch = this.waiting;
     const endpoints = [...this.bringForward];
+    const probes = [...this.probes].map(([endpointId, dueBy]) => ({ endpointId, dueBy }));
     this.waiting = [];
     this.bringForward = new Set();
+    this.probes = new Map();
     try {
       await this.deps.store.write(async (trx) => {
         await recordAttempts(trx, batch);
-        await bringDeliveriesForward(trx, endpoints, this.deps.clock.now());
+        const now = this.deps.clock.now();
+        await bringDeliveriesForward(trx, endpoints, now);
+        for (const probe of probes) await keepProbeDue(trx, probe, now);
       });
     } catch (err) {
       // The leases lapse and the deliveries are sent again: at least once.

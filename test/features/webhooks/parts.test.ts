@@ -106,6 +106,27 @@ describe('telling an endpoint is back', () => {
     }
   });
 
+  it('an endpoint failing for the outage time is probed: every outage time, then every twentieth of how long it is down', () => {
+    const recovery = new EndpointRecovery(OUTAGE_MS);
+    expect(recovery.failed('a', 0)).toBeNull();
+    expect(recovery.failed('a', 29_999)).toBeNull();
+    expect(recovery.failed('a', 30_000)).toBe(60_000);
+    expect(recovery.failed('a', 600_000)).toBe(630_000);
+    expect(recovery.failed('a', 36_000_000)).toBe(36_000_000 + 1_800_000);
+    // A success ends the outage: the next failure starts a new one.
+    recovery.succeeded('a', 36_000_001, true);
+    expect(recovery.failed('a', 36_000_002)).toBeNull();
+    expect(recovery.failed('b', 36_000_002)).toBeNull();
+  });
+
+  it('failures among successes never ask for a probe', () => {
+    const recovery = new EndpointRecovery(OUTAGE_MS);
+    for (let at = 0; at < 300_000; at += 10_000) {
+      expect(recovery.failed('a', at)).toBeNull();
+      recovery.succeeded('a', at + 5_000, false);
+    }
+  });
+
   it('a retry that succeeds brings the endpoint forward, at most once per outage time', () => {
     const recovery = new EndpointRecovery(OUTAGE_MS);
     expect(recovery.succeeded('a', 0, true)).toBe(true);
