@@ -100,10 +100,17 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
     },
   };
 
-  /** A new applicant per request: game user ids of the form 4PPPNNNNNNNNN, never an existing one. */
+  /**
+   * A new applicant per request: game user ids of the form 4RRRRPPPNNNNNNN (R this run's, P the phase's, N the
+   * request's), never an existing one, nor one of another run on the same data (the builds of --compare).
+   */
+  const runCode = String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
   const intakeBody = (n: number, i: number, random: Random) =>
     JSON.stringify({
-      applicant: { gameUserId: `4${String(n).padStart(3, '0')}${String(i).padStart(9, '0')}`, gameUsername: `bench_applicant_${i}` },
+      applicant: {
+        gameUserId: `4${runCode}${String(n).padStart(3, '0')}${String(i).padStart(7, '0')}`,
+        gameUsername: `bench_applicant_${i}`,
+      },
       answers: answersFor(i, random),
     });
   const intake: Scenario = {

@@ -132,7 +132,7 @@ alone), how late the generator sent its requests (send lag), its own event-loop 
 it opened.
 
 **Event-loop delay**: \`perf_hooks.monitorEventLoopDelay\` sampled inside the server process (a probe module the
-benchmark preloads with \`--import\` and reads over the process's IPC channel; the product has no such endpoint),
+benchmark preloads with \`--import\` and reads over a Unix socket; the product has no such endpoint),
 as how late a timer repeating every 10 ms ran (its interval taken off).
 
 **Closed-loop scenarios**: ${full.warmupSeconds} s unmeasured, then ${full.durationSeconds} s measured, with ${full.connections} connections that always

@@ -1,7 +1,7 @@
 /**
  * `--compare`: the CPU per operation of two or more builds measured interleaved (A, B, A, B), side by side with
  * each build's ratio of means over A's. Closed-loop scenarios (saturated) and the open loop's streams alone (at
- * fixed rates).
+ * fixed rates), then each run's peak RSS.
  */
 import type { OperationCost } from './cpu.ts';
 import type { RunRecord } from './report.ts';
@@ -19,15 +19,20 @@ export interface BuildRecord {
   readonly record: RunRecord;
 }
 
+/** The last row: the gateway's peak RSS over each run (VmHWM). */
+const PEAK_RSS = 'gateway peak RSS over the run';
+
 /** Each measured figure of a record, by a key shared across records. */
-function costs(record: RunRecord): Map<string, OperationCost> {
-  const out = new Map<string, OperationCost>();
+function costs(record: RunRecord): Map<string, Pick<OperationCost, 'unit' | 'totalUs'>> {
+  const out = new Map<string, Pick<OperationCost, 'unit' | 'totalUs'>>();
   for (const s of record.scenarios) {
     if (s.cost) out.set(s.phase === 'throughput' ? s.name : `${s.name} (${s.phase})`, s.cost);
   }
   for (const phase of record.open?.phases ?? []) {
     if (phase.cost) out.set(`open ${phase.level} ${phase.phase}`, phase.cost);
   }
+  // Not a cost, but compared the same way (a mean over A's).
+  out.set(PEAK_RSS, { unit: 'MB', totalUs: record.server.peakRssMb });
   return out;
 }
 
@@ -60,7 +65,7 @@ export function compareTable(runs: readonly BuildRecord[]): string {
     [
       'scenario',
       'operation',
-      ...labels.map((label) => `${label}: CPU µs/op, each run`),
+      ...labels.map((label) => `${label}: CPU µs/op (RSS MB), each run`),
       ...others.map((label) => `${label} / ${first ?? 'A'} (means)`),
     ],
     rows,

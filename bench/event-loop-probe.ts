@@ -1,16 +1,24 @@
 /**
  * Loaded into the gateway process under test (`node --import <this file>`), never part of the product: samples
- * the server's event-loop delay with `perf_hooks.monitorEventLoopDelay` and answers the benchmark over the
- * process's IPC channel (`reset` before a measured phase, `read` after it), so the delay is measured where it
- * happens, in the server. Without an IPC channel it does nothing.
+ * the server's event-loop delay with `perf_hooks.monitorEventLoopDelay` and answers the benchmark on the Unix
+ * socket named by `WSG_BENCH_PROBE_SOCKET` (`reset` before a measured phase, `read` after it), one JSON object per
+ * line each way, so the delay is measured where it happens, in the server. A socket rather than the process's IPC
+ * channel, because the gateway may re-execute itself at start (bin/workspace-gateway.js), which closes that
+ * channel. Without the variable, or in a worker thread, it does nothing.
  *
  * The histogram records the time between two runs of a repeating timer, which is the timer's interval (the
  * resolution) plus how late the loop ran it; on an idle process every sample is about 10 ms. The delay reported is
  * the lateness alone: each figure less the resolution, never below zero (as `@fastify/under-pressure` computes it).
  */
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
-interface ProbeRequest {
+/** The variable naming the socket the probe listens on. */
+export const PROBE_SOCKET_VARIABLE = 'WSG_BENCH_PROBE_SOCKET';
+
+export interface ProbeRequest {
   readonly probe: 'reset' | 'read';
   readonly id: number;
 }
@@ -23,22 +31,49 @@ export interface EventLoopDelay {
   readonly samples: number;
 }
 
-if (typeof process.send === 'function') {
+export interface ProbeReply {
+  readonly probe: ProbeRequest['probe'];
+  readonly id: number;
+  readonly delay: EventLoopDelay;
+}
+
+const socketPath = process.env[PROBE_SOCKET_VARIABLE];
+if (socketPath !== undefined && isMainThread) {
   const RESOLUTION_MS = 10;
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   const ms = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
-  process.on('message', (message: ProbeRequest) => {
-    if (typeof message !== 'object' || message === null || !('probe' in message)) return;
-    if (message.probe === 'reset') histogram.reset();
-    const reply: EventLoopDelay = {
+  const answer = (request: ProbeRequest): ProbeReply => {
+    if (request.probe === 'reset') histogram.reset();
+    const delay: EventLoopDelay = {
       p50: ms(histogram.percentile(50)),
       p99: ms(histogram.percentile(99)),
       max: ms(histogram.max),
       samples: histogram.count,
     };
-    process.send?.({ probe: message.probe, id: message.id, delay: reply });
+    return { probe: request.probe, id: request.id, delay };
+  };
+  const server = createServer((socket) => {
+    // Neither the socket nor the listener may keep the server alive once it has closed everything else on SIGTERM.
+    socket.unref();
+    socket.setEncoding('utf8');
+    socket.on('error', () => undefined);
+    let buffered = '';
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        const request = JSON.parse(line) as ProbeRequest;
+        socket.write(`${JSON.stringify(answer(request))}\n`);
+      }
+    });
   });
-  // The channel must not keep the server alive once it has closed everything else on SIGTERM.
-  process.channel?.unref();
+  // The gateway may re-execute itself (bin/workspace-gateway.js): the process before that listened here first.
+  rmSync(socketPath, { force: true });
+  server.on('error', (error) => {
+    console.error(`the event-loop probe cannot listen on ${socketPath}: ${error.message}`);
+  });
+  server.listen(socketPath);
+  server.unref();
 }

@@ -3,12 +3,14 @@
  * `node bin/workspace-gateway.js serve`. Memory is read from /proc/<pid>/status, CPU through cpu.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuMeter, type CpuMeter } from './cpu.ts';
-import type { EventLoopDelay } from './event-loop-probe.ts';
+import { PROBE_SOCKET_VARIABLE, type EventLoopDelay, type ProbeReply, type ProbeRequest } from './event-loop-probe.ts';
 import { DASHBOARD_JWT_SECRET } from './dashboard.ts';
 import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.ts';
 
@@ -90,6 +92,8 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = openSync(options.logPath, 'a');
+  const probeSocket = join(tmpdir(), `wsg-bench-probe-${process.pid}-${port}.sock`);
+  rmSync(probeSocket, { force: true });
   const nodeArgs = [
     '--import',
     pathToFileURL(EVENT_LOOP_PROBE).href,
@@ -106,12 +110,13 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // The reviewers' reads authenticate dashboard tokens the benchmark signs (dashboard.ts).
     JWT_SECRET: DASHBOARD_JWT_SECRET,
+    [PROBE_SOCKET_VARIABLE]: probeSocket,
   };
   for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'NODE_OPTIONS', 'REDIS_URL', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE']) delete env[name];
   const child = spawn(
     process.execPath,
     [...nodeArgs, options.serverBin ?? SERVER_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--database-url', options.databaseUrl],
-    { env, stdio: ['ignore', log, log, 'ipc'] },
+    { env, stdio: ['ignore', log, log] },
   );
   closeSync(log);
   const pid = child.pid;
@@ -136,26 +141,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     await sleep(100);
   }
 
-  let probeId = 0;
-  const probe = (kind: 'reset' | 'read'): Promise<EventLoopDelay> => {
-    probeId += 1;
-    const id = probeId;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.off('message', onMessage);
-        reject(new Error('the server did not answer the event-loop probe'));
-      }, 10_000);
-      function onMessage(message: unknown) {
-        const reply = message as { probe?: string; id?: number; delay?: EventLoopDelay };
-        if (reply.id !== id || reply.delay === undefined) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(reply.delay);
-      }
-      child.on('message', onMessage);
-      child.send({ probe: kind, id });
-    });
-  };
+  const probe = await probeClient(probeSocket);
 
   let stopping: Promise<number | null> | undefined;
   return {
@@ -172,18 +158,17 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     },
     stop() {
       stopping ??= (async () => {
+        probe.close();
         const exit = exited(child);
         child.kill('SIGTERM');
         const abort = new AbortController();
         const timer = sleep(STOP_TIMEOUT_MS, 'timeout' as const, { signal: abort.signal }).catch(() => 'aborted' as const);
         const first = await Promise.race([exit, timer]);
         abort.abort();
-        if (first === 'timeout') {
-          child.kill('SIGKILL');
-          await exit;
-          return null;
-        }
-        return exit;
+        if (first === 'timeout') child.kill('SIGKILL');
+        const code = await exit;
+        rmSync(probeSocket, { force: true });
+        return first === 'timeout' ? null : code;
       })();
       return stopping;
     },
@@ -192,4 +177,42 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
 
 export function serverLogTail(server: ServerProcess): string {
   return logTail(server.logPath);
+}
+
+/** The event-loop probe's socket in the server (event-loop-probe.ts): one request at a time, answered in order. */
+async function probeClient(path: string): Promise<((kind: ProbeRequest['probe']) => Promise<EventLoopDelay>) & { close(): void }> {
+  const socket: Socket = await new Promise((resolve, reject) => {
+    const made = connect(path, () => resolve(made));
+    made.once('error', reject);
+  });
+  socket.setEncoding('utf8');
+  const waiting = new Map<number, (delay: EventLoopDelay) => void>();
+  let buffered = '';
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const reply = JSON.parse(buffered.slice(0, end)) as ProbeReply;
+      buffered = buffered.slice(end + 1);
+      waiting.get(reply.id)?.(reply.delay);
+      waiting.delete(reply.id);
+    }
+  });
+  socket.on('error', () => undefined);
+  let nextId = 0;
+  const ask = (kind: ProbeRequest['probe']): Promise<EventLoopDelay> => {
+    nextId += 1;
+    const id = nextId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error('the server did not answer the event-loop probe'));
+      }, 10_000);
+      waiting.set(id, (delay) => {
+        clearTimeout(timer);
+        resolve(delay);
+      });
+      socket.write(`${JSON.stringify({ probe: kind, id } satisfies ProbeRequest)}\n`);
+    });
+  };
+  return Object.assign(ask, { close: () => socket.destroy() });
 }

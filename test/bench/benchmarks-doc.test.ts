@@ -72,6 +72,7 @@ describe('benchmark: --compare', () => {
       { build: 'B', record: run(160) },
     ]);
     expect(table).toMatch(/heartbeat\s+heartbeat\s+200\.0 · 220\.0\s+150\.0 · 160\.0\s+0\.738/);
+    expect(table).toMatch(/gateway peak RSS over the run\s+MB\s+240\.0 · 240\.0\s+240\.0 · 240\.0\s+1\.000/);
   });
 
   it('compares every further build with the first, each in its own columns', () => {
