@@ -1,13 +1,13 @@
 -- findPendingSubmission
-select "id" from "submissions" where "form_id" = $1 and "environment" = $2 and "game_user_id" = $3 and "status" in ($4, $5);
--- values: ["form-1","live","2001","submitted","under_review"]
+-- named statement findPendingSubmission (named.postgres.sql)
+-- values: ["form-1","live","2001"]
 
 -- lastRejectionAt
-select "rejected_at" from "submissions" where "form_id" = $1 and "environment" = $2 and "game_user_id" = $3 and "status" = $4 and "rejected_at" is not null order by "rejected_at" desc limit $5;
--- values: ["form-1","live","2001","rejected",1]
+-- named statement findLastRejection (named.postgres.sql)
+-- values: ["form-1","live","2001"]
 
 -- insertSubmissionUnlessPending
-insert into "submissions" ("id", "workspace_id", "status", "score", "reviewer_notes", "applicant", "answers", "created_at", "reviewed_at", "accepted_at", "rejected_at", "staff_profile_id", "updated_at", "form_id", "environment", "game_user_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) on conflict do nothing;
+-- named statement insertSubmissionUnlessPending (named.postgres.sql)
 -- values: ["submission-1","workspace-1","submitted",null,null,"{\"gameUserId\":\"2001\",\"gameUsername\":null,\"displayName\":null,\"chatUserId\":null}","[]",1773230400000,null,null,null,null,1773230400000,"form-1","live","2001"]
 
 -- listApplicantSubmissions

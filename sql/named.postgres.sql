@@ -197,3 +197,35 @@ from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id = any(array(select json_array_elements_text($1::json)));
+
+-- findForm
+select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
+from application_forms where id = $1 and workspace_id = $2;
+
+-- findPendingSubmission
+select id from submissions
+where form_id = $1 and environment = $2 and game_user_id = $3 and status in ('submitted', 'under_review');
+
+-- findLastRejection
+select rejected_at from submissions
+where form_id = $1 and environment = $2 and game_user_id = $3 and status = 'rejected' and rejected_at is not null
+order by rejected_at desc
+limit 1;
+
+-- insertSubmissionUnlessPending
+insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,
+  accepted_at, rejected_at, staff_profile_id, updated_at, form_id, environment, game_user_id)
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+on conflict do nothing
+returning id;
+
+-- insertCommand
+insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
+  created_at)
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+
+-- insertEvent
+insert into events (id, workspace_id, command_id, type, payload, created_at) values ($1, $2, $3, $4, $5, $6);
+
+-- findEnabledEndpoints
+select id, workspace_id, events from webhook_endpoints where workspace_id = $1 and enabled = 1;

@@ -182,3 +182,35 @@ from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id in (select value from json_each(?));
+
+-- findForm
+select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
+from application_forms where id = ? and workspace_id = ?;
+
+-- findPendingSubmission
+select id from submissions
+where form_id = ? and environment = ? and game_user_id = ? and status in ('submitted', 'under_review');
+
+-- findLastRejection
+select rejected_at from submissions
+where form_id = ? and environment = ? and game_user_id = ? and status = 'rejected' and rejected_at is not null
+order by rejected_at desc
+limit 1;
+
+-- insertSubmissionUnlessPending
+insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,
+  accepted_at, rejected_at, staff_profile_id, updated_at, form_id, environment, game_user_id)
+values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+on conflict do nothing
+returning id;
+
+-- insertCommand
+insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
+  created_at)
+values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- insertEvent
+insert into events (id, workspace_id, command_id, type, payload, created_at) values (?, ?, ?, ?, ?, ?);
+
+-- findEnabledEndpoints
+select id, workspace_id, events from webhook_endpoints where workspace_id = ? and enabled = 1;

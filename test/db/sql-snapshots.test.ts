@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PENDING_STATUS_LIST } from '../../src/db/sql/fragments.ts';
 import { POSTGRES_STATEMENTS, SQLITE_STATEMENTS } from '../../src/db/sql/index.ts';
+import { PENDING_STATUSES } from '../../src/features/applications/rules.ts';
 import { capturedQueries, SNAPSHOT_DIALECTS, snapshotSamples, type SnapshotDialect } from './sql-samples.ts';
 
 /**
@@ -41,6 +43,10 @@ function valueCount(dialect: SnapshotDialect, text: string): number {
 describe('SQL snapshots', () => {
   it.each(SNAPSHOT_DIALECTS)('the named statements (%s)', (dialect) => {
     matchesSnapshot(`named.${dialect}.sql`, namedFile(NAMED[dialect]));
+  });
+
+  it("the statements' list of statuses awaiting review is the applications' own", () => {
+    expect(PENDING_STATUS_LIST).toBe(`(${PENDING_STATUSES.map((status) => `'${status}'`).join(', ')})`);
   });
 
   it('a statement both stores have takes the same number of values on each', () => {

@@ -9,3 +9,9 @@ export const STAFF_PROFILE_SELECT = `select s.id, s.workspace_id, s.display_name
        d.weekly_required_minutes as department_weekly_required_minutes
 from staff as s
 left join departments as d on d.id = s.department_id`;
+
+/**
+ * The statuses of a submission awaiting review, as an SQL list: the applications' `PENDING_STATUSES` (the store
+ * knows no feature; test/db/sql-snapshots.test.ts checks the two agree).
+ */
+export const PENDING_STATUS_LIST = "('submitted', 'under_review')";

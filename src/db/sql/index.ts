@@ -6,6 +6,7 @@
  */
 import { CompiledQuery, PostgresAdapter, type RawBuilder, type Selectable } from 'kysely';
 import type { Executor, ShiftTable, WorkspaceTable } from '../types.ts';
+import type { IntakeStatements } from './applications.ts';
 import { POSTGRES_STATEMENTS } from './postgres.ts';
 import { SQLITE_STATEMENTS } from './sqlite.ts';
 
@@ -126,7 +127,7 @@ type ResultValues = [
 ];
 
 /** Statements both stores run, with the same values. */
-export interface SharedStatements {
+export interface SharedStatements extends IntakeStatements {
   /** The key row and its application, by the key's hash: every request with an API key. */
   findApiKey: Statement<[keyHash: string], ApiKeyRow>;
 

@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
+import { runStatement } from '../../db/sql/index.ts';
 
 export interface Submission {
   readonly id: string;
@@ -118,21 +119,18 @@ export interface CommandRecord {
 }
 
 export async function insertCommand(db: Executor, command: CommandRecord): Promise<void> {
-  await db
-    .insertInto('commands')
-    .values({
-      id: command.id,
-      workspace_id: command.workspaceId,
-      type: command.type,
-      actor_type: command.actorType,
-      actor_id: command.actorId,
-      submission_id: command.submissionId,
-      request_id: command.requestId,
-      idempotency_key: command.idempotencyKey,
-      payload: JSON.stringify(command.payload),
-      created_at: command.createdAt,
-    })
-    .execute();
+  await runStatement(db, 'insertCommand', [
+    command.id,
+    command.workspaceId,
+    command.type,
+    command.actorType,
+    command.actorId,
+    command.submissionId,
+    command.requestId,
+    command.idempotencyKey,
+    JSON.stringify(command.payload),
+    command.createdAt,
+  ]);
 }
 
 export interface EventRecord {
@@ -145,15 +143,12 @@ export interface EventRecord {
 }
 
 export async function insertEvent(db: Executor, event: EventRecord): Promise<void> {
-  await db
-    .insertInto('events')
-    .values({
-      id: event.id,
-      workspace_id: event.workspaceId,
-      command_id: event.commandId,
-      type: event.type,
-      payload: JSON.stringify(event.payload),
-      created_at: event.createdAt,
-    })
-    .execute();
+  await runStatement(db, 'insertEvent', [
+    event.id,
+    event.workspaceId,
+    event.commandId,
+    event.type,
+    JSON.stringify(event.payload),
+    event.createdAt,
+  ]);
 }

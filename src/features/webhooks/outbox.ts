@@ -119,7 +119,8 @@ export async function writeWebhookEvents(
  * many deliveries were enqueued.
  */
 export async function enqueueWebhookEvent(trx: Executor, event: WebhookEvent): Promise<number> {
-  const subscribers = await findSubscribers(trx, [event.workspaceId], event.type);
+  const endpoints = await runStatement(trx, 'findEnabledEndpoints', [event.workspaceId]);
+  const subscribers = subscribersOf(endpoints, event.type);
   if (subscribers.size === 0) return 0;
   return writeWebhookEvents(trx, [event], subscribers);
 }

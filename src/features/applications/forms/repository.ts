@@ -1,3 +1,4 @@
+import { runStatement } from '../../../db/sql/index.ts';
 import type { ApplicationFormTable, Executor } from '../../../db/types.ts';
 import { readQuestions, type Question } from './questions.ts';
 
@@ -57,11 +58,6 @@ export async function listForms(db: Executor, workspaceId: string): Promise<Form
 
 /** The form with this id in this workspace (another workspace's form is none). */
 export async function findForm(db: Executor, workspaceId: string, formId: string): Promise<Form | undefined> {
-  const row = await db
-    .selectFrom('application_forms')
-    .select(FORM_COLUMNS)
-    .where('id', '=', formId)
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
+  const [row] = await runStatement(db, 'findForm', [formId, workspaceId]);
   return row ? toForm(row) : undefined;
 }

@@ -1,6 +1,5 @@
-import type { Insertable } from 'kysely';
+import { runStatement } from '../../../db/sql/index.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
-import { PENDING_STATUSES } from '../rules.ts';
 
 /** What an applicant's submission to a form needs to know before it is inserted. */
 export interface ApplicantOnForm {
@@ -9,34 +8,18 @@ export interface ApplicantOnForm {
   readonly gameUserId: string;
 }
 
-/** The applicant's submissions to the form in the environment (index `submissions_applicant_form`). */
-function applicantsOnForm(db: Executor, who: ApplicantOnForm) {
-  return db
-    .selectFrom('submissions')
-    .where('form_id', '=', who.formId)
-    .where('environment', '=', who.environment)
-    .where('game_user_id', '=', who.gameUserId);
-}
+const applicantValues = (who: ApplicantOnForm) => [who.formId, who.environment, who.gameUserId] as const;
 
 /** The applicant's submission to the form awaiting review (at most one: `submissions_one_pending`). */
 export async function findPendingSubmission(db: Executor, who: ApplicantOnForm): Promise<string | undefined> {
-  const row = await applicantsOnForm(db, who)
-    .select('id')
-    .where('status', 'in', [...PENDING_STATUSES])
-    .executeTakeFirst();
+  const [row] = await runStatement(db, 'findPendingSubmission', [...applicantValues(who)]);
   return row?.id;
 }
 
 /** When the applicant's latest rejection on the form was, if any (a provisioned rejection has no known time). */
 export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promise<number | null> {
-  const row = await applicantsOnForm(db, who)
-    .select('rejected_at')
-    .where('status', '=', 'rejected')
-    .where('rejected_at', 'is not', null)
-    .orderBy('rejected_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.rejected_at === undefined || row.rejected_at === null ? null : Number(row.rejected_at);
+  const [row] = await runStatement(db, 'findLastRejection', [...applicantValues(who)]);
+  return row === undefined ? null : Number(row.rejected_at);
 }
 
 /**
@@ -44,13 +27,26 @@ export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promi
  * index decides, on both stores and across instances (a racing insert waits for the other to commit, then does
  * nothing). Returns whether this call inserted it.
  */
-export async function insertSubmissionUnlessPending(db: Executor, row: Insertable<SubmissionTable>): Promise<boolean> {
-  const result = await db
-    .insertInto('submissions')
-    .values(row)
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+export async function insertSubmissionUnlessPending(db: Executor, row: SubmissionTable): Promise<boolean> {
+  const inserted = await runStatement(db, 'insertSubmissionUnlessPending', [
+    row.id,
+    row.workspace_id,
+    row.status,
+    row.score,
+    row.reviewer_notes,
+    row.applicant,
+    row.answers,
+    row.created_at,
+    row.reviewed_at,
+    row.accepted_at,
+    row.rejected_at,
+    row.staff_profile_id,
+    row.updated_at,
+    row.form_id,
+    row.environment,
+    row.game_user_id,
+  ]);
+  return inserted.length === 1;
 }
 
 export interface ApplicantSubmissionRow {
