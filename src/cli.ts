@@ -11,7 +11,7 @@ import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks.ts';
 import { runDemo } from './demo.ts';
 import { KeyManagementError } from './keys/management.ts';
 import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.ts';
-import { startServer, stopOnSignals } from './server.ts';
+import { catchSignals, startServer } from './server.ts';
 import { rebuildTotals, workspaceExists } from './features/totals/service.ts';
 import { upgradeStore } from './upgrade.ts';
 
@@ -37,8 +37,9 @@ Options (override the environment):
 
 async function serve(args: readonly string[]): Promise<number> {
   const { overrides } = parseCommand('serve', args);
+  const signals = catchSignals();
   const server = await startServer(loadConfig(process.env, overrides));
-  await stopOnSignals(server);
+  await signals.stopOn(server);
   return 0;
 }
 

@@ -5,7 +5,7 @@ import { systemClock } from './clock.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { newId } from './ids.ts';
 import { applyProvisioning } from './provisioning/apply.ts';
-import { startServer, stopOnSignals } from './server.ts';
+import { catchSignals, startServer } from './server.ts';
 
 export const DEMO_DATABASE_URL = 'sqlite:./data/demo.db';
 
@@ -154,6 +154,7 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
     { ...process.env, JWT_SECRET: jwtSecret, GATEWAY_ENV: process.env.GATEWAY_ENV ?? 'demo' },
     { ...overrides, databaseUrl: overrides.databaseUrl ?? process.env.DATABASE_URL ?? DEMO_DATABASE_URL },
   );
+  const signals = catchSignals();
   const server = await startServer(config);
   try {
     const result = await applyProvisioning(server.store.db, demoDocument(newId()), systemClock);
@@ -171,6 +172,6 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
     await server.stop();
     throw error;
   }
-  await stopOnSignals(server);
+  await signals.stopOn(server);
   return 0;
 }

@@ -84,16 +84,36 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   };
 }
 
-/** Resolves once SIGTERM or SIGINT arrives and the server has shut down cleanly. */
-export function stopOnSignals(server: RunningServer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      server.app.log.info({ signal }, 'shutting down');
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      server.stop().then(resolve, reject);
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  });
+export interface CaughtSignals {
+  /** Resolves once SIGTERM or SIGINT has arrived (before or after this call) and the server has shut down cleanly. */
+  stopOn(server: RunningServer): Promise<void>;
+}
+
+/**
+ * Catches SIGTERM and SIGINT from now on: call it before starting the server, so that a signal arriving while it
+ * starts (after it has said it listens, say) stops it cleanly instead of killing the process.
+ */
+export function catchSignals(): CaughtSignals {
+  let received: NodeJS.Signals | undefined;
+  let onReceived: ((signal: NodeJS.Signals) => void) | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    received = signal;
+    onReceived?.(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return {
+    stopOn(server) {
+      return new Promise((resolve, reject) => {
+        const stop = (signal: NodeJS.Signals) => {
+          server.app.log.info({ signal }, 'shutting down');
+          server.stop().then(resolve, reject);
+        };
+        if (received === undefined) onReceived = stop;
+        else stop(received);
+      });
+    },
+  };
 }
