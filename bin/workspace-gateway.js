@@ -1,10 +1,31 @@
 #!/usr/bin/env node
+import module from 'node:module';
+
 // The CLI runs the TypeScript source directly (Node's type stripping), which needs Node.js 22.18 or newer.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
   console.error(`workspace-gateway needs Node.js 22.18 or newer (24 recommended); this is ${process.version}.`);
   process.exit(1);
 }
+
+// The long-running commands start once more in the same process (same pid, same streams) with memory settings for a
+// server (docs/ARCHITECTURE.md, "Memory"). On a machine with plenty of memory V8 sizes the young generation at up
+// to 64 MB per semi-space and lets the old generation grow to four times what was live at the last full
+// collection, and glibc gives each thread its own malloc arena; a busy gateway then holds 400 to 500 MB for about
+// 60 MB of live objects. What the operator set (a flag on the command line or in NODE_OPTIONS, MALLOC_ARENA_MAX)
+// wins. Node.js 22 has no process.execve and keeps the defaults.
+const HEAP_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=768'];
+const flagName = (flag) => flag.split('=')[0].replaceAll('_', '-');
+const operatorFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map(flagName);
+const missing = HEAP_FLAGS.filter((flag) => !operatorFlags.includes(flagName(flag)));
+const serving = process.argv[2] === 'serve' || process.argv[2] === 'demo';
+if (serving && missing.length > 0 && typeof process.execve === 'function') {
+  const args = [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)];
+  process.execve(process.execPath, args, { MALLOC_ARENA_MAX: '2', ...process.env });
+}
+
+// Compiled code is kept on disk between runs (in the system's temporary directory), so commands start faster.
+module.enableCompileCache?.();
 
 const { main } = await import('../src/cli.ts');
 main(process.argv.slice(2)).then(

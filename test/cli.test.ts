@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,34 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     const res = await runCli(['frobnicate']);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toMatch(/Usage/);
+  });
+
+  it('serve runs with the memory settings in the process it was started as; what the operator set wins', async () => {
+    const started = (pid: number | undefined) => ({
+      args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'),
+      env: readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0'),
+    });
+    const server = await startCli(['serve', '--port', '0', '--database-url', database.url]);
+    try {
+      const { args, env } = started(server.child.pid);
+      expect(args).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--max-old-space-size=768']));
+      expect(env).toContain('MALLOC_ARENA_MAX=2');
+      expect((await server.request('/health')).statusCode).toBe(200);
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+    }
+    const tuned = await startCli(['serve', '--port', '0', '--database-url', database.url], {
+      NODE_OPTIONS: '--max-semi-space-size=32',
+      MALLOC_ARENA_MAX: '4',
+    });
+    try {
+      const { args, env } = started(tuned.child.pid);
+      expect(args).not.toContain('--max-semi-space-size=16');
+      expect(args).toContain('--max-old-space-size=768');
+      expect(env).toContain('MALLOC_ARENA_MAX=4');
+    } finally {
+      expect(await tuned.stop('SIGTERM')).toBe(0);
+    }
   });
 
   it('serve answers, and SIGTERM drains and exits 0', async () => {
