@@ -1,5 +1,5 @@
 -- findWorkspace
-select * from workspaces where id = ?;
+select * from workspaces where id = +?;
 
 -- findStaffByGameUser
 select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
@@ -7,7 +7,7 @@ select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.
        d.weekly_required_minutes as department_weekly_required_minutes
 from staff as s
 left join departments as d on d.id = s.department_id
-where s.workspace_id = ? and s.game_user_id = ?;
+where s.workspace_id = +? and s.game_user_id = +?;
 
 -- findStaffByChatUser
 select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
@@ -15,7 +15,7 @@ select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.
        d.weekly_required_minutes as department_weekly_required_minutes
 from staff as s
 left join departments as d on d.id = s.department_id
-where s.workspace_id = ? and s.chat_user_id = ?
+where s.workspace_id = +? and s.chat_user_id = +?
 order by s.created_at, s.id
 limit 1;
 
@@ -25,7 +25,7 @@ select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.
        d.weekly_required_minutes as department_weekly_required_minutes
 from staff as s
 left join departments as d on d.id = s.department_id
-where s.id in (select value from json_each(?));
+where s.id in (select value from json_each(+?));
 
 -- findApiKey
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
@@ -33,86 +33,86 @@ select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
        a.allowed_universe_ids
 from api_keys as k
 join applications as a on a.id = k.application_id
-where k.key_hash = ?;
+where k.key_hash = +?;
 
 -- takeIdempotencyKey
 select 1 as locked, r.fingerprint, r.response_status, r.response_body, r.created_at
 from (select 1) as one
-left join idempotency_records as r on r.scope = ? and r.key = ?;
+left join idempotency_records as r on r.scope = +? and r.key = +?;
 
 -- storeIdempotentResult
 insert into idempotency_records
   (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-values (?, ?, ?, 'completed', ?, ?, ?, ?, 0)
+values (+?, +?, +?, 'completed', +?, +?, +?, +?, 0)
 on conflict (scope, key) do update set
   fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
   response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
   locked_until = 0
-where idempotency_records.created_at <= ?
+where idempotency_records.created_at <= +?
 returning key;
 
 -- startShift
 insert into shifts
   (id, workspace_id, application_id, environment, staff_id, universe_id, place_id, server_id, status,
    started_at, last_heartbeat_at, last_seen_at, ended_at, end_reason, created_at)
-values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, null, null, ?)
+values (+?, +?, +?, +?, +?, +?, +?, +?, 'active', +?, +?, +?, null, null, +?)
 on conflict (application_id, environment, staff_id) where status = 'active' do nothing
 returning id;
 
 -- lockShifts
-select id from shifts where id in (select value from json_each(?)) order by id;
+select id from shifts where id in (select value from json_each(+?)) order by id;
 
 -- findActiveShift
 select * from shifts
-where application_id = ? and environment = ? and staff_id = ? and status = 'active';
+where application_id = +? and environment = +? and staff_id = +? and status = 'active';
 
 -- recordHeartbeat
 update shifts
-set last_heartbeat_at = max(last_heartbeat_at, ?), last_seen_at = ?
-where id = ?
-  and (case when status = 'active' then last_seen_at end) >= ?
-  and application_id = ? and environment = ? and started_at <= ?
-  and server_id = coalesce(?, server_id)
+set last_heartbeat_at = max(last_heartbeat_at, +?), last_seen_at = +?
+where id = +?
+  and (case when status = 'active' then last_seen_at end) >= +?
+  and application_id = +? and environment = +? and started_at <= +?
+  and server_id = coalesce(+?, server_id)
 returning id, last_heartbeat_at;
 
 -- recordHeartbeats
 update shifts
-set last_heartbeat_at = max(last_heartbeat_at, ?), last_seen_at = ?
-where id in (select value from json_each(?))
-  and (case when status = 'active' then last_seen_at end) >= ?
-  and application_id = ? and environment = ? and started_at <= ?
-  and server_id = ?
+set last_heartbeat_at = max(last_heartbeat_at, +?), last_seen_at = +?
+where id in (select value from json_each(+?))
+  and (case when status = 'active' then last_seen_at end) >= +?
+  and application_id = +? and environment = +? and started_at <= +?
+  and server_id = +?
 returning id, last_heartbeat_at;
 
 -- recordKnownHeartbeat
 update shifts
-set last_heartbeat_at = ?, last_seen_at = ?
-where id = ?
-  and (case when status = 'active' then last_seen_at end) >= ?
-  and last_heartbeat_at <= ?
-  and application_id = ? and environment = ? and started_at <= ?
-  and server_id = coalesce(?, server_id)
+set last_heartbeat_at = +?, last_seen_at = +?
+where id = +?
+  and (case when status = 'active' then last_seen_at end) >= +?
+  and last_heartbeat_at <= +?
+  and application_id = +? and environment = +? and started_at <= +?
+  and server_id = coalesce(+?, server_id)
   and exists (
     select 1 from api_keys as k
     join applications as a on a.id = k.application_id
-    where k.key_hash = ? and k.id = ? and k.environment = ? and k.scopes = ? and k.revoked = 0
-      and (k.expires_at is null or k.expires_at > ?)
-      and a.id = ? and a.name = ? and a.workspace_id = ? and a.approved = 1 and a.features = ?
-      and a.allowed_universe_ids = ?)
-  and not exists (select 1 from idempotency_records where scope = ? and key = ?)
+    where k.key_hash = +? and k.id = +? and k.environment = +? and k.scopes = +? and k.revoked = 0
+      and (k.expires_at is null or k.expires_at > +?)
+      and a.id = +? and a.name = +? and a.workspace_id = +? and a.approved = 1 and a.features = +?
+      and a.allowed_universe_ids = +?)
+  and not exists (select 1 from idempotency_records where scope = +? and key = +?)
 returning id;
 
 -- stopShift
 update shifts
-set status = 'completed', ended_at = ?, end_reason = ?
-where id = ?
-  and (case when status = 'active' then last_seen_at end) >= ?
-  and application_id = ? and environment = ? and started_at <= ?
+set status = 'completed', ended_at = +?, end_reason = +?
+where id = +?
+  and (case when status = 'active' then last_seen_at end) >= +?
+  and application_id = +? and environment = +? and started_at <= +?
 returning *;
 
 -- lockWorkspacesForTotals
 update workspaces set activity_version = activity_version + 1
-where id in (select value from json_each(?))
+where id in (select value from json_each(+?))
 returning id, timezone, activity_version;
 
 -- addToTotals
@@ -120,7 +120,7 @@ insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
 select value ->> 'workspace_id', value ->> 'environment', value ->> 'grain', value ->> 'bucket_start',
        value ->> 'staff_id', value ->> 'worked_ms', value ->> 'started_shifts', value ->> 'carried_shifts'
-from json_each(?)
+from json_each(+?)
 where true
 on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
   worked_ms = activity_totals.worked_ms + excluded.worked_ms,
@@ -130,7 +130,7 @@ on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update
 -- raiseLongestShifts
 insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
 select value ->> 'workspace_id', value ->> 'environment', value ->> 'longest_shift_ms'
-from json_each(?)
+from json_each(+?)
 where true
 on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
 where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms;
@@ -138,79 +138,79 @@ where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms;
 -- insertActivityChanges
 insert into activity_changes (workspace_id, version, staff_id)
 select value ->> 'workspace_id', value ->> 'version', value ->> 'staff_id'
-from json_each(?);
+from json_each(+?);
 
 -- findEndpointsWithStaff
 select e.id, e.workspace_id, e.events, s.display_name, s.game_user_id
 from webhook_endpoints as e
-join staff as s on s.id = ?
-where e.workspace_id = ? and e.enabled = 1;
+join staff as s on s.id = +?
+where e.workspace_id = +? and e.enabled = 1;
 
 -- insertWebhookEvents
 insert into webhook_events (id, workspace_id, type, environment, body, created_at)
 select value ->> 'id', value ->> 'workspace_id', value ->> 'type', value ->> 'environment', value ->> 'body',
        value ->> 'created_at'
-from json_each(?);
+from json_each(+?);
 
 -- insertWebhookDeliveries
 insert into webhook_deliveries
   (id, event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, expires_at, created_at, updated_at)
 select value ->> 'id', value ->> 'event_id', value ->> 'endpoint_id', value ->> 'workspace_id', 'pending', 0,
        value ->> 'next_attempt_at', value ->> 'expires_at', value ->> 'created_at', value ->> 'updated_at'
-from json_each(?);
+from json_each(+?);
 
 -- findDueDelivery
 select id from webhook_deliveries
-where status = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)
-  and endpoint_id not in (select value from json_each(?))
+where status = 'pending' and next_attempt_at <= +? and (claimed_until is null or claimed_until <= +?)
+  and endpoint_id not in (select value from json_each(+?))
 limit 1;
 
 -- findDueDeliveries
 select id, endpoint_id from webhook_deliveries
-where status = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)
-  and endpoint_id not in (select value from json_each(?))
+where status = 'pending' and next_attempt_at <= +? and (claimed_until is null or claimed_until <= +?)
+  and endpoint_id not in (select value from json_each(+?))
 order by next_attempt_at
-limit ?;
+limit +?;
 
 -- claimDeliveries
-update webhook_deliveries set claimed_until = ?, claimed_by = ?
-where id in (select value from json_each(?));
+update webhook_deliveries set claimed_until = +?, claimed_by = +?
+where id in (select value from json_each(+?));
 
 -- findClaimedDeliveries
 select d.id, d.event_id, d.endpoint_id, d.attempts, d.expires_at, p.url, p.secret, e.body
 from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
-where d.id in (select value from json_each(?));
+where d.id in (select value from json_each(+?));
 
 -- findForm
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
-from application_forms where id = ? and workspace_id = ?;
+from application_forms where id = +? and workspace_id = +?;
 
 -- findPendingSubmission
 select id from submissions
-where form_id = ? and environment = ? and game_user_id = ? and status in ('submitted', 'under_review');
+where form_id = +? and environment = +? and game_user_id = +? and status in ('submitted', 'under_review');
 
 -- findLastRejection
 select rejected_at from submissions
-where form_id = ? and environment = ? and game_user_id = ? and status = 'rejected' and rejected_at is not null
+where form_id = +? and environment = +? and game_user_id = +? and status = 'rejected' and rejected_at is not null
 order by rejected_at desc
 limit 1;
 
 -- insertSubmissionUnlessPending
 insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,
   accepted_at, rejected_at, staff_profile_id, updated_at, form_id, environment, game_user_id)
-values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?)
 on conflict do nothing
 returning id;
 
 -- insertCommand
 insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
   created_at)
-values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?);
 
 -- insertEvent
-insert into events (id, workspace_id, command_id, type, payload, created_at) values (?, ?, ?, ?, ?, ?);
+insert into events (id, workspace_id, command_id, type, payload, created_at) values (+?, +?, +?, +?, +?, +?);
 
 -- findEnabledEndpoints
-select id, workspace_id, events from webhook_endpoints where workspace_id = ? and enabled = 1;
+select id, workspace_id, events from webhook_endpoints where workspace_id = +? and enabled = 1;

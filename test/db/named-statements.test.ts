@@ -1,8 +1,9 @@
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/db/connect.ts';
-import { runShaped, runStatement } from '../../src/db/sql/index.ts';
+import { openStore, sqliteFilename, type Store } from '../../src/db/connect.ts';
+import { runShaped, runStatement, SQLITE_STATEMENTS } from '../../src/db/sql/index.ts';
 import { newId } from '../../src/ids.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
 
@@ -66,6 +67,37 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('named statemen
     } finally {
       await other.query('alter table shifts drop column if exists extra');
       await other.end();
+    }
+  });
+});
+
+describe('named statements on SQLite', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('plan each statement as they would with bare parameters: +? changes no query plan', () => {
+    const db = new Database(sqliteFilename(database.url), { readonly: true });
+    try {
+      const plan = (text: string) => {
+        const values = Array.from({ length: (text.match(/\?/g) ?? []).length }, () => null);
+        return (db.prepare(`explain query plan ${text}`).all(...values) as { detail: string }[]).map((step) => step.detail);
+      };
+      let steps = 0;
+      for (const [name, text] of Object.entries(SQLITE_STATEMENTS)) {
+        const written = plan(text);
+        steps += written.length;
+        expect({ name, plan: written }).toEqual({ name, plan: plan(text.replaceAll('+?', '?')) });
+      }
+      // An insert of values alone has no plan, the reads do.
+      expect(steps).toBeGreaterThan(Object.keys(SQLITE_STATEMENTS).length);
+    } finally {
+      db.close();
     }
   });
 });

@@ -49,6 +49,12 @@ describe('SQL snapshots', () => {
     expect(PENDING_STATUS_LIST).toBe(`(${PENDING_STATUSES.map((status) => `'${status}'`).join(', ')})`);
   });
 
+  it('SQLite takes every value as +? (a bare ? can make it compile a kept statement again on every run)', () => {
+    for (const [name, text] of Object.entries(SQLITE_STATEMENTS)) {
+      expect({ name, bare: (text.match(/(?<!\+)\?/g) ?? []).length }).toEqual({ name, bare: 0 });
+    }
+  });
+
   it('a statement both stores have takes the same number of values on each', () => {
     for (const [name, text] of Object.entries(SQLITE_STATEMENTS)) {
       const other = (POSTGRES_STATEMENTS as Readonly<Record<string, string>>)[name];
