@@ -160,6 +160,10 @@ from webhook_endpoints as e
 join staff as s on s.id = $1
 where e.workspace_id = $2 and e.enabled = 1;
 
+-- findEnabledEndpoints
+select id, workspace_id, events from webhook_endpoints
+where workspace_id = any(array(select json_array_elements_text($1::json))) and enabled = 1;
+
 -- insertWebhookEvents
 insert into webhook_events (id, workspace_id, type, environment, body, created_at)
 select id, workspace_id, type, environment, body, created_at
@@ -226,6 +230,3 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- insertEvent
 insert into events (id, workspace_id, command_id, type, payload, created_at) values ($1, $2, $3, $4, $5, $6);
-
--- findEnabledEndpoints
-select id, workspace_id, events from webhook_endpoints where workspace_id = $1 and enabled = 1;

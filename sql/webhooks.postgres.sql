@@ -1,6 +1,6 @@
 -- findSubscribers
-select "id", "workspace_id", "events" from "webhook_endpoints" where "workspace_id" in ($1) and "enabled" = $2;
--- values: ["workspace-1",1]
+-- named statement findEnabledEndpoints (named.postgres.sql)
+-- values: ["[\"workspace-1\"]"]
 
 -- writeWebhookEvents
 -- named statement insertWebhookEvents (named.postgres.sql)

@@ -1,6 +1,6 @@
 -- findSubscribers
-select "id", "workspace_id", "events" from "webhook_endpoints" where "workspace_id" in (?) and "enabled" = ?;
--- values: ["workspace-1",1]
+-- named statement findEnabledEndpoints (named.sqlite.sql)
+-- values: ["[\"workspace-1\"]"]
 
 -- writeWebhookEvents
 -- named statement insertWebhookEvents (named.sqlite.sql)

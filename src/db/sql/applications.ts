@@ -66,9 +66,4 @@ export interface IntakeStatements {
     [id: string, workspaceId: string, commandId: string, type: string, payload: string, createdAt: number],
     never
   >;
-  /** A workspace's enabled webhook endpoints and the events each wants (a JSON array). */
-  findEnabledEndpoints: Statement<
-    [workspaceId: string],
-    { readonly id: string; readonly workspace_id: string; readonly events: string }
-  >;
 }

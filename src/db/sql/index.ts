@@ -237,6 +237,11 @@ export interface SharedStatements extends IntakeStatements {
    * row when the workspace has no endpoint).
    */
   findEndpointsWithStaff: Statement<[staffId: string, workspaceId: string], EndpointWithStaffRow>;
+  /** The workspaces' (a JSON array of ids) enabled webhook endpoints and the events each wants (a JSON array). */
+  findEnabledEndpoints: Statement<
+    [workspaceIdsJson: string],
+    { readonly id: string; readonly workspace_id: string; readonly events: string }
+  >;
   /** Records webhook events (a JSON array of rows of `webhook_events`). */
   insertWebhookEvents: Statement<[rowsJson: string], never>;
   /** Records pending deliveries (a JSON array of rows of `webhook_deliveries`, without claim or attempt columns). */

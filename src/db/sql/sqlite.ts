@@ -154,6 +154,10 @@ from webhook_endpoints as e
 join staff as s on s.id = +?
 where e.workspace_id = +? and e.enabled = 1`,
 
+  findEnabledEndpoints: `
+select id, workspace_id, events from webhook_endpoints
+where workspace_id in (select value from json_each(+?)) and enabled = 1`,
+
   insertWebhookEvents: `
 insert into webhook_events (id, workspace_id, type, environment, body, created_at)
 select value ->> 'id', value ->> 'workspace_id', value ->> 'type', value ->> 'environment', value ->> 'body',
@@ -219,7 +223,4 @@ values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?)`,
 
   insertEvent: `
 insert into events (id, workspace_id, command_id, type, payload, created_at) values (+?, +?, +?, +?, +?, +?)`,
-
-  findEnabledEndpoints: `
-select id, workspace_id, events from webhook_endpoints where workspace_id = +? and enabled = 1`,
 };

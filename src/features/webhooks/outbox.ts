@@ -56,12 +56,7 @@ export async function findSubscribers(
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
   if (workspaceIds.length === 0) return new Map();
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'workspace_id', 'events'])
-    .where('workspace_id', 'in', [...workspaceIds])
-    .where('enabled', '=', 1)
-    .execute();
+  const endpoints = await runStatement(trx, 'findEnabledEndpoints', [JSON.stringify(workspaceIds)]);
   return subscribersOf(endpoints, type);
 }
 
@@ -119,8 +114,7 @@ export async function writeWebhookEvents(
  * many deliveries were enqueued.
  */
 export async function enqueueWebhookEvent(trx: Executor, event: WebhookEvent): Promise<number> {
-  const endpoints = await runStatement(trx, 'findEnabledEndpoints', [event.workspaceId]);
-  const subscribers = subscribersOf(endpoints, event.type);
+  const subscribers = await findSubscribers(trx, [event.workspaceId], event.type);
   if (subscribers.size === 0) return 0;
   return writeWebhookEvents(trx, [event], subscribers);
 }
