@@ -94,26 +94,20 @@ export interface CaughtSignals {
  * starts (after it has said it listens, say) stops it cleanly instead of killing the process.
  */
 export function catchSignals(): CaughtSignals {
-  let received: NodeJS.Signals | undefined;
-  let onReceived: ((signal: NodeJS.Signals) => void) | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-    received = signal;
-    onReceived?.(signal);
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
   return {
-    stopOn(server) {
-      return new Promise((resolve, reject) => {
-        const stop = (signal: NodeJS.Signals) => {
-          server.app.log.info({ signal }, 'shutting down');
-          server.stop().then(resolve, reject);
-        };
-        if (received === undefined) onReceived = stop;
-        else stop(received);
-      });
+    async stopOn(server) {
+      const signal = await signalled;
+      server.app.log.info({ signal }, 'shutting down');
+      await server.stop();
     },
   };
 }

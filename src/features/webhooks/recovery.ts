@@ -5,6 +5,9 @@ interface EndpointState {
   readonly broughtForwardAt?: number;
 }
 
+/** A down endpoint is probed at least every `outageMs`, and at least this many times over how long it has been down. */
+const PROBE_FRACTION = 20;
+
 /**
  * Tells, from the outcomes of this dispatcher's attempts, when an endpoint has come back after being down, so
  * that the success that shows it brings the endpoint's other pending deliveries forward (due now, in the
@@ -20,15 +23,12 @@ interface EndpointState {
  * that event on its backoff. Only endpoints with a recent failure or bring-forward are remembered.
  *
  * While an endpoint is down (every attempt failing for at least `outageMs`), each failure also asks for a probe:
- * the endpoint's earliest pending delivery is made due within `probeDelayMs` of the failure (repository.ts,
+ * the endpoint's earliest pending delivery is made due within a probe delay of the failure (repository.ts,
  * `keepProbeDue`), however far each delivery's own backoff has grown, so a recovery is noticed within that delay
  * and the success brings the rest forward. The delay is `outageMs`, or a twentieth of how long the endpoint has
  * been down when that is longer: an endpoint down for ten minutes is tried every 30 s (with the default first
  * retry delay), one down for ten hours every 30 minutes.
  */
-/** A down endpoint is probed at least every `outageMs`, and at least this many times over how long it has been down. */
-const PROBE_FRACTION = 20;
-
 export class EndpointRecovery {
   private readonly outageMs: number;
   private readonly states = new Map<string, EndpointState>();

@@ -1,5 +1,6 @@
+import type { FormRow } from '../../../db/sql/applications.ts';
 import { runStatement } from '../../../db/sql/index.ts';
-import type { ApplicationFormTable, Executor } from '../../../db/types.ts';
+import type { Executor } from '../../../db/types.ts';
 import { readQuestions, type Question } from './questions.ts';
 
 /** An application form as the service reads it. */
@@ -25,9 +26,7 @@ const FORM_COLUMNS = [
   'department_id',
   'cooldown_days',
   'questions',
-] as const;
-
-type FormRow = Pick<ApplicationFormTable, (typeof FORM_COLUMNS)[number]>;
+] as const satisfies readonly (keyof FormRow)[];
 
 function toForm(row: FormRow): Form {
   return {

@@ -8,17 +8,17 @@ export interface ApplicantOnForm {
   readonly gameUserId: string;
 }
 
-const applicantValues = (who: ApplicantOnForm) => [who.formId, who.environment, who.gameUserId] as const;
+const applicantValues = (who: ApplicantOnForm): [string, string, string] => [who.formId, who.environment, who.gameUserId];
 
 /** The applicant's submission to the form awaiting review (at most one: `submissions_one_pending`). */
 export async function findPendingSubmission(db: Executor, who: ApplicantOnForm): Promise<string | undefined> {
-  const [row] = await runStatement(db, 'findPendingSubmission', [...applicantValues(who)]);
+  const [row] = await runStatement(db, 'findPendingSubmission', applicantValues(who));
   return row?.id;
 }
 
 /** When the applicant's latest rejection on the form was, if any (a provisioned rejection has no known time). */
 export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promise<number | null> {
-  const [row] = await runStatement(db, 'findLastRejection', [...applicantValues(who)]);
+  const [row] = await runStatement(db, 'findLastRejection', applicantValues(who));
   return row === undefined ? null : Number(row.rejected_at);
 }
 
