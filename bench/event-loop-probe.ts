@@ -13,6 +13,7 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { isMainThread } from 'node:worker_threads';
 
 /** The variable naming the socket the probe listens on. */
@@ -56,17 +57,9 @@ if (socketPath !== undefined && isMainThread) {
   const server = createServer((socket) => {
     // Neither the socket nor the listener may keep the server alive once it has closed everything else on SIGTERM.
     socket.unref();
-    socket.setEncoding('utf8');
     socket.on('error', () => undefined);
-    let buffered = '';
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
-        const request = JSON.parse(line) as ProbeRequest;
-        socket.write(`${JSON.stringify(answer(request))}\n`);
-      }
+    createInterface({ input: socket }).on('line', (line) => {
+      socket.write(`${JSON.stringify(answer(JSON.parse(line) as ProbeRequest))}\n`);
     });
   });
   // The gateway may re-execute itself (bin/workspace-gateway.js): the process before that listened here first.

@@ -7,6 +7,7 @@ import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuMeter, type CpuMeter } from './cpu.ts';
@@ -185,17 +186,11 @@ async function probeClient(path: string): Promise<((kind: ProbeRequest['probe'])
     const made = connect(path, () => resolve(made));
     made.once('error', reject);
   });
-  socket.setEncoding('utf8');
   const waiting = new Map<number, (delay: EventLoopDelay) => void>();
-  let buffered = '';
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-      const reply = JSON.parse(buffered.slice(0, end)) as ProbeReply;
-      buffered = buffered.slice(end + 1);
-      waiting.get(reply.id)?.(reply.delay);
-      waiting.delete(reply.id);
-    }
+  createInterface({ input: socket }).on('line', (line) => {
+    const reply = JSON.parse(line) as ProbeReply;
+    waiting.get(reply.id)?.(reply.delay);
+    waiting.delete(reply.id);
   });
   socket.on('error', () => undefined);
   let nextId = 0;
