@@ -7,7 +7,6 @@ import type autocannon from 'autocannon';
 import { answersFor, FORM_QUESTION_COUNT, type SubmissionPlan } from './applications-plan.ts';
 import { REVIEWER_ID } from './applications-data.ts';
 import { dashboardHeaders } from './dashboard.ts';
-import { mapConcurrent } from './http.ts';
 import { Random } from './random.ts';
 import type { Scenario, ScenarioContext } from './scenarios.ts';
 import { dataOf, fail, START, type Workload } from './workload.ts';
@@ -15,7 +14,6 @@ import { dataOf, fail, START, type Workload } from './workload.ts';
 const QUEUE = '/v1/applications/submissions';
 const SUBMISSION_TEMPLATE = '/v1/applications/submissions/{submissionId}';
 const INTAKE_TEMPLATE = '/v1/applications/forms/{formId}/submissions';
-const STOP_TEMPLATE = '/v1/activity/shifts/{shiftId}/stop';
 const PAGE = 25;
 /** Submissions with a history the `submission` scenario reads in turn (random order). */
 const DETAIL_POOL = 1000;
@@ -146,33 +144,25 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
 
   // Starts alone: each needs a staff member without an active shift, so a phase starts at most one shift per
   // staff member of the start/stop pool (a fixed amount), and cleanup stops them all, unmeasured.
-  const started: string[] = [];
   let nextStaff = 0;
-  const stopStarted = async () => {
-    const ids = started.splice(0);
-    // Staff members left on shift by the end of a start/stop phase are freed first.
-    ids.push(...workload.unfinishedCycles);
-    workload.unfinishedCycles.clear();
-    await mapConcurrent(ids, ctx.profile.connections, async (id, i) => {
-      const stop = await workload.post(`/v1/activity/shifts/${id}/stop`, `${runTag}-start-cleanup-${nextPhase()}-${i}`, { reason: 'manual' });
-      if (stop.status !== 200) contract.check('start (cleanup stop)', 'POST', STOP_TEMPLATE, stop);
-    });
+  const freeStaff = async () => {
+    await workload.freeCycleStaff();
   };
   const start: Scenario = {
     name: 'start',
     title: 'POST /v1/activity/shifts/start alone (each staff member of the start/stop pool once, unique keys)',
     operation: { unit: 'start', requests: 1 },
-    prepare: stopStarted,
+    prepare: freeStaff,
     async check() {
       const staff = workload.cycleStaff[0];
       if (!staff) fail('start', 'no staff member for starts');
+      await freeStaff();
       const n = nextPhase();
       const response = await workload.post(START, `${runTag}-check-start-only-${n}`, workload.startBody(staff, 0));
       contract.check('start', 'POST', START, response);
       const data = dataOf<{ shift: { id: string; status: string }; existing?: boolean }>(response);
       if (data.shift.status !== 'active' || data.existing === true) fail('start', 'start did not start a new shift');
-      started.push(data.shift.id);
-      await stopStarted();
+      await freeStaff();
       nextStaff = 0;
     },
     amount: (warmup) => {
@@ -194,14 +184,11 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
             if (!staff) return null;
             return { ...request, headers: jsonHeaders(`${tag}-${i}`), body: JSON.stringify(workload.startBody(staff, i)) };
           },
-          onResponse(status, body) {
-            if (status === 200) started.push((JSON.parse(body) as { data: { shift: { id: string } } }).data.shift.id);
-          },
         },
       ];
       return list;
     },
-    cleanup: stopStarted,
+    cleanup: freeStaff,
   };
 
   return { queue, submission, intake, start };

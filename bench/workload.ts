@@ -11,13 +11,27 @@ import type { Profile } from './profiles.ts';
 export const LEADERBOARD = '/v1/activity/leaderboard';
 export const HEARTBEATS = '/v1/activity/shifts/heartbeats';
 export const START = '/v1/activity/shifts/start';
+export const ACTIVE_SHIFTS = '/v1/activity/shifts/active';
+export const STOP_TEMPLATE = '/v1/activity/shifts/{shiftId}/stop';
 /** Shifts per batch heartbeat (a game server of 50 staff on shift); fewer where a server has fewer. */
 export const HEARTBEAT_BATCH_SIZE = 50;
+/** Listings (and stops of what they found) freeCycleStaff tries before it gives up. */
+const FREE_PASSES = 5;
 
 export interface ActiveShift {
   readonly id: string;
   /** The heartbeat's body: `{ serverId }`. */
   readonly body: string;
+}
+
+interface ShiftCursor {
+  readonly cursorStartedAt: string;
+  readonly cursorId: string;
+}
+
+interface ActiveShiftPage {
+  readonly shifts: readonly { readonly id: string; readonly staff: { readonly gameUserId: string } }[];
+  readonly nextCursor: ShiftCursor | null;
 }
 
 export interface WorkloadContext {
@@ -48,10 +62,10 @@ export interface Workload {
   readonly heartbeatStaff: readonly StaffPlan[];
   readonly cycleStaff: readonly StaffPlan[];
   /**
-   * Shifts a start/stop cycle started whose stop was never sent (a load phase ends between the two): their staff
-   * members are busy until someone stops them.
+   * Stops every active shift of a start/stop staff member, found by listing the active shifts (a load phase can end
+   * between a start and its stop, or with a start's answer still on its way); resolves with how many it stopped.
    */
-  readonly unfinishedCycles: Set<string>;
+  freeCycleStaff(): Promise<number>;
   chatHeaders(staff: StaffPlan): Record<string, string>;
   startBody(staff: StaffPlan, index: number): Record<string, string>;
   get(path: string, headers?: Readonly<Record<string, string>>): Promise<JsonResponse>;
@@ -86,7 +100,40 @@ export function createWorkload(ctx: WorkloadContext): Workload {
     auth,
     heartbeatStaff,
     cycleStaff,
-    unfinishedCycles: new Set<string>(),
+    async freeCycleStaff() {
+      const pool = new Set(cycleStaff.map((staff) => staff.gameUserId));
+      const busyShifts = async (): Promise<string[]> => {
+        const busy: string[] = [];
+        let cursor: ShiftCursor | null = null;
+        do {
+          const query: string = cursor === null ? '' : `&${new URLSearchParams({ ...cursor }).toString()}`;
+          const page = await get(`${ACTIVE_SHIFTS}?limit=100${query}`);
+          contract.check('free cycle staff (active shifts)', 'GET', ACTIVE_SHIFTS, page);
+          const data = dataOf<ActiveShiftPage>(page);
+          for (const shift of data.shifts) if (pool.has(shift.staff.gameUserId)) busy.push(shift.id);
+          cursor = data.nextCursor;
+        } while (cursor !== null);
+        return busy;
+      };
+      // Requests of the phase that just ended may still be running on the server: a stop it was sent can end a
+      // listed shift first (409 shift_not_active: already free), a start can begin one after the listing. So list
+      // and stop again until a listing finds none.
+      let stopped = 0;
+      for (let pass = 1; ; pass += 1) {
+        const busy = await busyShifts();
+        if (busy.length === 0) {
+          if (stopped > 0) ctx.log(`  stopped ${stopped} shifts left active by start/stop staff`);
+          return stopped;
+        }
+        if (pass > FREE_PASSES) fail('free cycle staff', `${busy.length} shifts still active after ${FREE_PASSES} passes`);
+        await mapConcurrent(busy, profile.connections, async (id) => {
+          const stop = await post(`/v1/activity/shifts/${id}/stop`, `${runTag}-free-${id}`, { reason: 'manual' });
+          if (stop.status === 409 && stop.text.includes('"shift_not_active"')) return;
+          contract.check('free cycle staff (stop)', 'POST', STOP_TEMPLATE, stop);
+          stopped += 1;
+        });
+      }
+    },
     chatHeaders: (staff) => ({ ...auth, 'x-chat-guild-id': big.guildId, 'x-acting-chat-user-id': staff.chatUserId }),
     startBody,
     get,

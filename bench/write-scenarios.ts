@@ -11,6 +11,7 @@ import {
   LEADERBOARD,
   shiftsPerBatch,
   START,
+  STOP_TEMPLATE,
   type Workload,
 } from './workload.ts';
 
@@ -18,7 +19,6 @@ import {
 const COLD_READS = { quick: 20, full: 200 } as const;
 
 const HEARTBEAT_TEMPLATE = '/v1/activity/shifts/{shiftId}/heartbeat';
-const STOP_TEMPLATE = '/v1/activity/shifts/{shiftId}/stop';
 
 type WriteScenarioName = 'heartbeat' | 'heartbeat-batch' | 'start-stop' | 'cold-leaderboard';
 
@@ -123,6 +123,7 @@ export function writeScenarios(
     async check() {
       const staff = cycleStaff[0];
       if (!staff) fail('start-stop', 'no staff member left for start/stop cycles');
+      await workload.freeCycleStaff();
       const n = nextPhase();
       const start = await post(START, `${runTag}-check-start-${n}`, startBody(staff, 0));
       contract.check('start-stop (start)', 'POST', START, start);
@@ -153,9 +154,7 @@ export function writeScenarios(
           },
           onResponse(status, body, context) {
             if (status !== 200) return;
-            const id = (JSON.parse(body) as { data: { shift: { id: string } } }).data.shift.id;
-            context.shiftId = id;
-            workload.unfinishedCycles.add(id);
+            context.shiftId = (JSON.parse(body) as { data: { shift: { id: string } } }).data.shift.id;
           },
         },
         {
@@ -163,7 +162,6 @@ export function writeScenarios(
           setupRequest(request, context) {
             const id = context.shiftId;
             if (typeof id !== 'string') return null;
-            workload.unfinishedCycles.delete(id);
             const i = stops;
             stops += 1;
             return { ...request, path: `/v1/activity/shifts/${id}/stop`, headers: jsonHeaders(`${tag}-stop-${i}`), body: '{"reason":"manual"}' };
