@@ -189,3 +189,25 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     }
   });
 });
+
+describe('worker threads of a serving process', () => {
+  it('read compiled code from the cache the command set up, instead of stripping their TypeScript again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsg-cache-'));
+    // The checkpointer's thread starts with a SQLite store; Node reports each cache read when asked to.
+    const serve = () =>
+      startCli(['serve', '--port', '0', '--database-url', `sqlite:${join(dir, 'gateway.db')}`], { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+    try {
+      for (let run = 0; run < 2; run += 1) {
+        const server = await serve();
+        const deadline = Date.now() + 10_000;
+        while (!/checkpointer-worker\.ts/.test(server.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const output = server.output();
+        expect(await server.stop('SIGTERM')).toBe(0);
+        // The first run may have written the cache; the second reads it.
+        if (run === 1) expect(output).toMatch(/retrieving transpile cache for StrippedTypeScript \S*checkpointer-worker\.ts\.\.\.success/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
