@@ -183,6 +183,9 @@ where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or
   and endpoint_id not in (select json_array_elements_text($3::json))
 limit 1;
 
+-- walkDueIndexInOrder
+select set_config('enable_sort', 'off', true);
+
 -- findDueDeliveries
 select id, endpoint_id from webhook_deliveries
 where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or claimed_until <= $2)

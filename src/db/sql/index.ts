@@ -285,6 +285,11 @@ export type KnownHeartbeatValues = [
  * INSERT, runs `recordKnownHeartbeat` and then `storeIdempotentResult`, in one job of its group commit.
  */
 export interface PostgresStatements extends SharedStatements {
+  /**
+   * For the rest of the transaction, plans never sort: `findDueDeliveries` then walks the due index in order and
+   * stops at its limit, whatever the table's statistics say (see `claimDueDeliveries`).
+   */
+  walkDueIndexInOrder: Statement<[], { readonly set_config: string }>;
   recordKnownHeartbeatWithResult: Statement<
     [...KnownHeartbeatValues, fingerprint: string, status: number, body: string, requestId: string, now: number],
     { readonly key: string }

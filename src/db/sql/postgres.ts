@@ -197,6 +197,9 @@ where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or
   and endpoint_id not in (select json_array_elements_text($3::json))
 limit 1`,
 
+  walkDueIndexInOrder: `
+select set_config('enable_sort', 'off', true)`,
+
   // Two instances claiming at the same moment never meet: each skips the rows the other has locked.
   findDueDeliveries: `
 select id, endpoint_id from webhook_deliveries

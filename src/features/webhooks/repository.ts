@@ -39,7 +39,7 @@ export interface Claim {
  * one cannot take every slot.
  */
 export async function claimDueDeliveries(
-  { db, write }: Pick<Store, 'db' | 'write'>,
+  { db, write, dialect }: Pick<Store, 'db' | 'write' | 'dialect'>,
   options: ClaimOptions,
 ): Promise<Claim> {
   const saturated = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
@@ -50,6 +50,10 @@ export async function claimDueDeliveries(
   let more = saturated.length > 0;
   const ids = await write(async (trx) => {
     const batch = options.limit * 2;
+    // A backlog written faster than PostgreSQL's statistics follow (an outage's, a burst's) looked to its planner
+    // like a few rows, and it read every due row and sorted them to keep the oldest few hundred: 22 ms a claim at
+    // 15,000 due instead of about 1 ms in index order.
+    if (dialect === 'postgres') await runStatement(trx, 'walkDueIndexInOrder', []);
     const candidates = await runStatement(trx, 'findDueDeliveries', [options.now, options.now, skipped, batch]);
     more ||= candidates.length >= batch;
     const taken = new Map(options.busy);
