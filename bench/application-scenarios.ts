@@ -145,9 +145,7 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
   // Starts alone: each needs a staff member without an active shift, so a phase starts at most one shift per
   // staff member of the start/stop pool (a fixed amount), and cleanup stops them all, unmeasured.
   let nextStaff = 0;
-  const freeStaff = async () => {
-    await workload.freeCycleStaff();
-  };
+  const freeStaff = () => workload.freeCycleStaff();
   const start: Scenario = {
     name: 'start',
     title: 'POST /v1/activity/shifts/start alone (each staff member of the start/stop pool once, unique keys)',
@@ -156,7 +154,7 @@ export function applicationScenarios(ctx: ScenarioContext, workload: Workload): 
     async check() {
       const staff = workload.cycleStaff[0];
       if (!staff) fail('start', 'no staff member for starts');
-      await freeStaff();
+      // `prepare` has just freed the start/stop staff.
       const n = nextPhase();
       const response = await workload.post(START, `${runTag}-check-start-only-${n}`, workload.startBody(staff, 0));
       contract.check('start', 'POST', START, response);

@@ -63,9 +63,9 @@ export interface Workload {
   readonly cycleStaff: readonly StaffPlan[];
   /**
    * Stops every active shift of a start/stop staff member, found by listing the active shifts (a load phase can end
-   * between a start and its stop, or with a start's answer still on its way); resolves with how many it stopped.
+   * between a start and its stop, or with a start's answer still on its way).
    */
-  freeCycleStaff(): Promise<number>;
+  freeCycleStaff(): Promise<void>;
   chatHeaders(staff: StaffPlan): Record<string, string>;
   startBody(staff: StaffPlan, index: number): Record<string, string>;
   get(path: string, headers?: Readonly<Record<string, string>>): Promise<JsonResponse>;
@@ -123,7 +123,7 @@ export function createWorkload(ctx: WorkloadContext): Workload {
         const busy = await busyShifts();
         if (busy.length === 0) {
           if (stopped > 0) ctx.log(`  stopped ${stopped} shifts left active by start/stop staff`);
-          return stopped;
+          return;
         }
         if (pass > FREE_PASSES) fail('free cycle staff', `${busy.length} shifts still active after ${FREE_PASSES} passes`);
         await mapConcurrent(busy, profile.connections, async (id) => {
