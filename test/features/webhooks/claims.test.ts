@@ -9,6 +9,30 @@ import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 
+/** `count` events of the fixture's workspace, each with one delivery per listed endpoint, due at DEFAULT_NOW. */
+async function enqueue(ctx: TestContext, fixture: Fixture, count: number, endpointIds: readonly string[]): Promise<void> {
+  const workspaceId = fixture.ids.workspaceId;
+  const events = Array.from({ length: count }, () => ({
+    id: newId(),
+    type: 'activity.shift.started' as const,
+    workspaceId,
+    environment: 'test' as const,
+    createdAt: DEFAULT_NOW,
+    data: {},
+  }));
+  await ctx.store.write((trx) => writeWebhookEvents(trx, events, new Map([[workspaceId, [...endpointIds]]])));
+}
+
+/** A claim just after DEFAULT_NOW, with nothing in flight. */
+const CLAIM: ClaimOptions = {
+  now: DEFAULT_NOW + 1,
+  limit: 10,
+  leaseMs: 60_000,
+  owner: 'test-dispatcher',
+  perEndpoint: 10,
+  busy: new Map(),
+};
+
 /**
  * What a claim says besides the deliveries it took: whether due deliveries were left (over its limit, or for an
  * endpoint that has all it may take). The dispatcher claims again at once when some were left, and otherwise
@@ -35,33 +59,10 @@ describe.each(STORE_KINDS)('claiming due deliveries (%s)', (kind) => {
     await ctx.store.write((trx) => trx.deleteFrom('webhook_deliveries').execute());
   });
 
-  /** `count` events, each with one delivery per listed endpoint, due at DEFAULT_NOW. */
-  async function enqueue(count: number, endpointIds: readonly string[]): Promise<void> {
-    const workspaceId = fixture.ids.workspaceId;
-    const events = Array.from({ length: count }, () => ({
-      id: newId(),
-      type: 'activity.shift.started' as const,
-      workspaceId,
-      environment: 'test' as const,
-      createdAt: DEFAULT_NOW,
-      data: {},
-    }));
-    await ctx.store.write((trx) => writeWebhookEvents(trx, events, new Map([[workspaceId, [...endpointIds]]])));
-  }
-
-  const claim = (options: Partial<ClaimOptions> = {}) =>
-    claimDueDeliveries(ctx.store, {
-      now: DEFAULT_NOW + 1,
-      limit: 10,
-      leaseMs: 60_000,
-      owner: 'test-dispatcher',
-      perEndpoint: 10,
-      busy: new Map(),
-      ...options,
-    });
+  const claim = (options: Partial<ClaimOptions> = {}) => claimDueDeliveries(ctx.store, { ...CLAIM, ...options });
 
   it('took everything due: no more left', async () => {
-    await enqueue(3, [endpoints.a]);
+    await enqueue(ctx, fixture, 3, [endpoints.a]);
     const first = await claim();
     expect(first.deliveries).toHaveLength(3);
     expect(first.more).toBe(false);
@@ -70,7 +71,7 @@ describe.each(STORE_KINDS)('claiming due deliveries (%s)', (kind) => {
   });
 
   it('stopped at its limit: more left', async () => {
-    await enqueue(5, [endpoints.a]);
+    await enqueue(ctx, fixture, 5, [endpoints.a]);
     const first = await claim({ limit: 2 });
     expect(first.deliveries).toHaveLength(2);
     expect(first.more).toBe(true);
@@ -80,7 +81,7 @@ describe.each(STORE_KINDS)('claiming due deliveries (%s)', (kind) => {
   });
 
   it('left deliveries of an endpoint that has all it may take: more left', async () => {
-    await enqueue(3, [endpoints.a, endpoints.b]);
+    await enqueue(ctx, fixture, 3, [endpoints.a, endpoints.b]);
     const capped = await claim({ busy: new Map([[endpoints.a, 9]]) });
     expect(capped.deliveries.filter((d) => d.endpointId === endpoints.a)).toHaveLength(1);
     expect(capped.deliveries.filter((d) => d.endpointId === endpoints.b)).toHaveLength(3);
@@ -113,17 +114,8 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the claim plan
   it('walks the due index in order instead of sorting every due delivery', async () => {
     // Statistics taken on an empty outbox, then a backlog of 4,000.
     await sql`analyze webhook_deliveries`.execute(ctx.store.db);
-    const workspaceId = fixture.ids.workspaceId;
-    const events = Array.from({ length: 4000 }, () => ({
-      id: newId(),
-      type: 'activity.shift.started' as const,
-      workspaceId,
-      environment: 'test' as const,
-      createdAt: DEFAULT_NOW,
-      data: {},
-    }));
-    await ctx.store.write((trx) => writeWebhookEvents(trx, events, new Map([[workspaceId, [endpointId]]])));
-    const params = [DEFAULT_NOW + 1, DEFAULT_NOW + 1, '[]', 256];
+    await enqueue(ctx, fixture, 4000, [endpointId]);
+    const params = [CLAIM.now, CLAIM.now, '[]', 256];
     const plan = (db: Executor) =>
       db
         .executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${POSTGRES_STATEMENTS.findDueDeliveries}`, params))
@@ -136,14 +128,7 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the claim plan
       expect(walked).not.toMatch(/Sort/);
       expect(walked).toMatch(/Index Scan using webhook_deliveries_due/);
     });
-    const claimed = await claimDueDeliveries(ctx.store, {
-      now: DEFAULT_NOW + 1,
-      limit: 100,
-      leaseMs: 60_000,
-      owner: 'test-dispatcher',
-      perEndpoint: 400,
-      busy: new Map(),
-    });
+    const claimed = await claimDueDeliveries(ctx.store, { ...CLAIM, limit: 100, perEndpoint: 400 });
     expect(claimed.deliveries).toHaveLength(100);
     expect(claimed.more).toBe(true);
   });
