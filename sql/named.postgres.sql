@@ -205,6 +205,33 @@ join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id = any(array(select json_array_elements_text($1::json)));
 
+-- insertWebhookAttempts
+insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
+select id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt
+from json_to_recordset($1::json) as r(
+  id text, delivery_id text, attempt integer, started_at bigint, duration_ms integer, status integer, error text,
+  response_excerpt text);
+
+-- recordDeliveryResults
+update webhook_deliveries set
+  status = results.outcome,
+  attempts = results.attempt,
+  next_attempt_at = results.next_attempt_at,
+  claimed_until = null,
+  claimed_by = null,
+  last_status = results.status,
+  last_duration_ms = results.duration_ms,
+  last_response = results.excerpt,
+  last_error = results.error,
+  updated_at = results.finished_at,
+  delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+from json_to_recordset($1::json) as results(
+  id text, owner text, outcome text, attempt integer, next_attempt_at bigint, status integer, duration_ms integer,
+  excerpt text, error text, finished_at bigint, delivered_at bigint)
+where webhook_deliveries.id = results.id
+  and webhook_deliveries.claimed_by = results.owner
+  and webhook_deliveries.status = 'pending';
+
 -- findForm
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
 from application_forms where id = $1 and workspace_id = $2;

@@ -13,27 +13,10 @@
 -- values: [1773230400000,1773230400000,"[\"endpoint-1\"]"]
 
 -- recordAttempts
-insert into "webhook_attempts" ("id", "delivery_id", "attempt", "started_at", "duration_ms", "status", "error", "response_excerpt") values (?, ?, ?, ?, ?, ?, ?, ?);
--- values: ["<uuid>","delivery-1",1,1773230400000,120,200,null,"ok"]
-with results (id, owner, outcome, attempt, next_attempt_at, status, duration_ms, excerpt, error, finished_at, delivered_at)
-      as (values (cast(? as text), cast(? as text), cast(? as text), cast(? as integer), cast(? as bigint), cast(? as integer), cast(? as integer), cast(? as text), cast(? as text), cast(? as bigint), cast(? as bigint)))
-      update webhook_deliveries set
-        status = results.outcome,
-        attempts = results.attempt,
-        next_attempt_at = results.next_attempt_at,
-        claimed_until = null,
-        claimed_by = null,
-        last_status = results.status,
-        last_duration_ms = results.duration_ms,
-        last_response = results.excerpt,
-        last_error = results.error,
-        updated_at = results.finished_at,
-        delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
-      from results
-      where webhook_deliveries.id = results.id
-        and webhook_deliveries.claimed_by = results.owner
-        and webhook_deliveries.status = 'pending';
--- values: ["delivery-1","instance-1","delivered",1,1773230400000,200,120,"ok",null,1773230400120,1773230400120]
+-- named statement insertWebhookAttempts (named.sqlite.sql)
+-- values: ["[{\"id\":\"<uuid>\",\"delivery_id\":\"delivery-1\",\"attempt\":1,\"started_at\":1773230400000,\"duration_ms\":120,\"status\":200,\"error\":null,\"response_excerpt\":\"ok\"}]"]
+-- named statement recordDeliveryResults (named.sqlite.sql)
+-- values: ["[{\"id\":\"delivery-1\",\"owner\":\"instance-1\",\"outcome\":\"delivered\",\"attempt\":1,\"next_attempt_at\":1773230400000,\"status\":200,\"duration_ms\":120,\"excerpt\":\"ok\",\"error\":null,\"finished_at\":1773230400120,\"delivered_at\":1773230400120}]"]
 
 -- bringDeliveriesForward
 update "webhook_deliveries" set "next_attempt_at" = ?, "updated_at" = ? where "status" = ? and "next_attempt_at" > ? and "endpoint_id" in (?, ?);

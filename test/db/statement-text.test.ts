@@ -1,8 +1,11 @@
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { recordAttempts, type AttemptRecord } from '../../src/features/webhooks/repository.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';
 import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/shifts/shift-client.ts';
+import { recordingDb, SNAPSHOT_DIALECTS } from './sql-samples.ts';
 
 /**
  * The SQLite store reuses prepared statements by SQL text (src/db/statement-cache.ts). A value written into the
@@ -70,5 +73,40 @@ describe('SQL text does not depend on request values (sqlite)', () => {
     const known = prepared.length;
     await round(DEFAULT_NOW + 7_200_000);
     expect(prepared.slice(known)).toEqual([]);
+  });
+});
+
+/**
+ * A statement whose text grows with the rows it writes (a multi-row VALUES list) is a new prepared statement for
+ * every count of rows: on SQLite each holds its own compiled program in the statement cache, tens of kilobytes
+ * for a hundred rows. The dispatcher records whatever number of attempts finished together, so its statements must
+ * read the same for any count.
+ */
+describe.each(SNAPSHOT_DIALECTS)('recording webhook attempts runs the same statements for any count (%s)', (dialect) => {
+  function attempt(i: number): AttemptRecord {
+    return {
+      deliveryId: `delivery-${i}`,
+      owner: 'instance-1',
+      attempt: 1 + (i % 3),
+      startedAt: DEFAULT_NOW + i,
+      finishedAt: DEFAULT_NOW + i + 20,
+      durationMs: 20,
+      status: i % 2 === 0 ? 200 : null,
+      error: i % 2 === 0 ? null : 'connect ECONNREFUSED',
+      excerpt: i % 2 === 0 ? 'ok' : null,
+      outcome: i % 2 === 0 ? 'delivered' : 'pending',
+      nextAttemptAt: DEFAULT_NOW + 60_000,
+    };
+  }
+
+  it('prepares two statement texts for 1, 2, 7 and 64 attempts', async () => {
+    const texts = new Set<string>();
+    for (const count of [1, 2, 7, 64]) {
+      const queries: CompiledQuery[] = [];
+      await recordAttempts(recordingDb(dialect, queries), Array.from({ length: count }, (_, i) => attempt(i)));
+      expect(queries).toHaveLength(2);
+      for (const query of queries) texts.add(query.sql);
+    }
+    expect(texts.size).toBe(2);
   });
 });

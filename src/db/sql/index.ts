@@ -260,6 +260,14 @@ export interface SharedStatements extends IntakeStatements {
   claimDeliveries: Statement<[claimedUntil: number, owner: string, idsJson: string], never>;
   /** Claimed deliveries (a JSON array of ids) with what sending them needs. */
   findClaimedDeliveries: Statement<[idsJson: string], ClaimedDeliveryRow>;
+  /** Records finished attempts (a JSON array of rows of `webhook_attempts`). */
+  insertWebhookAttempts: Statement<[rowsJson: string], never>;
+  /**
+   * Applies attempts' results to their deliveries (a JSON array of `id`, `owner`, `outcome`, `attempt`,
+   * `next_attempt_at`, `status`, `duration_ms`, `excerpt`, `error`, `finished_at`, `delivered_at`). A delivery no
+   * longer pending, or claimed by another owner meanwhile, is left alone.
+   */
+  recordDeliveryResults: Statement<[resultsJson: string], never>;
 }
 
 /**

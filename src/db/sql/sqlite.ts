@@ -195,6 +195,37 @@ join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
 where d.id in (select value from json_each(+?))`,
 
+  insertWebhookAttempts: `
+insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
+select value ->> 'id', value ->> 'delivery_id', value ->> 'attempt', value ->> 'started_at', value ->> 'duration_ms',
+       value ->> 'status', value ->> 'error', value ->> 'response_excerpt'
+from json_each(+?)`,
+
+  recordDeliveryResults: `
+with results as (
+  select value ->> 'id' as id, value ->> 'owner' as owner, value ->> 'outcome' as outcome,
+         value ->> 'attempt' as attempt, value ->> 'next_attempt_at' as next_attempt_at, value ->> 'status' as status,
+         value ->> 'duration_ms' as duration_ms, value ->> 'excerpt' as excerpt, value ->> 'error' as error,
+         value ->> 'finished_at' as finished_at, value ->> 'delivered_at' as delivered_at
+  from json_each(+?)
+)
+update webhook_deliveries set
+  status = results.outcome,
+  attempts = results.attempt,
+  next_attempt_at = results.next_attempt_at,
+  claimed_until = null,
+  claimed_by = null,
+  last_status = results.status,
+  last_duration_ms = results.duration_ms,
+  last_response = results.excerpt,
+  last_error = results.error,
+  updated_at = results.finished_at,
+  delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+from results
+where webhook_deliveries.id = results.id
+  and webhook_deliveries.claimed_by = results.owner
+  and webhook_deliveries.status = 'pending'`,
+
   findForm: `
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
 from application_forms where id = +? and workspace_id = +?`,

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { runStatement } from '../../db/sql/index.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
@@ -106,55 +105,44 @@ export interface AttemptRecord {
   readonly nextAttemptAt: number;
 }
 
-// Results recorded per statement: well under both stores' bound-parameter limits.
-const RECORD_CHUNK = 100;
-
-/** One result as a row of the `results` list: every value cast, so PostgreSQL knows each column's type. */
-function resultRow(r: AttemptRecord) {
-  return sql`(cast(${r.deliveryId} as text), cast(${r.owner} as text), cast(${r.outcome} as text), cast(${r.attempt} as integer), cast(${r.nextAttemptAt} as bigint), cast(${r.status} as integer), cast(${r.durationMs} as integer), cast(${r.excerpt} as text), cast(${r.error} as text), cast(${r.finishedAt} as bigint), cast(${r.outcome === 'delivered' ? r.finishedAt : null} as bigint))`;
-}
+// Results recorded per statement: bounds one statement's work and its JSON value.
+const RECORD_CHUNK = 200;
 
 /**
  * Records finished attempts in the caller's transaction (with whatever else it writes: bringDeliveriesForward):
  * per chunk, one insert of the attempts and one update of the deliveries joined to the list of results (linear
- * in the chunk). A delivery whose lease another instance took meanwhile is left alone.
+ * in the chunk). A delivery whose lease another instance took meanwhile is left alone. Both statements take the
+ * chunk as one JSON value, so their text is the same whatever the chunk's length: the store keeps one prepared
+ * statement of each, not one per length (on SQLite each would hold its own compiled program).
  */
 export async function recordAttempts(trx: Executor, records: readonly AttemptRecord[]): Promise<void> {
   for (let i = 0; i < records.length; i += RECORD_CHUNK) {
     const chunk = records.slice(i, i + RECORD_CHUNK);
-    await trx
-      .insertInto('webhook_attempts')
-      .values(
-        chunk.map((r) => ({
-          id: newTimeOrderedId(),
-          delivery_id: r.deliveryId,
-          attempt: r.attempt,
-          started_at: r.startedAt,
-          duration_ms: r.durationMs,
-          status: r.status,
-          error: r.error,
-          response_excerpt: r.excerpt,
-        })),
-      )
-      .execute();
-    await sql`with results (id, owner, outcome, attempt, next_attempt_at, status, duration_ms, excerpt, error, finished_at, delivered_at)
-      as (values ${sql.join(chunk.map(resultRow))})
-      update webhook_deliveries set
-        status = results.outcome,
-        attempts = results.attempt,
-        next_attempt_at = results.next_attempt_at,
-        claimed_until = null,
-        claimed_by = null,
-        last_status = results.status,
-        last_duration_ms = results.duration_ms,
-        last_response = results.excerpt,
-        last_error = results.error,
-        updated_at = results.finished_at,
-        delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
-      from results
-      where webhook_deliveries.id = results.id
-        and webhook_deliveries.claimed_by = results.owner
-        and webhook_deliveries.status = 'pending'`.execute(trx);
+    const attempts = chunk.map((r) => ({
+      id: newTimeOrderedId(),
+      delivery_id: r.deliveryId,
+      attempt: r.attempt,
+      started_at: r.startedAt,
+      duration_ms: r.durationMs,
+      status: r.status,
+      error: r.error,
+      response_excerpt: r.excerpt,
+    }));
+    const results = chunk.map((r) => ({
+      id: r.deliveryId,
+      owner: r.owner,
+      outcome: r.outcome,
+      attempt: r.attempt,
+      next_attempt_at: r.nextAttemptAt,
+      status: r.status,
+      duration_ms: r.durationMs,
+      excerpt: r.excerpt,
+      error: r.error,
+      finished_at: r.finishedAt,
+      delivered_at: r.outcome === 'delivered' ? r.finishedAt : null,
+    }));
+    await runStatement(trx, 'insertWebhookAttempts', [JSON.stringify(attempts)]);
+    await runStatement(trx, 'recordDeliveryResults', [JSON.stringify(results)]);
   }
 }
 
