@@ -210,7 +210,9 @@ export function createDestinationClient(options: DestinationOptions, timer: Time
         const chunks: Buffer[] = [];
         let size = 0;
         const done = () => {
-          const excerpt = Buffer.concat(chunks).subarray(0, options.excerptBytes).toString('utf8');
+          // Decoding replaces bytes that are not UTF-8; a NUL is UTF-8 but no text column takes it (PostgreSQL
+          // refuses it), so it is replaced too: any answer can be recorded.
+          const excerpt = Buffer.concat(chunks).subarray(0, options.excerptBytes).toString('utf8').replaceAll('\u0000', '\ufffd');
           finish({ status: response.statusCode ?? null, excerpt: excerpt === '' ? null : excerpt, error: null });
         };
         response.on('data', (chunk: Buffer) => {

@@ -165,6 +165,25 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
     }
   });
 
+  it('records an answer whose body is not text: its excerpt keeps what is text, NUL and invalid bytes replaced', async () => {
+    const earlier = await eventIdsSoFar();
+    const body = Buffer.concat([Buffer.from('bad\u0000gateway '), Buffer.from([0xff, 0xfe]), Buffer.from(' é')]);
+    receiver.behaviour = ({ path, webhookId }) => (path === EVERYTHING && !earlier.has(webhookId) ? { status: 502, body } : 204);
+    try {
+      const id = await addSubmission(ctx, fixture.workspace);
+      const res = await call(ctx.inject, 'reject', id, { token, body: {} });
+      const eventId = res.json().data.eventId as string;
+      expect(await deliverDue(dispatcher)).toBe(1);
+      const [row] = (await deliveriesOf(eventId)).filter((r) => r.endpoint_id === ids.everything);
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, last_status: 502, last_response: 'bad\ufffdgateway \ufffd\ufffd é' });
+      const attempts = await ctx.store.db.selectFrom('webhook_attempts').select(['status', 'response_excerpt']).where('delivery_id', '=', row!.id).execute();
+      expect(attempts).toEqual([{ status: 502, response_excerpt: 'bad\ufffdgateway \ufffd\ufffd é' }]);
+    } finally {
+      receiver.behaviour = () => 204;
+      ctx.clock.set(DEFAULT_NOW);
+    }
+  });
+
   it('gives up 24 h after the event: the delivery is marked failed', async () => {
     const earlier = await eventIdsSoFar();
     receiver.behaviour = ({ path, webhookId }) => (path === EVERYTHING && !earlier.has(webhookId) ? 503 : 204);

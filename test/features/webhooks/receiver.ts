@@ -55,10 +55,14 @@ export function testDispatcherSettings(overrides: Partial<DispatcherSettings> = 
 }
 
 /**
- * How the receiver answers a request: a status at once, a status after a while (on its timer), never (`hang`),
- * or by closing the connection without an answer (`drop`).
+ * How the receiver answers a request: a status at once, a status after a while (on its timer) or with a body of
+ * the test's, never (`hang`), or by closing the connection without an answer (`drop`).
  */
-export type Answer = number | 'hang' | 'drop' | { readonly status: number; readonly afterMs: number };
+export type Answer =
+  | number
+  | 'hang'
+  | 'drop'
+  | { readonly status: number; readonly afterMs?: number; readonly body?: string | Buffer };
 
 /** One request a receiver got, with the outcome of verifying its signature with the endpoint's secret. */
 export interface Received {
@@ -204,11 +208,12 @@ export class Receiver {
     }
     const send = () => {
       res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end(status >= 200 && status < 300 ? 'ok' : `failing with ${status}: ${'x'.repeat(2000)}`, () => {
+      const body = typeof answer === 'object' ? answer.body : undefined;
+      res.end(body ?? (status >= 200 && status < 300 ? 'ok' : `failing with ${status}: ${'x'.repeat(2000)}`), () => {
         if (this.connections === 'close-after-answer') res.socket?.destroy();
       });
     };
-    if (typeof answer === 'object') this.timer.setTimeout(send, answer.afterMs);
+    if (typeof answer === 'object' && answer.afterMs !== undefined) this.timer.setTimeout(send, answer.afterMs);
     else send();
   }
 
