@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import module from 'node:module';
+import v8 from 'node:v8';
 
 // The CLI runs the TypeScript source directly (Node's type stripping), which needs Node.js 22.18 or newer.
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -23,6 +24,12 @@ if (serving && missing.length > 0 && typeof process.execve === 'function') {
   const args = [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)];
   process.execve(process.execPath, args, { MALLOC_ARENA_MAX: '2', ...process.env });
 }
+
+// V8's heap flags belong to the process, and a worker thread's own limits (the resourceLimits it is started with)
+// give way to them: with the flags above, the webhook sender would get the main thread's 16 MB semi-spaces and
+// 768 MB old generation. The main thread's heap was sized when it started, so the flags are cleared here, whoever
+// set them, and each thread started from now on is sized by its own limits.
+for (const flag of HEAP_FLAGS) v8.setFlagsFromString(`${flagName(flag)}=0`);
 
 // Compiled code, and the TypeScript sources with their types stripped, are kept on disk between runs (in the
 // system's temporary directory), so commands start faster. Worker threads (the SQLite checkpointer, the webhook

@@ -1,12 +1,22 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/db/connect.ts';
 import { ROOT, runCli, startCli } from './helpers/cli.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';
 
 const EXAMPLE = join(ROOT, 'examples/provision.example.json');
+
+/** A file's non-empty lines; none when it does not exist yet. */
+function readLines(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+  } catch {
+    return [];
+  }
+}
 
 async function tableCounts(url: string): Promise<Record<string, number>> {
   const store = openStore(url);
@@ -206,6 +216,31 @@ describe('worker threads of a serving process', () => {
         // The first run may have written the cache; the second reads it.
         if (run === 1) expect(output).toMatch(/retrieving transpile cache for StrippedTypeScript \S*checkpointer-worker\.ts\.\.\.success/);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are sized by their own limits, not by the heap flags the command gives the main thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsg-limits-'));
+    const probeFile = join(dir, 'limits.jsonl');
+    const probe = pathToFileURL(join(ROOT, 'test/fixtures/heap-limit-probe.mjs')).href;
+    try {
+      const server = await startCli(['serve', '--port', '0', '--database-url', `sqlite:${join(dir, 'gateway.db')}`], {
+        NODE_OPTIONS: `--import ${probe}`,
+        HEAP_LIMIT_PROBE_FILE: probeFile,
+      });
+      const limits = () => readLines(probeFile).map((line) => JSON.parse(line) as { main: boolean; limitMb: number });
+      const deadline = Date.now() + 10_000;
+      // The process started twice (the command restarts itself with the flags), then the checkpointer's thread.
+      while (!limits().some((l) => !l.main) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await server.stop('SIGTERM')).toBe(0);
+      const main = limits().filter((l) => l.main);
+      const threads = limits().filter((l) => !l.main);
+      // The main thread runs with --max-old-space-size=768; the checkpointer's thread with its 32 MB cap.
+      expect(main.at(-1)!.limitMb).toBeGreaterThanOrEqual(768);
+      expect(threads.length).toBeGreaterThan(0);
+      for (const thread of threads) expect(thread.limitMb).toBeLessThan(100);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -64,9 +64,15 @@ export function sqliteFilename(url: string): string {
   return rest.startsWith('//') ? rest.slice(2) : rest;
 }
 
+/**
+ * The checkpointer's thread holds one connection and a few small messages. Should it ever outgrow these limits it
+ * stops, and SQLite's own checkpoints (the fallback threshold) keep the log bounded.
+ */
+const CHECKPOINTER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 };
+
 function startCheckpointer(filename: string, writer: GroupCommit, settings: CheckpointSettings): () => Promise<void> {
   const workerData: CheckpointerData = { filename, ...settings };
-  const worker = new Worker(new URL('./checkpointer-worker.ts', import.meta.url), { workerData });
+  const worker = new Worker(new URL('./checkpointer-worker.ts', import.meta.url), { workerData, resourceLimits: CHECKPOINTER_LIMITS });
   let holdLimit: NodeJS.Timeout | undefined;
   const release = (): void => {
     clearTimeout(holdLimit);
