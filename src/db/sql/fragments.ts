@@ -15,3 +15,25 @@ left join departments as d on d.id = s.department_id`;
  * knows no feature; test/db/sql-snapshots.test.ts checks the two agree).
  */
 export const PENDING_STATUS_LIST = "('submitted', 'under_review')";
+
+/**
+ * What recording an attempt's result changes in its delivery, from a row `results` (recordDeliveryResults): the
+ * result's columns, the claim released.
+ */
+export const DELIVERY_RESULT_SET = `update webhook_deliveries set
+  status = results.outcome,
+  attempts = results.attempt,
+  next_attempt_at = results.next_attempt_at,
+  claimed_until = null,
+  claimed_by = null,
+  last_status = results.status,
+  last_duration_ms = results.duration_ms,
+  last_response = results.excerpt,
+  last_error = results.error,
+  updated_at = results.finished_at,
+  delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)`;
+
+/** The deliveries a result applies to: its own, still pending and still claimed by the result's owner. */
+export const DELIVERY_RESULT_WHERE = `where webhook_deliveries.id = results.id
+  and webhook_deliveries.claimed_by = results.owner
+  and webhook_deliveries.status = 'pending'`;

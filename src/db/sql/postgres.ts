@@ -13,7 +13,7 @@
  * An idempotency key's advisory lock is the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one
  * per line (the lock is transaction-scoped: a request holds its key until it commits or rolls back).
  */
-import { PENDING_STATUS_LIST, STAFF_PROFILE_SELECT } from './fragments.ts';
+import { DELIVERY_RESULT_SET, DELIVERY_RESULT_WHERE, PENDING_STATUS_LIST, STAFF_PROFILE_SELECT } from './fragments.ts';
 import type { PostgresStatements, StatementTexts } from './index.ts';
 
 export const POSTGRES_STATEMENTS: StatementTexts<PostgresStatements> = {
@@ -228,24 +228,11 @@ from json_to_recordset($1::json) as r(
   response_excerpt text)`,
 
   recordDeliveryResults: `
-update webhook_deliveries set
-  status = results.outcome,
-  attempts = results.attempt,
-  next_attempt_at = results.next_attempt_at,
-  claimed_until = null,
-  claimed_by = null,
-  last_status = results.status,
-  last_duration_ms = results.duration_ms,
-  last_response = results.excerpt,
-  last_error = results.error,
-  updated_at = results.finished_at,
-  delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+${DELIVERY_RESULT_SET}
 from json_to_recordset($1::json) as results(
   id text, owner text, outcome text, attempt integer, next_attempt_at bigint, status integer, duration_ms integer,
   excerpt text, error text, finished_at bigint, delivered_at bigint)
-where webhook_deliveries.id = results.id
-  and webhook_deliveries.claimed_by = results.owner
-  and webhook_deliveries.status = 'pending'`,
+${DELIVERY_RESULT_WHERE}`,
 
   findForm: `
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions

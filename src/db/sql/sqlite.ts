@@ -11,7 +11,7 @@
  * `+?` is an expression, not a parameter, to that check, and plans the same (test/db/named-statements.test.ts
  * compares each statement's plan with its bare-parameter twin; sql-snapshots.test.ts holds the rule).
  */
-import { PENDING_STATUS_LIST, STAFF_PROFILE_SELECT } from './fragments.ts';
+import { DELIVERY_RESULT_SET, DELIVERY_RESULT_WHERE, PENDING_STATUS_LIST, STAFF_PROFILE_SELECT } from './fragments.ts';
 import type { SqliteStatements, StatementTexts } from './index.ts';
 
 export const SQLITE_STATEMENTS: StatementTexts<SqliteStatements> = {
@@ -209,22 +209,9 @@ with results as (
          value ->> 'finished_at' as finished_at, value ->> 'delivered_at' as delivered_at
   from json_each(+?)
 )
-update webhook_deliveries set
-  status = results.outcome,
-  attempts = results.attempt,
-  next_attempt_at = results.next_attempt_at,
-  claimed_until = null,
-  claimed_by = null,
-  last_status = results.status,
-  last_duration_ms = results.duration_ms,
-  last_response = results.excerpt,
-  last_error = results.error,
-  updated_at = results.finished_at,
-  delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+${DELIVERY_RESULT_SET}
 from results
-where webhook_deliveries.id = results.id
-  and webhook_deliveries.claimed_by = results.owner
-  and webhook_deliveries.status = 'pending'`,
+${DELIVERY_RESULT_WHERE}`,
 
   findForm: `
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
