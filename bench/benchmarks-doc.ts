@@ -161,7 +161,7 @@ all afterwards, unmeasured.
 | \`intake\` | \`POST /v1/applications/forms/{formId}/submissions\` with all 20 questions answered, a new applicant and a unique \`Idempotency-Key\` each (cost per submission) |
 | \`cold-leaderboard\` | a start and a stop (which move the activity version), then week leaderboard page 1, timed; one at a time (cost per start, stop and read) |
 | \`open\` | the open-loop scenario above |
-| \`start-stop-webhooks\` | \`start-stop\` with one endpoint subscribed to every event, delivered to a receiver in the load generator |
+| \`start-stop-webhooks\` | \`start-stop\` with one endpoint subscribed to every event, delivered over HTTPS to a receiver in the load generator (a certificate made for the run; kept-alive connections, or with \`--receiver-closes\` a TLS handshake per delivery) |
 | \`webhook-delivery\` | a backlog of outbox deliveries drained into that receiver (deliveries per second, CPU per delivery), then \`GET /health\` while it idles |
 `;
 }

@@ -99,6 +99,7 @@ export async function measureScenarios(ctx: MeasureContext): Promise<Measured> {
     baseUrl: server.baseUrl,
     databaseUrl: prepared.url,
     meter: server.meter,
+    receiverCloses: options.receiverCloses,
     plan: prepared.plan,
     profile,
     contract,

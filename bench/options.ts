@@ -19,6 +19,8 @@ export const USAGE = `Usage: npm run bench -- [options]
                                 build listed, B, C, ..., interleaved (A, B, C, A, B, C) on one database, and print
                                 CPU per operation side by side with each build's ratio over A
   --rounds <n>                  rounds of --compare (default 2)
+  --receiver-closes             the webhook scenarios' receiver (HTTPS) closes each connection after its answer,
+                                so every delivery opens a connection and makes a TLS handshake
   --no-pin                      let the load generator run on every CPU (by default it is held on the last one)
   --keep                        keep the run's database (SQLite file or PostgreSQL schema)
   --write-doc                   only rewrite docs/BENCHMARKS.md from the newest full results in bench/results
@@ -44,6 +46,8 @@ export interface BenchOptions {
   /** Rounds of a comparison. */
   readonly rounds: number;
   readonly writeDoc: boolean;
+  /** The webhook receiver closes each connection after answering: a TLS handshake per delivery. */
+  readonly receiverCloses: boolean;
   /** Hold the load generator on one CPU while measuring (see affinity.ts). */
   readonly pin: boolean;
   readonly keep: boolean;
@@ -74,6 +78,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   let compare: string[] = [];
   let rounds = 2;
   let writeDoc = false;
+  let receiverCloses = false;
   let pin = true;
   let keep = false;
   let help = false;
@@ -134,6 +139,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       case '--write-doc':
         writeDoc = true;
         break;
+      case '--receiver-closes':
+        receiverCloses = true;
+        break;
       case '--no-pin':
         pin = false;
         break;
@@ -170,6 +178,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     compare,
     rounds,
     writeDoc,
+    receiverCloses,
     pin,
     keep,
     help,

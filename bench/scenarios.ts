@@ -43,6 +43,8 @@ export interface ScenarioContext extends WorkloadContext {
   readonly databaseUrl: string;
   /** The gateway's (and database's) CPU, for costs a scenario measures itself (webhook deliveries). */
   readonly meter: CpuMeter;
+  /** The webhook receiver closes each connection after answering (`--receiver-closes`). */
+  readonly receiverCloses: boolean;
 }
 
 /** What one operation of a scenario is, for its cost: by default one request. */

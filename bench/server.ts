@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuMeter, type CpuMeter } from './cpu.ts';
 import { PROBE_SOCKET_VARIABLE, type EventLoopDelay, type ProbeReply, type ProbeRequest } from './event-loop-probe.ts';
 import { DASHBOARD_JWT_SECRET } from './dashboard.ts';
+import { receiverCertificate } from './receiver-tls.ts';
 import { EVENT_LOOP_PROBE, SERVER_BIN } from './paths.ts';
 
 /** Long enough that no shift started by the benchmark times out during the run. */
@@ -109,6 +110,8 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     RATE_LIMIT_MAX: '1000000000',
     // The webhook scenarios deliver to a receiver on this machine.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    // ... over HTTPS, with a certificate made for the run.
+    NODE_EXTRA_CA_CERTS: receiverCertificate().certFile,
     // The reviewers' reads authenticate dashboard tokens the benchmark signs (dashboard.ts).
     JWT_SECRET: DASHBOARD_JWT_SECRET,
     [PROBE_SOCKET_VARIABLE]: probeSocket,

@@ -11,11 +11,13 @@
  * run of `--compare` on the same database) delivers events.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { openStore } from '../src/db/connect.ts';
 import { cpuUsed } from './cpu.ts';
 import { PLACE_ID, UNIVERSE_ID } from './plan.ts';
+import { receiverCertificate } from './receiver-tls.ts';
 import type { Scenario, ScenarioContext } from './scenarios.ts';
 import type { TargetResult } from './targets.ts';
 
@@ -24,7 +26,10 @@ export const EVENT_TO_DELIVERY_P99_TARGET_MS = 1_000;
 const QUICK_BACKLOG = 500;
 const FULL_BACKLOG = 30_000;
 
-/** A local endpoint that acknowledges every delivery at once and notes when each event arrived. */
+/**
+ * A local HTTPS endpoint that acknowledges every delivery at once and notes when each event arrived; it keeps its
+ * connections open (a minute idle) unless told to close each after its answer.
+ */
 class BenchReceiver {
   received = 0;
   latenciesMs: number[] = [];
@@ -35,13 +40,14 @@ class BenchReceiver {
     this.url = url;
   }
 
-  static async start(onDelivery: (receiver: BenchReceiver, body: string) => void): Promise<BenchReceiver> {
+  static async start(closeEach: boolean, onDelivery: (receiver: BenchReceiver, body: string) => void): Promise<BenchReceiver> {
     const holder: { self?: BenchReceiver } = {};
-    const server = createServer((req, res) => {
+    const { key, cert } = receiverCertificate();
+    const server = createServer({ key, cert }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        res.writeHead(204).end();
+        res.writeHead(204, closeEach ? { connection: 'close' } : {}).end();
         if (holder.self) onDelivery(holder.self, Buffer.concat(chunks).toString('utf8'));
       });
     });
@@ -49,7 +55,7 @@ class BenchReceiver {
     // The run ends when its work does, not when this receiver is closed.
     server.unref();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    holder.self = new BenchReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+    holder.self = new BenchReceiver(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
     return holder.self;
   }
 
@@ -109,7 +115,7 @@ export function webhookScenarios(ctx: ScenarioContext, startStop: Scenario) {
       await setEndpointEnabled(true);
       return { receiver, endpointId };
     }
-    receiver = await BenchReceiver.start(onDelivery);
+    receiver = await BenchReceiver.start(ctx.receiverCloses, onDelivery);
     endpointId = randomUUID();
     const store = openStore(ctx.databaseUrl);
     try {
