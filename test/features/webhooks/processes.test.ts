@@ -8,6 +8,7 @@ import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase }
 import { killAll, startGateway, type Gateway } from '../../reliability/serving.ts';
 import { submissionDoc } from '../applications/helpers.ts';
 import { parseExposition } from '../../helpers/prometheus.ts';
+import { makeReceiverCertificate } from '../../../bench/receiver-tls.ts';
 import { eventually, Receiver } from './receiver.ts';
 
 const GATEWAY_ENV = {
@@ -24,9 +25,9 @@ interface World {
 }
 
 /** A database with one workspace, `count` submissions and one endpoint (every event) at a fresh receiver. */
-async function world(kind: 'sqlite' | 'postgres', count: number): Promise<World> {
+async function world(kind: 'sqlite' | 'postgres', count: number, receiverOptions: Parameters<typeof Receiver.start>[0] = {}): Promise<World> {
   const database = await createTestDatabase(kind);
-  const receiver = await Receiver.start();
+  const receiver = await Receiver.start(receiverOptions);
   const fixture = buildFixture();
   const secret = generateWebhookSecret();
   const endpointId = newId();
@@ -116,6 +117,57 @@ describe.each(STORE_KINDS)('webhook delivery across gateway processes (%s)', (ki
     expect(receiver.at('/hook').map((r) => r.answered)).toEqual([500, 204]);
     await eventually(async () => (await attempts()).delivered === 1, 'the counter');
     expect(await attempts()).toEqual({ delivered: 1, retrying: 1, failed: 0 });
+  }, 60_000);
+});
+
+describe.each(STORE_KINDS)('webhook delivery over HTTPS (%s)', (kind) => {
+  it('delivers to a receiver whose certificate the gateway trusts, and never to one it does not', async () => {
+    const trusted = makeReceiverCertificate();
+    const { database, receiver, submissionIds, endpointId } = await world(kind, 1, { tls: trusted });
+    // A second endpoint whose certificate is valid for the address but signed by nobody the gateway trusts.
+    const untrusted = await Receiver.start({ tls: makeReceiverCertificate() });
+    cleanup.push(() => receiver.close(), () => untrusted.close(), () => database.drop());
+    const secret = generateWebhookSecret();
+    const store = database.open();
+    try {
+      const now = Date.now();
+      const endpoint = await store.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirstOrThrow();
+      await store.db
+        .insertInto('webhook_endpoints')
+        .values({ ...endpoint, id: newId(), url: untrusted.endpoint('/hook', secret), secret, created_at: now, updated_at: now })
+        .execute();
+    } finally {
+      await store.close();
+    }
+    const token = await dashboardToken(REVIEWER_USER_ID, { expiresAt: Date.now() + 3_600_000 });
+    // The process trusts what NODE_EXTRA_CA_CERTS names, as an operator's private CA would be trusted.
+    const gateway = await startGateway({ name: 'tls', databaseUrl: database.url, env: { ...GATEWAY_ENV, NODE_EXTRA_CA_CERTS: trusted.certFile } });
+    const eventId = await accept(gateway, submissionIds[0]!, token);
+
+    await receiver.waitFor((r) => r.acknowledged('/hook').length === 1, 'the delivery over HTTPS');
+    const [got] = receiver.at('/hook');
+    expect(got?.verified).toBe(true);
+    expect(got?.headers['webhook-id']).toBe(eventId);
+    const failedAttempt = async () => {
+      const probe = database.open();
+      try {
+        return await probe.db
+          .selectFrom('webhook_attempts')
+          .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+          .select(['webhook_attempts.status', 'webhook_attempts.error', 'webhook_deliveries.status as deliveryStatus'])
+          .where('webhook_deliveries.endpoint_id', '!=', endpointId)
+          .executeTakeFirst();
+      } finally {
+        await probe.close();
+      }
+    };
+    await eventually(async () => (await failedAttempt()) !== undefined, 'the attempt at the untrusted receiver');
+    const attempt = await failedAttempt();
+    expect(attempt).toMatchObject({ status: null, deliveryStatus: 'pending' });
+    expect(attempt?.error).toMatch(/certificate/i);
+    // The handshake failed, so the receiver never read a request.
+    expect(untrusted.received).toHaveLength(0);
+    expect(await gateway.stop()).toBe(0);
   }, 60_000);
 });
 

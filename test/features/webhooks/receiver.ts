@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { DispatcherSettings } from '../../../src/features/webhooks/dispatcher.ts';
@@ -98,9 +99,9 @@ export type Behaviour = (request: {
 export type ConnectionMode = 'keep-alive' | 'close-after-answer' | 'drop-reused';
 
 /**
- * A real HTTP server on 127.0.0.1 (random port) standing in for webhook endpoints: each path is an endpoint with
- * its own secret; every request is verified with the `standardwebhooks` library. Delayed answers wait on the
- * timer it was started with, so a test can make it slow without waiting.
+ * A real HTTP server (HTTPS when given a key and certificate) on 127.0.0.1 (random port) standing in for webhook
+ * endpoints: each path is an endpoint with its own secret; every request is verified with the `standardwebhooks`
+ * library. Delayed answers wait on the timer it was started with, so a test can make it slow without waiting.
  */
 export class Receiver {
   readonly received: Received[] = [];
@@ -111,22 +112,23 @@ export class Receiver {
   private readonly hanging = new Set<() => void>();
   private readonly onConnection = new WeakMap<Socket, number>();
   private readonly watchers = new Set<() => void>();
-  private readonly server: Server;
+  private readonly server: Server | TlsServer;
   private readonly timer: Timer;
   readonly baseUrl: string;
 
-  private constructor(server: Server, baseUrl: string, timer: Timer) {
+  private constructor(server: Server | TlsServer, baseUrl: string, timer: Timer) {
     this.server = server;
     this.baseUrl = baseUrl;
     this.timer = timer;
   }
 
-  static async start(options: { readonly timer?: Timer } = {}): Promise<Receiver> {
+  static async start(options: { readonly timer?: Timer; readonly tls?: { readonly key: Buffer; readonly cert: Buffer } } = {}): Promise<Receiver> {
     const holder: { self?: Receiver } = {};
-    const server = createServer((req, res) => holder.self?.arrive(req, res));
+    const arrive = (req: IncomingMessage, res: ServerResponse) => holder.self?.arrive(req, res);
+    const server = options.tls ? createTlsServer(options.tls, arrive) : createServer(arrive);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    holder.self = new Receiver(server, `http://127.0.0.1:${port}`, options.timer ?? systemTimer);
+    holder.self = new Receiver(server, `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`, options.timer ?? systemTimer);
     return holder.self;
   }
 
