@@ -183,8 +183,9 @@ where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or
   and endpoint_id not in (select json_array_elements_text($3::json))
 limit 1;
 
--- walkDueIndexInOrder
-select set_config('enable_sort', 'off', true);
+-- useOutboxIndexes
+select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
+  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin;
 
 -- findDueDeliveries
 select id, endpoint_id from webhook_deliveries
@@ -229,8 +230,7 @@ from json_to_recordset($1::json) as results(
   id text, owner text, outcome text, attempt integer, next_attempt_at bigint, status integer, duration_ms integer,
   excerpt text, error text, finished_at bigint, delivered_at bigint)
 where webhook_deliveries.id = results.id
-  and webhook_deliveries.claimed_by = results.owner
-  and webhook_deliveries.status = 'pending';
+  and webhook_deliveries.claimed_by = results.owner;
 
 -- findForm
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions

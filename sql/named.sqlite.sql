@@ -215,8 +215,7 @@ update webhook_deliveries set
   delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
 from results
 where webhook_deliveries.id = results.id
-  and webhook_deliveries.claimed_by = results.owner
-  and webhook_deliveries.status = 'pending';
+  and webhook_deliveries.claimed_by = results.owner;
 
 -- findForm
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions

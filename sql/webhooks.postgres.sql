@@ -13,6 +13,8 @@
 -- values: [1773230400000,1773230400000,"[\"endpoint-1\"]"]
 
 -- recordAttempts
+-- named statement useOutboxIndexes (named.postgres.sql)
+-- values: []
 -- named statement insertWebhookAttempts (named.postgres.sql)
 -- values: ["[{\"id\":\"<uuid>\",\"delivery_id\":\"delivery-1\",\"attempt\":1,\"started_at\":1773230400000,\"duration_ms\":120,\"status\":200,\"error\":null,\"response_excerpt\":\"ok\"}]"]
 -- named statement recordDeliveryResults (named.postgres.sql)

@@ -288,7 +288,7 @@ export function snapshotSamples(): SnapshotModule[] {
         {
           name: 'recordAttempts',
           run: (db) =>
-            webhooks.recordAttempts(db, [
+            webhooks.recordAttempts(db, dialectOf(db), [
               {
                 deliveryId: 'delivery-1',
                 owner: 'instance-1',

@@ -99,14 +99,17 @@ describe.each(SNAPSHOT_DIALECTS)('recording webhook attempts runs the same state
     };
   }
 
-  it('prepares two statement texts for 1, 2, 7 and 64 attempts', async () => {
+  // PostgreSQL's transaction first sets its planner to the outbox's indexes (useOutboxIndexes).
+  const statements = dialect === 'postgres' ? 3 : 2;
+
+  it('prepares the same statement texts for 1, 2, 7 and 64 attempts', async () => {
     const texts = new Set<string>();
     for (const count of [1, 2, 7, 64]) {
       const queries: CompiledQuery[] = [];
-      await recordAttempts(recordingDb(dialect, queries), Array.from({ length: count }, (_, i) => attempt(i)));
-      expect(queries).toHaveLength(2);
+      await recordAttempts(recordingDb(dialect, queries), dialect, Array.from({ length: count }, (_, i) => attempt(i)));
+      expect(queries).toHaveLength(statements);
       for (const query of queries) texts.add(query.sql);
     }
-    expect(texts.size).toBe(2);
+    expect(texts.size).toBe(statements);
   });
 });

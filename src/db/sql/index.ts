@@ -265,7 +265,7 @@ export interface SharedStatements extends IntakeStatements {
   /**
    * Applies attempts' results to their deliveries (a JSON array of `id`, `owner`, `outcome`, `attempt`,
    * `next_attempt_at`, `status`, `duration_ms`, `excerpt`, `error`, `finished_at`, `delivered_at`). A delivery no
-   * longer pending, or claimed by another owner meanwhile, is left alone.
+   * longer claimed by the result's owner (given back, claimed by another instance, redelivered) is left alone.
    */
   recordDeliveryResults: Statement<[resultsJson: string], never>;
 }
@@ -294,10 +294,15 @@ export type KnownHeartbeatValues = [
  */
 export interface PostgresStatements extends SharedStatements {
   /**
-   * For the rest of the transaction, plans never sort: `findDueDeliveries` then walks the due index in order and
-   * stops at its limit, whatever the table's statistics say (see `claimDueDeliveries`).
+   * For the rest of the transaction, plans neither sort, scan whole tables nor hash or merge joins, whatever the
+   * tables' statistics say: `findDueDeliveries` walks the due index in order and stops at its limit, and the
+   * statements that name deliveries by id (claiming them, reading what was claimed, recording results) find each
+   * by its primary key (see `claimDueDeliveries` and `recordAttempts`).
    */
-  walkDueIndexInOrder: Statement<[], { readonly set_config: string }>;
+  useOutboxIndexes: Statement<
+    [],
+    { readonly sort: string; readonly seqscan: string; readonly hashjoin: string; readonly mergejoin: string }
+  >;
   recordKnownHeartbeatWithResult: Statement<
     [...KnownHeartbeatValues, fingerprint: string, status: number, body: string, requestId: string, now: number],
     { readonly key: string }

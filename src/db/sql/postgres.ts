@@ -197,8 +197,9 @@ where status = 'pending' and next_attempt_at <= $1 and (claimed_until is null or
   and endpoint_id not in (select json_array_elements_text($3::json))
 limit 1`,
 
-  walkDueIndexInOrder: `
-select set_config('enable_sort', 'off', true)`,
+  useOutboxIndexes: `
+select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
+  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin`,
 
   // Two instances claiming at the same moment never meet: each skips the rows the other has locked.
   findDueDeliveries: `

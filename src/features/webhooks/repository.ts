@@ -1,6 +1,6 @@
 import { runStatement } from '../../db/sql/index.ts';
 import type { Store } from '../../db/store.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Dialect, Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 
 /** A claimed delivery with what sending it needs. */
@@ -47,12 +47,13 @@ export async function claimDueDeliveries(
   const [due] = await runStatement(db, 'findDueDelivery', [options.now, options.now, skipped]);
   if (!due) return { deliveries: [], more: saturated.length > 0 };
   let more = saturated.length > 0;
-  const ids = await write(async (trx) => {
+  const rows = await write(async (trx) => {
     const batch = options.limit * 2;
-    // A backlog written faster than PostgreSQL's statistics follow (an outage's, a burst's) looked to its planner
-    // like a few rows, and it read every due row and sorted them to keep the oldest few hundred: 22 ms a claim at
-    // 15,000 due instead of about 1 ms in index order.
-    if (dialect === 'postgres') await runStatement(trx, 'walkDueIndexInOrder', []);
+    // A backlog written faster than PostgreSQL's statistics follow (an outage's, a burst's, or any while
+    // autovacuum is off) looked to its planner like a few rows: it read every due row and sorted them to keep the
+    // oldest few hundred (22 ms a claim at 15,000 due instead of about 1 ms in index order), and read the whole
+    // outbox to find the claimed ones by id.
+    if (dialect === 'postgres') await runStatement(trx, 'useOutboxIndexes', []);
     const candidates = await runStatement(trx, 'findDueDeliveries', [options.now, options.now, skipped, batch]);
     more ||= candidates.length >= batch;
     const taken = new Map(options.busy);
@@ -71,11 +72,11 @@ export async function claimDueDeliveries(
       chosen.push(row.id);
     }
     if (chosen.length === 0) return [];
-    await runStatement(trx, 'claimDeliveries', [options.now + options.leaseMs, options.owner, JSON.stringify(chosen)]);
-    return chosen;
+    const claimed = JSON.stringify(chosen);
+    await runStatement(trx, 'claimDeliveries', [options.now + options.leaseMs, options.owner, claimed]);
+    return runStatement(trx, 'findClaimedDeliveries', [claimed]);
   });
-  if (ids.length === 0) return { deliveries: [], more };
-  const rows = await runStatement(db, 'findClaimedDeliveries', [JSON.stringify(ids)]);
+  if (rows.length === 0) return { deliveries: [], more };
   const deliveries = rows.map((row) => ({
     id: row.id,
     eventId: row.event_id,
@@ -115,7 +116,11 @@ const RECORD_CHUNK = 200;
  * chunk as one JSON value, so their text is the same whatever the chunk's length: the store keeps one prepared
  * statement of each, not one per length (on SQLite each would hold its own compiled program).
  */
-export async function recordAttempts(trx: Executor, records: readonly AttemptRecord[]): Promise<void> {
+export async function recordAttempts(trx: Executor, dialect: Dialect, records: readonly AttemptRecord[]): Promise<void> {
+  // A backlog written faster than PostgreSQL's statistics follow looked to its planner like a few pending rows,
+  // and it hash-joined each chunk with every pending delivery, read through the due index (O(backlog) a chunk);
+  // as nested loops each result finds its delivery by the primary key.
+  if (dialect === 'postgres' && records.length > 0) await runStatement(trx, 'useOutboxIndexes', []);
   for (let i = 0; i < records.length; i += RECORD_CHUNK) {
     const chunk = records.slice(i, i + RECORD_CHUNK);
     const attempts = chunk.map((r) => ({

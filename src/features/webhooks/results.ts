@@ -7,7 +7,7 @@ import type { Timer, TimerHandle } from './timer.ts';
 export const RECORD_FLUSH_MS = 20;
 
 export interface ResultsDeps {
-  readonly store: Pick<Store, 'write'>;
+  readonly store: Pick<Store, 'write' | 'dialect'>;
   readonly clock: Clock;
   readonly timer: Timer;
   readonly log: { error(object: object, message: string): void };
@@ -88,7 +88,7 @@ export class PendingResults {
     this.probes = new Map();
     try {
       await this.deps.store.write(async (trx) => {
-        await recordAttempts(trx, batch);
+        await recordAttempts(trx, this.deps.store.dialect, batch);
         const now = this.deps.clock.now();
         await bringDeliveriesForward(trx, endpoints, now);
         for (const probe of probes) await keepProbeDue(trx, probe, now);

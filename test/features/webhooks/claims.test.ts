@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POSTGRES_STATEMENTS, runStatement } from '../../../src/db/sql/index.ts';
 import type { Executor } from '../../../src/db/types.ts';
 import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.ts';
-import { claimDueDeliveries, type ClaimOptions } from '../../../src/features/webhooks/repository.ts';
+import { claimDueDeliveries, recordAttempts, type AttemptRecord, type ClaimOptions } from '../../../src/features/webhooks/repository.ts';
 import { newId } from '../../../src/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
@@ -92,11 +92,13 @@ describe.each(STORE_KINDS)('claiming due deliveries (%s)', (kind) => {
 });
 
 /**
- * A backlog written faster than PostgreSQL's statistics follow: the planner took the due deliveries for a few rows,
- * read all of them and sorted them to keep the oldest few hundred (22 ms a claim at 15,000 due). The claim's
- * transaction turns sorting off, so the candidates come from the due index, in order, up to the limit.
+ * A backlog written faster than PostgreSQL's statistics follow: the planner took the pending deliveries for a few
+ * rows. The claim read all of them and sorted them to keep the oldest few hundred (22 ms a claim at 15,000 due),
+ * and recording results hash-joined each chunk with all of them. The claim's transaction turns sorting off, so the
+ * candidates come from the due index, in order, up to the limit; the recording's turns hash and merge joins off,
+ * so each result finds its delivery by the primary key.
  */
-describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the claim plan with stale statistics (%s)', (kind) => {
+describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the outbox plans with stale statistics (%s)', (kind) => {
   let ctx: TestContext;
   let fixture: Fixture;
   const endpointId = newId();
@@ -106,30 +108,83 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the claim plan
     fixture = buildFixture();
     fixture.workspace.webhooks = [{ id: endpointId, url: 'https://a.example.com/hook', events: ['*'] }];
     await seed(ctx, fixture);
+    // Statistics taken on an empty outbox, then a backlog of 4,000.
+    await sql`analyze webhook_deliveries`.execute(ctx.store.db);
+    await enqueue(ctx, fixture, 4000, [endpointId]);
   });
   afterAll(async () => {
     await ctx?.close();
   });
 
-  it('walks the due index in order instead of sorting every due delivery', async () => {
-    // Statistics taken on an empty outbox, then a backlog of 4,000.
-    await sql`analyze webhook_deliveries`.execute(ctx.store.db);
-    await enqueue(ctx, fixture, 4000, [endpointId]);
+  const explain = (db: Executor, text: string, params: readonly unknown[]) =>
+    db
+      .executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${text}`, [...params]))
+      .then(({ rows }) => rows.map((row) => row['QUERY PLAN']).join('\n'));
+
+  it('walks the due index in order instead of sorting every due delivery, and reads the claimed ones by key', async () => {
     const params = [CLAIM.now, CLAIM.now, '[]', 256];
-    const plan = (db: Executor) =>
-      db
-        .executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${POSTGRES_STATEMENTS.findDueDeliveries}`, params))
-        .then(({ rows }) => rows.map((row) => row['QUERY PLAN']).join('\n'));
+    const plan = (db: Executor) => explain(db, POSTGRES_STATEMENTS.findDueDeliveries, params);
     await ctx.store.db.transaction().execute(async (trx) => {
       // What the planner does on its own with these statistics: the reason for the setting.
       expect(await plan(trx)).toMatch(/Sort/);
-      await runStatement(trx, 'walkDueIndexInOrder', []);
+      await runStatement(trx, 'useOutboxIndexes', []);
       const walked = await plan(trx);
       expect(walked).not.toMatch(/Sort/);
       expect(walked).toMatch(/Index Scan using webhook_deliveries_due/);
     });
+    // Reading what a claim took (in its transaction): each delivery, its event and its endpoint by primary key.
+    const ids = JSON.stringify((await ctx.store.db.selectFrom('webhook_deliveries').select('id').limit(64).execute()).map((r) => r.id));
+    const read = (db: Executor) => explain(db, POSTGRES_STATEMENTS.findClaimedDeliveries, [ids]);
+    await ctx.store.db.transaction().execute(async (trx) => {
+      expect(await read(trx)).toMatch(/Seq Scan on webhook_deliveries|Hash Join/);
+      await runStatement(trx, 'useOutboxIndexes', []);
+      const byKey = await read(trx);
+      expect(byKey).not.toMatch(/Seq Scan|Hash Join|Merge Join/);
+      expect(byKey).toMatch(/webhook_deliveries_pkey/);
+      expect(byKey).toMatch(/webhook_events_pkey/);
+    });
     const claimed = await claimDueDeliveries(ctx.store, { ...CLAIM, limit: 100, perEndpoint: 400 });
     expect(claimed.deliveries).toHaveLength(100);
     expect(claimed.more).toBe(true);
+  });
+
+  it('records results by primary key instead of joining them with every pending delivery', async () => {
+    const owner = 'recording-dispatcher';
+    const claimed = await claimDueDeliveries(ctx.store, { ...CLAIM, owner, limit: 64, perEndpoint: 64 });
+    expect(claimed.deliveries).toHaveLength(64);
+    const records: AttemptRecord[] = claimed.deliveries.map((d) => ({
+      deliveryId: d.id,
+      owner,
+      attempt: 1,
+      startedAt: CLAIM.now,
+      finishedAt: CLAIM.now + 5,
+      durationMs: 5,
+      status: 204,
+      error: null,
+      excerpt: null,
+      outcome: 'delivered',
+      nextAttemptAt: CLAIM.now,
+    }));
+    const results = JSON.stringify(
+      records.map((r) => ({ id: r.deliveryId, owner, outcome: 'delivered', attempt: 1, next_attempt_at: r.nextAttemptAt, status: 204, duration_ms: 5, excerpt: null, error: null, finished_at: r.finishedAt, delivered_at: r.finishedAt })),
+    );
+    const plan = (db: Executor) => explain(db, POSTGRES_STATEMENTS.recordDeliveryResults, [results]);
+    await ctx.store.db.transaction().execute(async (trx) => {
+      // What the planner does on its own with these statistics: the reason for the setting.
+      expect(await plan(trx)).toMatch(/Hash Join|Merge Join/);
+      await runStatement(trx, 'useOutboxIndexes', []);
+      const byKey = await plan(trx);
+      expect(byKey).toMatch(/Nested Loop/);
+      expect(byKey).toMatch(/Index Scan using webhook_deliveries_pkey/);
+      expect(byKey).not.toMatch(/webhook_deliveries_due/);
+    });
+    await ctx.store.write((trx) => recordAttempts(trx, 'postgres', records));
+    const rows = await ctx.store.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'claimed_by'])
+      .where('id', 'in', records.map((r) => r.deliveryId))
+      .execute();
+    expect(rows).toHaveLength(64);
+    expect(rows.every((row) => row.status === 'delivered' && row.claimed_by === null)).toBe(true);
   });
 });
