@@ -47,6 +47,10 @@ export const READING = `## Reading the numbers
   its start, and the machine table says how many there were. When the server runs on another machine (or in a
   container whose processes this one cannot see) the database is not measured and the costs are the gateway's
   alone; the machine table says so.
+- **PostgreSQL's statistics.** The dataset is analyzed when it is generated; after that only autovacuum updates
+  the planner's statistics, and the machine table's engine row says whether it ran (\`autovacuum on\`/\`off\`).
+  With it off, every table a scenario grows (shifts, idempotency records, the outbox) is planned as it was before
+  the run; the webhook outbox's statements use its indexes whatever the statistics say, other statements may not.
 - **The load generator.** It runs on the same machine (one Node.js process), held on one CPU while it measures
   (\`taskset\`; \`--no-pin\` lets it run anywhere and makes the run exploratory); the server and PostgreSQL run on
   every CPU, that one included. An open-loop latency runs from the instant the request was due, so a request this

@@ -182,12 +182,17 @@ export async function preparePostgres(
     }
     const version = await adminQuery(baseUrl, 'show server_version');
     const row = version.rows[0] as { server_version?: string } | undefined;
+    // Without autovacuum the statistics stay those of the generation: tables a scenario grows are planned as
+    // they were before it (the outbox's statements do not depend on them; others may).
+    const vacuum = await adminQuery(baseUrl, 'show autovacuum');
+    const autovacuum = (vacuum.rows[0] as { autovacuum?: string } | undefined)?.autovacuum ?? '?';
+    if (autovacuum !== 'on') log(`PostgreSQL runs with autovacuum ${autovacuum}: statistics stay those of the dataset's generation`);
     log(`PostgreSQL schema ${schema}`);
     return {
       url,
       plan: result.plan,
       generation: { ...result.generation, cached: false },
-      engineVersion: `PostgreSQL ${row?.server_version ?? '?'}`,
+      engineVersion: `PostgreSQL ${row?.server_version ?? '?'} (autovacuum ${autovacuum})`,
       drop,
     };
   } catch (error) {
