@@ -8,6 +8,7 @@ import { newId } from '../../../src/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
+import { recordingDb } from '../../db/sql-samples.ts';
 
 /** `count` events of the fixture's workspace, each with one delivery per listed endpoint, due at DEFAULT_NOW. */
 async function enqueue(ctx: TestContext, fixture: Fixture, count: number, endpointIds: readonly string[]): Promise<void> {
@@ -165,10 +166,12 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the outbox pla
       outcome: 'delivered',
       nextAttemptAt: CLAIM.now,
     }));
-    const results = JSON.stringify(
-      records.map((r) => ({ id: r.deliveryId, owner, outcome: 'delivered', attempt: 1, next_attempt_at: r.nextAttemptAt, status: 204, duration_ms: 5, excerpt: null, error: null, finished_at: r.finishedAt, delivered_at: r.finishedAt })),
-    );
-    const plan = (db: Executor) => explain(db, POSTGRES_STATEMENTS.recordDeliveryResults, [results]);
+    // The results as recordAttempts sends them: its statements, captured without a database.
+    const sent: CompiledQuery[] = [];
+    await recordAttempts(recordingDb('postgres', sent), 'postgres', records);
+    const recording = sent.find((query) => query.sql === POSTGRES_STATEMENTS.recordDeliveryResults);
+    expect(recording).toBeDefined();
+    const plan = (db: Executor) => explain(db, POSTGRES_STATEMENTS.recordDeliveryResults, recording!.parameters);
     await ctx.store.db.transaction().execute(async (trx) => {
       // What the planner does on its own with these statistics: the reason for the setting.
       expect(await plan(trx)).toMatch(/Hash Join|Merge Join/);
