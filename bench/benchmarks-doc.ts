@@ -74,6 +74,7 @@ pass/fail.
 | \`--database-url <postgres://…>\` | the PostgreSQL database the run's schema is created in (default \`BENCH_DATABASE_URL\`, \`TEST_DATABASE_URL\` or \`postgres://postgres@127.0.0.1:5432/test\`) |
 | \`--fresh\` | regenerate the cached SQLite dataset |
 | \`--only a,b\` | only these scenarios (and the baseline) |
+| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels \`busy\` and \`heavy\`, phases \`heartbeats\`, \`batches\`, \`cycles\`, \`reads\` and \`mix\` (its idle measurement runs first all the same) |
 | \`--no-baseline\` | skip the baseline too, e.g. to profile one scenario alone (costs are then not given as multiples of \`/health\`'s) |
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario and per open-loop phase; closed-loop connections |
 | \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node bench/profile-summary.ts <file>\`) |
@@ -85,7 +86,7 @@ pass/fail.
 | \`--write-doc\` | only rewrite this file from the newest full results in \`bench/results/\` |
 
 Results: a full run with default options writes \`bench/results/<store>-<timestamp>.json\` and rebuilds this file.
-Quick runs, and runs with \`--only\`, \`--no-baseline\`, \`--duration\`, \`--connections\`, \`--server-bin\`,
+Quick runs, and runs with \`--only\`, \`--phases\`, \`--no-baseline\`, \`--duration\`, \`--connections\`, \`--server-bin\`,
 \`--compare\` or \`--no-pin\`, are exploratory: they write their JSON and a Markdown report into their temporary run
 directory (printed at the end) and leave \`bench/results/\` and this file alone.
 

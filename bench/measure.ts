@@ -123,7 +123,7 @@ export async function measureScenarios(ctx: MeasureContext): Promise<Measured> {
         records.push(await measureSequential(ctx, scenario));
       } else if (scenario.open) {
         const started = performance.now();
-        open = await measureOpen({ server, meter: server.meter, scenario: scenario.open, timing: openTiming(options), runTag, log });
+        open = await measureOpen({ server, meter: server.meter, scenario: scenario.open, timing: openTiming(options), phases: options.phases, runTag, log });
         log(`  open: measured in ${((performance.now() - started) / 1000).toFixed(0)} s`);
         failures.push(...openFailures(open));
       } else {

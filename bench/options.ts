@@ -11,6 +11,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --fresh                       regenerate the cached SQLite dataset
   --only <a,b,...>              run only these scenarios (and the baseline), e.g. --only open
   --no-baseline                 skip the baseline too (e.g. to profile one scenario alone)
+  --phases <level:phase,...>    only these phases of the open-loop scenario, e.g. busy:heartbeats,busy:mix
+                                (levels busy, heavy; phases heartbeats, batches, cycles, reads, mix)
   --duration <seconds>          measured seconds per scenario (and per phase of the open-loop scenario)
   --connections <n>             connections per scenario (default 32)
   --profile                     run the server with --cpu-prof and summarize the profile
@@ -35,6 +37,8 @@ export interface BenchOptions {
   readonly postgresUrl: string;
   readonly fresh: boolean;
   readonly only: string[] | null;
+  /** The open-loop phases to run (`level:phase`), or null for all of them. */
+  readonly phases: string[] | null;
   readonly baseline: boolean;
   readonly durationSeconds: number | null;
   readonly connections: number | null;
@@ -54,6 +58,8 @@ export interface BenchOptions {
   readonly help: boolean;
 }
 
+const OPEN_PHASE = /^(busy|heavy):(heartbeats|batches|cycles|reads|mix)$/;
+
 export class OptionsError extends Error {
   override name = 'OptionsError';
 }
@@ -70,6 +76,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   let postgresUrl = env.BENCH_DATABASE_URL ?? env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   let fresh = false;
   let only: string[] | null = null;
+  let phases: string[] | null = null;
   let baseline = true;
   let durationSeconds: number | null = null;
   let connections: number | null = null;
@@ -110,6 +117,15 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
           .split(',')
           .map((s) => s.trim())
           .filter((s) => s !== '');
+        break;
+      case '--phases':
+        phases = value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+        for (const phase of phases) {
+          if (!OPEN_PHASE.test(phase)) throw new OptionsError(`--phases: "${phase}" is not level:phase (busy|heavy : heartbeats|batches|cycles|reads|mix)`);
+        }
         break;
       case '--no-baseline':
         baseline = false;
@@ -170,6 +186,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     postgresUrl,
     fresh,
     only,
+    phases,
     baseline,
     durationSeconds,
     connections,

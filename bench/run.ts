@@ -57,6 +57,7 @@ function fileStamp(date: Date): string {
 function isExploratory(options: BenchOptions): boolean {
   return (
     options.only !== null ||
+    options.phases !== null ||
     !options.baseline ||
     options.durationSeconds !== null ||
     options.connections !== null ||

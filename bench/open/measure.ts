@@ -75,6 +75,8 @@ export interface OpenRunContext {
   readonly meter: CpuMeter;
   readonly scenario: OpenScenario;
   readonly timing: OpenTiming;
+  /** Only these phases (`level:phase`), or all of them when null. */
+  readonly phases: readonly string[] | null;
   readonly runTag: string;
   readonly log: (message: string) => void;
 }
@@ -147,6 +149,7 @@ export async function measureOpen(ctx: OpenRunContext): Promise<OpenRecord> {
       ];
       for (const plan of plans) {
         phaseNumber += 1;
+        if (ctx.phases && !ctx.phases.includes(`${level.name}:${plan.phase}`)) continue;
         let from: CpuReading | undefined;
         let loopReset: Promise<void> | undefined;
         let peakRss = 0;

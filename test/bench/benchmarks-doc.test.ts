@@ -50,6 +50,16 @@ describe('benchmark: docs/BENCHMARKS.md', () => {
   });
 });
 
+describe('benchmark: --phases', () => {
+  it('takes level:phase pairs of the open-loop scenario and refuses anything else', () => {
+    expect(parseOptions(['--phases', 'busy:heartbeats, heavy:mix'], {}).phases).toEqual(['busy:heartbeats', 'heavy:mix']);
+    expect(parseOptions([], {}).phases).toBeNull();
+    expect(() => parseOptions(['--phases', 'busy'], {})).toThrow(OptionsError);
+    expect(() => parseOptions(['--phases', 'idle:heartbeats'], {})).toThrow(OptionsError);
+    expect(() => parseOptions(['--phases', 'busy:health'], {})).toThrow(OptionsError);
+  });
+});
+
 describe('benchmark: --compare', () => {
   const run = (heartbeatUs: number) =>
     runRecord('sqlite', { scenarios: [scenario('heartbeat', 'throughput', { cost: cost('heartbeat', heartbeatUs) })], open: null });
