@@ -11,15 +11,34 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
+export interface GroupCommitOptions {
+  /** Jobs one transaction takes at most. */
+  readonly maxBatch?: number;
+  /** Milliseconds of jobs one batch runs before the rest wait for the next one. */
+  readonly budgetMs?: number;
+  /** How long a batch that would start with a short queue waits for company while writers are concurrent. */
+  readonly gatherMs?: number;
+  /** Writers count as concurrent for this long after a job arrived while another was still unanswered. */
+  readonly concurrentForMs?: number;
+}
+
+/** A queue this long already shares its commit widely: its batch starts at once. */
+const GATHER_BELOW = 16;
+
 /**
  * Group commit for the embedded store (behind Store.write). SQLite runs one writer at a time and every commit is
  * flushed to disk before it is answered (wal-sync.ts); so the writes that arrive while a commit is under way are
  * run together in the next transaction, each inside its own savepoint (one job's failure undoes only that job),
- * and all of them are answered only after their shared COMMIT is durable.
+ * and all of them are answered only after their shared COMMIT is durable. When writers are concurrent, a batch
+ * that would start alone first waits a moment for the writes about to arrive (see `drain`).
  */
 export class GroupCommit {
   private readonly queue: Pending[] = [];
   private draining = false;
+  /** Jobs written and not yet answered (queued, running or waiting for their flush). */
+  private unanswered = 0;
+  /** performance.now() when a job last arrived while another was unanswered. */
+  private concurrentAt = Number.NEGATIVE_INFINITY;
   /** Transactions committed (or attempted) so far: with concurrent writers, well below the jobs submitted. */
   batches = 0;
   /** The batch under way, if any. */
@@ -29,17 +48,32 @@ export class GroupCommit {
 
   private readonly db: Kysely<Database>;
   private readonly maxBatch: number;
-  /** Milliseconds of jobs one batch runs before the rest wait for the next one. */
   private readonly budgetMs: number;
-  constructor(db: Kysely<Database>, maxBatch: number = 128, budgetMs: number = 6) {
+  private readonly gatherMs: number;
+  private readonly concurrentForMs: number;
+  constructor(db: Kysely<Database>, options: GroupCommitOptions = {}) {
     this.db = db;
-    this.maxBatch = maxBatch;
-    this.budgetMs = budgetMs;
+    this.maxBatch = options.maxBatch ?? 128;
+    this.budgetMs = options.budgetMs ?? 6;
+    this.gatherMs = options.gatherMs ?? 2;
+    this.concurrentForMs = options.concurrentForMs ?? 100;
   }
 
   write<T>(job: WriteJob<T>): Promise<T> {
+    if (this.unanswered > 0) this.concurrentAt = performance.now();
+    this.unanswered += 1;
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ job: job as WriteJob<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({
+        job: job as WriteJob<unknown>,
+        resolve: (value) => {
+          this.unanswered -= 1;
+          resolve(value as T);
+        },
+        reject: (error) => {
+          this.unanswered -= 1;
+          reject(error);
+        },
+      });
       if (!this.draining) void this.drain();
     });
   }
@@ -73,6 +107,13 @@ export class GroupCommit {
       // better-sqlite3 is synchronous: without yielding to the event loop first, a whole transaction (COMMIT
       // included) would run before the next request is even read, and no two writes would ever share a commit.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      // At a steady rate below saturation (hundreds of writes a second) each write would otherwise commit, and
+      // flush the log, alone: a batch that starts with a short queue waits gatherMs for the writes about to
+      // arrive, which then share its commit and its flush. Only while writers are concurrent: a lone writer's
+      // next write comes after its answer, so waiting would only delay it.
+      if (this.queue.length < GATHER_BELOW && performance.now() - this.concurrentAt < this.concurrentForMs) {
+        await new Promise<void>((resolve) => setTimeout(resolve, this.gatherMs));
+      }
       while (this.queue.length > 0) {
         while (this.held) await this.held.until;
         const batch = this.queue.splice(0, this.maxBatch);

@@ -25,7 +25,7 @@ describe('SQLite group commit', () => {
     const connection = cachingSqliteDatabase(new SqliteDatabase(database.url.slice('sqlite:'.length)));
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
     writer = new GroupCommit(db);
-    unbudgeted = new GroupCommit(db, 128, 60_000);
+    unbudgeted = new GroupCommit(db, { budgetMs: 60_000 });
     // The jobs write bare member rows; their workspace is beside the point here.
     await sql`PRAGMA foreign_keys = OFF`.execute(db);
   });
@@ -85,6 +85,48 @@ describe('SQLite group commit', () => {
     expect(committed).toEqual(['budget-0', 'budget-1', 'budget-2', 'budget-3', 'budget-4', 'budget-5']);
     const rows = await db.selectFrom('members').select('user_id').where('user_id', 'like', 'budget-%').execute();
     expect(rows).toHaveLength(6);
+  });
+
+  describe('waiting for company', () => {
+    /** Resolves with whether `job` had started when a 1 ms timer set beside its write fired. */
+    const startedWithinTimer = async (groupCommit: GroupCommit, userId: string) => {
+      let started = false;
+      const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(started), 1));
+      const written = groupCommit.write(async (trx) => {
+        started = true;
+        return insertMember(userId)(trx);
+      });
+      const startedInTime = await timer;
+      await written;
+      return startedInTime;
+    };
+
+    it('a lone writer\'s write starts at once, in the same turn of the event loop', async () => {
+      const alone = new GroupCommit(db, { budgetMs: 60_000 });
+      for (let i = 0; i < 3; i += 1) expect(await startedWithinTimer(alone, `alone-${i}`)).toBe(true);
+      expect(alone.batches).toBe(3);
+    });
+
+    it('while writers are concurrent, a batch that would start alone waits for the writes about to arrive', async () => {
+      const gathering = new GroupCommit(db, { budgetMs: 60_000, gatherMs: 2, concurrentForMs: 60_000 });
+      await Promise.all([gathering.write(insertMember('overlap-1')), gathering.write(insertMember('overlap-2'))]);
+      const before = gathering.batches;
+      // The second write's timer is due before the first batch's wait ends (1 ms against 2, set after it).
+      const first = gathering.write(insertMember('company-1'));
+      const second = new Promise<string>((resolve, reject) => {
+        setTimeout(() => gathering.write(insertMember('company-2')).then(resolve, reject), 1);
+      });
+      expect(await Promise.all([first, second])).toEqual(['company-1', 'company-2']);
+      expect(gathering.batches - before).toBe(1);
+      expect(await startedWithinTimer(gathering, 'company-3')).toBe(false);
+    });
+
+    it('stops waiting once the writers have been alone for a while', async () => {
+      const gathering = new GroupCommit(db, { budgetMs: 60_000, gatherMs: 2, concurrentForMs: 30 });
+      await Promise.all([gathering.write(insertMember('was-1')), gathering.write(insertMember('was-2'))]);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(await startedWithinTimer(gathering, 'alone-again')).toBe(true);
+    });
   });
 
   it('hold: waits for the batch under way, keeps the next ones queued until release, then commits them', async () => {
