@@ -27,6 +27,12 @@ from staff as s
 left join departments as d on d.id = s.department_id
 where s.id in (select value from json_each(+?));
 
+-- findApprovedNotices
+select id, staff_id, starts_at, ends_at, reason
+from inactivity_notices
+where staff_id in (select value from json_each(+?))
+  and status = 'approved' and ends_at > +? and starts_at < +?;
+
 -- findApiKey
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
        a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,

@@ -7,5 +7,5 @@ select "id" from "staff" where "workspace_id" = $1 and "status" in ($2) and "dep
 -- values: ["workspace-1","active","department-1"]
 
 -- findApprovedNotices
-select "id", "staff_id", "starts_at", "ends_at", "reason" from "inactivity_notices" where "staff_id" in ($1) and "status" = 'approved' and "starts_at" < $2 and "ends_at" > $3;
--- values: ["staff-1",1773230400000,1772625600000]
+-- named statement findApprovedNotices (named.postgres.sql)
+-- values: ["[\"staff-1\"]",1772625600000,1773230400000]

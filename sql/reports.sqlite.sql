@@ -7,5 +7,5 @@ select "id" from "staff" where "workspace_id" = ? and "status" in (?) and "depar
 -- values: ["workspace-1","active","department-1"]
 
 -- findApprovedNotices
-select "id", "staff_id", "starts_at", "ends_at", "reason" from "inactivity_notices" where "staff_id" in (?) and "status" = 'approved' and "starts_at" < ? and "ends_at" > ?;
--- values: ["staff-1",1773230400000,1772625600000]
+-- named statement findApprovedNotices (named.sqlite.sql)
+-- values: ["[\"staff-1\"]",1772625600000,1773230400000]

@@ -63,6 +63,15 @@ export interface StaffProfileRow {
   readonly department_weekly_required_minutes: number | null;
 }
 
+/** An approved inactivity notice of a staff member. */
+export interface NoticeRow {
+  readonly id: string;
+  readonly staff_id: string;
+  readonly starts_at: number;
+  readonly ends_at: number;
+  readonly reason: string;
+}
+
 /** A workspace's enabled endpoint, with the fields of one staff member. */
 export interface EndpointWithStaffRow {
   readonly id: string;
@@ -139,6 +148,11 @@ export interface SharedStatements extends IntakeStatements {
   findStaffByChatUser: Statement<[workspaceId: string, chatUserId: string], StaffProfileRow>;
   /** Staff members by id (a JSON array), with their departments, whatever their workspace. */
   findStaffProfiles: Statement<[idsJson: string], StaffProfileRow>;
+  /**
+   * Approved inactivity notices of staff members (their ids a JSON array) overlapping `[start, end)`: a
+   * leaderboard page's, or one staff member's for the summary.
+   */
+  findApprovedNotices: Statement<[staffIdsJson: string, start: number, end: number], NoticeRow>;
 
   /** The key's stored result (one row, its columns null when there is none), taking the key on PostgreSQL. */
   takeIdempotencyKey: Statement<[scope: string, key: string], IdempotencyKeyRow>;

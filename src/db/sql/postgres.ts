@@ -34,6 +34,12 @@ limit 1`,
 ${STAFF_PROFILE_SELECT}
 where s.id = any(array(select json_array_elements_text($1::json)))`,
 
+  findApprovedNotices: `
+select id, staff_id, starts_at, ends_at, reason
+from inactivity_notices
+where staff_id = any(array(select json_array_elements_text($1::json)))
+  and status = 'approved' and ends_at > $2 and starts_at < $3`,
+
   findApiKey: `
 select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
        a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,

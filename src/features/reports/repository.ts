@@ -2,13 +2,10 @@
  * Report queries besides worked time (which the activity totals answer: src/features/totals): ranked staff,
  * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
-import { sql } from 'kysely';
+import { runStatement, type NoticeRow } from '../../db/sql/index.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
 import { ACTIVE } from '../shifts/status.ts';
-
-// A literal (not a bound parameter), as the shift statuses are (ACTIVE).
-const APPROVED = sql.lit('approved');
 
 /** Which staff data a read sees: one workspace, one environment. */
 export interface ReportAudience {
@@ -33,13 +30,7 @@ export interface StaffShiftRow {
 }
 
 
-export interface NoticeRow {
-  readonly id: string;
-  readonly staff_id: string;
-  readonly starts_at: number;
-  readonly ends_at: number;
-  readonly reason: string;
-}
+export type { NoticeRow } from '../../db/sql/index.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Leaderboard
@@ -89,12 +80,6 @@ export async function findApprovedNotices(
   period: Interval,
 ): Promise<NoticeRow[]> {
   if (staffIds.length === 0) return [];
-  return db
-    .selectFrom('inactivity_notices')
-    .select(['id', 'staff_id', 'starts_at', 'ends_at', 'reason'])
-    .where('staff_id', 'in', [...staffIds])
-    .where('status', '=', APPROVED)
-    .where('starts_at', '<', period.end)
-    .where('ends_at', '>', period.start)
-    .execute();
+  // A named statement: every summary and leaderboard page runs it.
+  return runStatement(db, 'findApprovedNotices', [JSON.stringify(staffIds), period.start, period.end]);
 }
