@@ -214,6 +214,10 @@ export function webhookScenarios(ctx: ScenarioContext, startStop: Scenario) {
       r.reset();
       const store = openStore(ctx.databaseUrl);
       const now = Date.now();
+      // Written not yet due, then made due in one statement: the server would otherwise deliver the first rows
+      // while the rest are still being written, outside the measured window (a drain of thousands a second
+      // measured over what was left of it).
+      const later = now + 86_400_000;
       try {
         for (let i = 0; i < count; i += 500) {
           const events = Array.from({ length: Math.min(500, count - i) }, () => {
@@ -236,8 +240,8 @@ export function webhookScenarios(ctx: ScenarioContext, startStop: Scenario) {
                   workspace_id: workspaceId,
                   status: 'pending',
                   attempts: 0,
-                  next_attempt_at: now,
-                  expires_at: now + 86_400_000,
+                  next_attempt_at: later,
+                  expires_at: later + 86_400_000,
                   created_at: now,
                   updated_at: now,
                 })),
@@ -245,9 +249,16 @@ export function webhookScenarios(ctx: ScenarioContext, startStop: Scenario) {
               .execute();
           });
         }
+        await store.db
+          .updateTable('webhook_deliveries')
+          .set({ next_attempt_at: Date.now() })
+          .where('endpoint_id', '=', endpoint)
+          .where('next_attempt_at', '=', later)
+          .execute();
       } finally {
         await store.close();
       }
+      // The server finds them due at its next poll (every 200 ms by default), within the measured time.
       const started = performance.now();
       const from = ctx.meter.read();
       await waitFor(() => r.received >= count, 600_000, `${count} deliveries`);
