@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/actor.ts';
 import { ManualClock } from '../../src/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
@@ -9,8 +9,8 @@ import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { ShiftDocument, StaffDocument } from '../../src/provisioning/schema.ts';
 import { DEFAULT_NOW } from '../helpers/app.ts';
 import { buildFixture } from '../helpers/fixtures.ts';
-import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
-import { addRecords, application, at, rejection, type BaseFixture } from './documents.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
+import { addRecords, application, at, rejection, withProvisionedStore, type BaseFixture } from './documents.ts';
 import { dumpDatabase } from './dump.ts';
 
 describe.each(STORE_KINDS)('provisioning (%s)', (kind) => {
@@ -29,12 +29,9 @@ describe.each(STORE_KINDS)('provisioning (%s)', (kind) => {
     return found;
   }
 
-  withTestStore(kind, (opened) => {
+  withProvisionedStore(kind, (opened, provisioned) => {
     store = opened;
-  });
-  beforeAll(async () => {
-    base = buildFixture({ secondWorkspace: true });
-    await applyProvisioning(store.db, base.document, new ManualClock(DEFAULT_NOW));
+    base = provisioned;
   });
   beforeEach(() => {
     clock = new ManualClock(DEFAULT_NOW);

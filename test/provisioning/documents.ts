@@ -1,9 +1,12 @@
 /**
- * Provisioning documents for the tests: fixture helpers, the helper that expects a refusal, and the invalid documents
- * with the issue each must get.
+ * Provisioning documents for the tests: fixture helpers, the store the suites start from, the helper that expects a
+ * refusal, and the invalid documents with the issue each must get.
  */
+import { beforeAll } from 'vitest';
+import { ManualClock } from '../../src/clock.ts';
+import type { Store } from '../../src/db/connect.ts';
 import { newId, randomBase62 } from '../../src/ids.ts';
-import { ProvisioningError } from '../../src/provisioning/apply.ts';
+import { applyProvisioning, ProvisioningError } from '../../src/provisioning/apply.ts';
 import type {
   NoticeDocument,
   ShiftDocument,
@@ -11,7 +14,9 @@ import type {
   SubmissionDocument,
   WorkspaceDocument,
 } from '../../src/provisioning/schema.ts';
-import type { Fixture, WorkspaceFixture } from '../helpers/fixtures.ts';
+import { DEFAULT_NOW } from '../helpers/app.ts';
+import { buildFixture, type Fixture, type WorkspaceFixture } from '../helpers/fixtures.ts';
+import { withTestStore, type StoreKind } from '../helpers/stores.ts';
 
 /** Adds a notice, two submissions and two history shifts to the fixture's workspace. */
 export function addRecords(fixture: Fixture) {
@@ -66,6 +71,20 @@ export function addRecords(fixture: Fixture) {
 }
 
 export type BaseFixture = Fixture & { readonly second: WorkspaceFixture };
+
+/** A store of `kind` for the suite, with a base document of two workspaces applied once before its tests. */
+export function withProvisionedStore(kind: StoreKind, opened: (store: Store, base: BaseFixture) => void): void {
+  let store: Store | undefined;
+  withTestStore(kind, (created) => {
+    store = created;
+  });
+  beforeAll(async () => {
+    if (!store) throw new Error('the test store did not open');
+    const base = buildFixture({ secondWorkspace: true });
+    await applyProvisioning(store.db, base.document, new ManualClock(DEFAULT_NOW));
+    opened(store, base);
+  });
+}
 
 /** The i-th element of an optional list (fails the test when it is missing). */
 export function at<T>(list: readonly T[] | undefined, index: number): T {

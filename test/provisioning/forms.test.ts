@@ -1,25 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { newId } from '../../src/ids.ts';
-import { applyProvisioning, ProvisioningError } from '../../src/provisioning/apply.ts';
+import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { FormDocument, SubmissionDocument } from '../../src/provisioning/schema.ts';
 import { DEFAULT_NOW } from '../helpers/app.ts';
-import { buildFixture, type Fixture, type WorkspaceFixture } from '../helpers/fixtures.ts';
-import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
+import { buildFixture } from '../helpers/fixtures.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
 import { formDoc } from '../features/applications/intake-helpers.ts';
-
-type TwoWorkspaces = Fixture & { readonly second: WorkspaceFixture };
-
-async function rejection(promise: Promise<unknown>): Promise<ProvisioningError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProvisioningError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProvisioningError');
-}
+import { rejection, withProvisionedStore, type BaseFixture } from './documents.ts';
 
 function submission(overrides: Partial<SubmissionDocument> = {}): SubmissionDocument {
   return {
@@ -37,14 +26,10 @@ describe.each(STORE_KINDS)('provisioning application forms (%s)', (kind) => {
   const clock = new ManualClock(DEFAULT_NOW);
   const apply = (document: unknown) => applyProvisioning(store.db, document, clock);
 
-  withTestStore(kind, (opened) => {
+  let base: BaseFixture;
+  withProvisionedStore(kind, (opened, provisioned) => {
     store = opened;
-  });
-
-  let base: TwoWorkspaces;
-  beforeAll(async () => {
-    base = buildFixture({ secondWorkspace: true });
-    await apply(base.document);
+    base = provisioned;
   });
 
   const formRow = (id: string) => store.db.selectFrom('application_forms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -122,7 +107,7 @@ describe.each(STORE_KINDS)('provisioning application forms (%s)', (kind) => {
     expect(JSON.parse(row.answers)).toEqual([{ questionId: 'why', label: 'Why do you want to join?', type: 'long_text', value: 'again' }]);
   });
 
-  const INVALID: Array<[string, (f: TwoWorkspaces) => void, string, RegExp]> = [
+  const INVALID: Array<[string, (f: BaseFixture) => void, string, RegExp]> = [
     ['a question id used twice', (f) => {
       f.workspace.forms = [formDoc({ questions: [{ id: 'a', label: 'A', type: 'boolean' }, { id: 'a', label: 'B', type: 'boolean' }] })];
     }, '$.workspaces[0].forms[0].questions[1].id', /already used/],

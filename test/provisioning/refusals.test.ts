@@ -2,15 +2,15 @@
  * Refused provisioning documents: every invalid document gets its issue at its path and changes nothing; every
  * structural problem is reported at once; an entity never moves to another workspace.
  */
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { ProvisioningDocument, WorkspaceDocument } from '../../src/provisioning/schema.ts';
 import { DEFAULT_NOW } from '../helpers/app.ts';
 import { buildFixture } from '../helpers/fixtures.ts';
-import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
-import { at, INVALID_CASES, rejection, type BaseFixture } from './documents.ts';
+import { STORE_KINDS } from '../helpers/stores.ts';
+import { at, INVALID_CASES, rejection, withProvisionedStore, type BaseFixture } from './documents.ts';
 import { dumpDatabase } from './dump.ts';
 
 describe.each(STORE_KINDS)('provisioning refusals (%s)', (kind) => {
@@ -20,12 +20,9 @@ describe.each(STORE_KINDS)('provisioning refusals (%s)', (kind) => {
 
   const apply = (document: unknown) => applyProvisioning(store.db, document, clock);
 
-  withTestStore(kind, (opened) => {
+  withProvisionedStore(kind, (opened, provisioned) => {
     store = opened;
-  });
-  beforeAll(async () => {
-    base = buildFixture({ secondWorkspace: true });
-    await applyProvisioning(store.db, base.document, new ManualClock(DEFAULT_NOW));
+    base = provisioned;
   });
   beforeEach(() => {
     clock = new ManualClock(DEFAULT_NOW);
