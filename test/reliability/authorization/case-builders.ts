@@ -182,6 +182,36 @@ export const APPLICATIONS_OFF: Case = {
 export const formIds = (data: Record<string, unknown>) => (data.forms as Array<{ id: string }>).map((f) => f.id);
 export const submissionIdsOf = (data: Record<string, unknown>) => (data.submissions as Array<{ id: string }>).map((s) => s.id);
 
+/** A dashboard caller's X-Service-Workspace-Id naming a workspace it may not select, or nothing selectable. */
+const WORKSPACE_SELECTION_CASES: readonly Case[] = [
+  {
+    name: 'X-Service-Workspace-Id naming a workspace the caller is not a member of',
+    with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
+    status: 403,
+    code: 'workspace_access_denied',
+  },
+  {
+    name: 'X-Service-Workspace-Id naming no workspace at all',
+    with: () => ({ headers: { 'x-service-workspace-id': newId() } }),
+    status: 403,
+    code: 'workspace_access_denied',
+  },
+  {
+    name: 'a malformed X-Service-Workspace-Id',
+    with: () => ({ headers: { 'x-service-workspace-id': "' or 1=1 --" } }),
+    status: 400,
+    code: 'validation_failed',
+  },
+];
+
+/** A member of workspace A whose role grants no permission. */
+const WITHOUT_PERMISSIONS: Case = {
+  name: 'a member of A without permissions',
+  with: (w) => ({ auth: key(w.tokens.readonly) }),
+  status: 403,
+  code: 'permission_denied',
+};
+
 /** Review operations; `target` picks the submission of A the control acts on. */
 export function reviewCases(target: (w: World) => string, body: unknown): RouteCases {
   return {
@@ -193,36 +223,14 @@ export function reviewCases(target: (w: World) => string, body: unknown): RouteC
         auth: key(w.tokens.multi),
         headers: { 'x-service-workspace-id': w.b.ids.workspaceId },
       })),
-      {
-        name: 'X-Service-Workspace-Id naming a workspace the caller is not a member of',
-        with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
-        status: 403,
-        code: 'workspace_access_denied',
-      },
-      {
-        name: 'X-Service-Workspace-Id naming no workspace at all',
-        with: () => ({ headers: { 'x-service-workspace-id': newId() } }),
-        status: 403,
-        code: 'workspace_access_denied',
-      },
-      {
-        name: 'a malformed X-Service-Workspace-Id',
-        with: () => ({ headers: { 'x-service-workspace-id': "' or 1=1 --" } }),
-        status: 400,
-        code: 'validation_failed',
-      },
+      ...WORKSPACE_SELECTION_CASES,
       {
         name: "X-Chat-Guild-Id of workspace A gives a member of workspace B nothing",
         with: (w) => ({ auth: key(w.tokens.second), headers: { 'x-chat-guild-id': GUILD_ID } }),
         status: 404,
         code: 'not_found',
       },
-      {
-        name: 'a member of A without permissions',
-        with: (w) => ({ auth: key(w.tokens.readonly) }),
-        status: 403,
-        code: 'permission_denied',
-      },
+      WITHOUT_PERMISSIONS,
       CONTROL,
     ],
   };
@@ -245,30 +253,8 @@ export function reviewReadCases(only: { a: (body: Record<string, unknown>, w: Wo
         status: 200,
         check: only.b,
       },
-      {
-        name: 'X-Service-Workspace-Id naming a workspace the caller is not a member of',
-        with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
-        status: 403,
-        code: 'workspace_access_denied',
-      },
-      {
-        name: 'X-Service-Workspace-Id naming no workspace at all',
-        with: () => ({ headers: { 'x-service-workspace-id': newId() } }),
-        status: 403,
-        code: 'workspace_access_denied',
-      },
-      {
-        name: 'a malformed X-Service-Workspace-Id',
-        with: () => ({ headers: { 'x-service-workspace-id': "' or 1=1 --" } }),
-        status: 400,
-        code: 'validation_failed',
-      },
-      {
-        name: 'a member of A without permissions',
-        with: (w) => ({ auth: key(w.tokens.readonly) }),
-        status: 403,
-        code: 'permission_denied',
-      },
+      ...WORKSPACE_SELECTION_CASES,
+      WITHOUT_PERMISSIONS,
       { ...CONTROL, check: only.a },
     ],
   };
