@@ -20,14 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { bearer } from '../helpers/fixtures.ts';
 import { STORE_KINDS, type StoreKind } from '../helpers/stores.ts';
-import {
-  describeRequest,
-  injectOptions,
-  knownValues,
-  requestArbitrary,
-  type FuzzRequest,
-  type KnownValues,
-} from './hostile-requests.ts';
+import { describeRequest, injectOptions, requestArbitrary, type FuzzRequest } from './hostile-requests.ts';
+import { knownValues, type KnownValues } from './hostile-values.ts';
 import { servedRoutes, servedRoutesOf } from './served-routes.ts';
 import { businessSnapshot, changedTables, seedWorld, type World } from './world.ts';
 

@@ -17,7 +17,8 @@ import { createTestContext, testConfig, type TestContext } from '../helpers/app.
 import { checkedInject, type Inject } from '../helpers/contract.ts';
 import { bearer, dashboardToken, REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
-import { injectOptions, knownValues, requestArbitrary } from './hostile-requests.ts';
+import { injectOptions, requestArbitrary } from './hostile-requests.ts';
+import { knownValues } from './hostile-values.ts';
 import { fillPath, pathParameters, servedRoutes, type ServedRoute } from './served-routes.ts';
 import { seedWorld, type World } from './world.ts';
 
