@@ -1,6 +1,8 @@
 /**
  * The repositories' queries, run with sample values on a Kysely instance that only records what it is asked to
- * run (no database): what test/db/sql-snapshots.test.ts writes to `sql/`.
+ * run (no database): what test/db/sql-snapshots.test.ts writes to `sql/`. The samples of the application forms,
+ * submissions and review writes, and of the reviewers' reads, are in sql-samples-applications.ts and
+ * sql-samples-queue.ts.
  */
 import {
   DummyDriver,
@@ -15,9 +17,6 @@ import {
 } from 'kysely';
 import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';
-import * as applications from '../../src/features/applications/repository.ts';
-import * as forms from '../../src/features/applications/forms/repository.ts';
-import * as intake from '../../src/features/applications/intake/repository.ts';
 import * as erasure from '../../src/features/erasure/repository.ts';
 import * as reports from '../../src/features/reports/repository.ts';
 import { startShift, stopShift, timeOutShift, timeOutShifts } from '../../src/features/shifts/lifecycle.ts';
@@ -29,6 +28,7 @@ import * as outbox from '../../src/features/webhooks/outbox.ts';
 import * as webhooks from '../../src/features/webhooks/repository.ts';
 import * as workspace from '../../src/features/workspaces/workspace.ts';
 import * as records from '../../src/idempotency/records.ts';
+import { applicationsSnapshots, formsSnapshots, intakeSnapshots } from './sql-samples-applications.ts';
 import { queueSnapshots } from './sql-samples-queue.ts';
 
 export const SNAPSHOT_DIALECTS = ['sqlite', 'postgres'] as const;
@@ -89,16 +89,16 @@ export async function capturedQueries(
 }
 
 // Sample values: fixed, so the files change only when the queries do.
-const NOW = Date.parse('2026-03-11T12:00:00.000Z');
+export const NOW = Date.parse('2026-03-11T12:00:00.000Z');
 const HOUR = 3_600_000;
-const WORKSPACE = 'workspace-1';
+export const WORKSPACE = 'workspace-1';
 const APPLICATION = 'application-1';
-const STAFF = 'staff-1';
+export const STAFF = 'staff-1';
 const SHIFT = 'shift-1';
 const OWNER = { applicationId: APPLICATION, environment: 'test' };
 const AUDIENCE = { workspaceId: WORKSPACE, environment: 'test' };
 const HEARTBEAT = { recordedAt: NOW, seenAt: NOW, staleBefore: NOW - 300_000, owner: OWNER, serverId: 'server-1' };
-const RESULT = {
+export const RESULT = {
   scope: `app:${APPLICATION}:test`,
   key: 'idempotency-key-1',
   fingerprint: 'fingerprint',
@@ -135,7 +135,6 @@ const SHIFT_ROW = {
   end_reason: null,
   created_at: NOW,
 };
-const APPLICANT_ON_FORM = { formId: 'form-1', environment: 'live', gameUserId: '2001' };
 const SPAN = { workspace_id: WORKSPACE, environment: 'test', staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
 const EVENT = {
   id: 'event-1',
@@ -320,46 +319,8 @@ export function snapshotSamples(): SnapshotModule[] {
         { name: 'purgeExpiredRecords', run: (db) => records.purgeExpiredRecords(db, { now: () => NOW }, 1000) },
       ],
     },
-    {
-      file: 'application-forms',
-      samples: [
-        { name: 'listForms', run: (db) => forms.listForms(db, WORKSPACE) },
-        { name: 'findForm', run: (db) => forms.findForm(db, WORKSPACE, 'form-1') },
-      ],
-    },
-    {
-      file: 'application-intake',
-      samples: [
-        { name: 'findPendingSubmission', run: (db) => intake.findPendingSubmission(db, APPLICANT_ON_FORM) },
-        { name: 'lastRejectionAt', run: (db) => intake.lastRejectionAt(db, APPLICANT_ON_FORM) },
-        {
-          name: 'insertSubmissionUnlessPending',
-          run: (db) =>
-            intake.insertSubmissionUnlessPending(db, {
-              id: 'submission-1',
-              workspace_id: WORKSPACE,
-              status: 'submitted',
-              score: null,
-              reviewer_notes: null,
-              applicant: '{"gameUserId":"2001","gameUsername":null,"displayName":null,"chatUserId":null}',
-              answers: '[]',
-              created_at: NOW,
-              reviewed_at: null,
-              accepted_at: null,
-              rejected_at: null,
-              staff_profile_id: null,
-              updated_at: NOW,
-              form_id: 'form-1',
-              environment: 'live',
-              game_user_id: '2001',
-            }),
-        },
-        {
-          name: 'listApplicantSubmissions',
-          run: (db) => intake.listApplicantSubmissions(db, WORKSPACE, 'live', '2001', 20),
-        },
-      ],
-    },
+    formsSnapshots,
+    intakeSnapshots,
     {
       file: 'erasure',
       samples: [
@@ -385,64 +346,7 @@ export function snapshotSamples(): SnapshotModule[] {
         { name: 'insertErasure', run: (db) => erasure.insertErasure(db, { id: 'erasure-1', ranAt: NOW, changes: '{}' }) },
       ],
     },
-    {
-      file: 'applications',
-      samples: [
-        { name: 'findSubmission', run: (db) => applications.findSubmission(db, 'submission-1') },
-        {
-          name: 'updateSubmissionIf',
-          run: (db) =>
-            applications.updateSubmissionIf(db, 'submission-1', ['submitted', 'under_review'], {
-              status: 'accepted',
-              accepted_at: NOW,
-              updated_at: NOW,
-            }),
-        },
-        { name: 'setStaffProfile', run: (db) => applications.setStaffProfile(db, 'submission-1', STAFF) },
-        { name: 'findStaffIdByGameUser', run: (db) => applications.findStaffIdByGameUser(db, WORKSPACE, '1001') },
-        {
-          name: 'insertStaffIfAbsent',
-          run: (db) =>
-            applications.insertStaffIfAbsent(db, {
-              id: STAFF,
-              workspaceId: WORKSPACE,
-              displayName: 'Alice',
-              gameUserId: '1001',
-              gameUsername: 'alice',
-              chatUserId: null,
-              createdAt: NOW,
-            }),
-        },
-        {
-          name: 'insertCommand',
-          run: (db) =>
-            applications.insertCommand(db, {
-              id: 'command-1',
-              workspaceId: WORKSPACE,
-              type: 'application.submission.accept',
-              actorType: 'user',
-              actorId: 'user-1',
-              submissionId: 'submission-1',
-              requestId: RESULT.requestId,
-              idempotencyKey: RESULT.key,
-              payload: {},
-              createdAt: NOW,
-            }),
-        },
-        {
-          name: 'insertEvent',
-          run: (db) =>
-            applications.insertEvent(db, {
-              id: 'event-1',
-              workspaceId: WORKSPACE,
-              commandId: 'command-1',
-              type: 'application.submission.accepted',
-              payload: {},
-              createdAt: NOW,
-            }),
-        },
-      ],
-    },
+    applicationsSnapshots,
     queueSnapshots,
     {
       file: 'reports',
