@@ -23,7 +23,7 @@ export interface GroupCommitOptions {
 }
 
 /** A queue this long already shares its commit widely: its batch starts at once. */
-const GATHER_BELOW = 16;
+export const GATHER_BELOW = 16;
 
 /**
  * Group commit for the embedded store (behind Store.write). SQLite runs one writer at a time and every commit is
