@@ -6,8 +6,8 @@
 import * as applications from '../../src/features/applications/repository.ts';
 import * as forms from '../../src/features/applications/forms/repository.ts';
 import * as intake from '../../src/features/applications/intake/repository.ts';
-// sql-samples.ts imports this file before it defines these values: read them only when a sample runs.
-import { NOW, RESULT, STAFF, WORKSPACE, type SnapshotModule } from './sql-samples.ts';
+import { NOW, RESULT, STAFF, WORKSPACE } from './sql-sample-values.ts';
+import type { SnapshotModule } from './sql-samples.ts';
 
 const APPLICANT_ON_FORM = { formId: 'form-1', environment: 'live', gameUserId: '2001' };
 

@@ -1,9 +1,8 @@
 /** Samples of the reviewers' reads (src/features/applications/queue/repository.ts), written to `sql/applications-queue.*.sql`. */
 import * as queue from '../../src/features/applications/queue/repository.ts';
+import { NOW, WORKSPACE } from './sql-sample-values.ts';
 import type { SnapshotModule } from './sql-samples.ts';
 
-const NOW = Date.parse('2026-03-11T12:00:00.000Z');
-const WORKSPACE = 'workspace-1';
 const PENDING = ['submitted', 'under_review'];
 
 export const queueSnapshots: SnapshotModule = {

@@ -29,6 +29,21 @@ import * as webhooks from '../../src/features/webhooks/repository.ts';
 import * as workspace from '../../src/features/workspaces/workspace.ts';
 import * as records from '../../src/idempotency/records.ts';
 import { applicationsSnapshots, formsSnapshots, intakeSnapshots } from './sql-samples-applications.ts';
+import {
+  AUDIENCE,
+  CREDENTIAL,
+  EVENT,
+  HEARTBEAT,
+  HOUR,
+  NOW,
+  OWNER,
+  RESULT,
+  SHIFT,
+  SHIFT_ROW,
+  SPAN,
+  STAFF,
+  WORKSPACE,
+} from './sql-sample-values.ts';
 import { queueSnapshots } from './sql-samples-queue.ts';
 
 export const SNAPSHOT_DIALECTS = ['sqlite', 'postgres'] as const;
@@ -87,63 +102,6 @@ export async function capturedQueries(
   }
   return parts.join('\n');
 }
-
-// Sample values: fixed, so the files change only when the queries do.
-export const NOW = Date.parse('2026-03-11T12:00:00.000Z');
-const HOUR = 3_600_000;
-export const WORKSPACE = 'workspace-1';
-const APPLICATION = 'application-1';
-export const STAFF = 'staff-1';
-const SHIFT = 'shift-1';
-const OWNER = { applicationId: APPLICATION, environment: 'test' };
-const AUDIENCE = { workspaceId: WORKSPACE, environment: 'test' };
-const HEARTBEAT = { recordedAt: NOW, seenAt: NOW, staleBefore: NOW - 300_000, owner: OWNER, serverId: 'server-1' };
-export const RESULT = {
-  scope: `app:${APPLICATION}:test`,
-  key: 'idempotency-key-1',
-  fingerprint: 'fingerprint',
-  status: 200,
-  body: '{"data":{}}',
-  requestId: 'req_0000000000000000',
-  now: NOW,
-};
-const CREDENTIAL = {
-  keyHash: 'key-hash',
-  keyId: 'key-1',
-  environment: 'test',
-  scopes: '["activity:write"]',
-  applicationId: APPLICATION,
-  applicationName: 'Game',
-  workspaceId: WORKSPACE,
-  features: '{"activity":true}',
-  allowedUniverseIds: '["42"]',
-};
-const SHIFT_ROW = {
-  id: SHIFT,
-  workspace_id: WORKSPACE,
-  application_id: APPLICATION,
-  environment: 'test',
-  staff_id: STAFF,
-  universe_id: '42',
-  place_id: '7',
-  server_id: 'server-1',
-  status: 'active',
-  started_at: NOW - HOUR,
-  last_heartbeat_at: NOW - HOUR,
-  last_seen_at: NOW,
-  ended_at: null,
-  end_reason: null,
-  created_at: NOW,
-};
-const SPAN = { workspace_id: WORKSPACE, environment: 'test', staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
-const EVENT = {
-  id: 'event-1',
-  type: 'activity.shift.ended' as const,
-  workspaceId: WORKSPACE,
-  environment: 'test' as const,
-  createdAt: NOW,
-  data: { shift: { id: SHIFT } },
-};
 
 /** A store on the recording Kysely instance: writes run in one of its (recorded) transactions. */
 function storeOf(db: Db, dialect: SnapshotDialect): Store {

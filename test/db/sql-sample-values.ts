@@ -1,0 +1,59 @@
+/**
+ * The values the SQL samples (sql-samples*.ts) call the repositories with: fixed, so the snapshot files change only
+ * when the queries do.
+ */
+export const NOW = Date.parse('2026-03-11T12:00:00.000Z');
+export const HOUR = 3_600_000;
+export const WORKSPACE = 'workspace-1';
+export const APPLICATION = 'application-1';
+export const STAFF = 'staff-1';
+export const SHIFT = 'shift-1';
+export const OWNER = { applicationId: APPLICATION, environment: 'test' };
+export const AUDIENCE = { workspaceId: WORKSPACE, environment: 'test' };
+export const HEARTBEAT = { recordedAt: NOW, seenAt: NOW, staleBefore: NOW - 300_000, owner: OWNER, serverId: 'server-1' };
+export const RESULT = {
+  scope: `app:${APPLICATION}:test`,
+  key: 'idempotency-key-1',
+  fingerprint: 'fingerprint',
+  status: 200,
+  body: '{"data":{}}',
+  requestId: 'req_0000000000000000',
+  now: NOW,
+};
+export const CREDENTIAL = {
+  keyHash: 'key-hash',
+  keyId: 'key-1',
+  environment: 'test',
+  scopes: '["activity:write"]',
+  applicationId: APPLICATION,
+  applicationName: 'Game',
+  workspaceId: WORKSPACE,
+  features: '{"activity":true}',
+  allowedUniverseIds: '["42"]',
+};
+export const SHIFT_ROW = {
+  id: SHIFT,
+  workspace_id: WORKSPACE,
+  application_id: APPLICATION,
+  environment: 'test',
+  staff_id: STAFF,
+  universe_id: '42',
+  place_id: '7',
+  server_id: 'server-1',
+  status: 'active',
+  started_at: NOW - HOUR,
+  last_heartbeat_at: NOW - HOUR,
+  last_seen_at: NOW,
+  ended_at: null,
+  end_reason: null,
+  created_at: NOW,
+};
+export const SPAN = { workspace_id: WORKSPACE, environment: 'test', staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
+export const EVENT = {
+  id: 'event-1',
+  type: 'activity.shift.ended' as const,
+  workspaceId: WORKSPACE,
+  environment: 'test' as const,
+  createdAt: NOW,
+  data: { shift: { id: SHIFT } },
+};
