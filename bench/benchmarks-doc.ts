@@ -74,7 +74,7 @@ pass/fail.
 | \`--database-url <postgres://…>\` | the PostgreSQL database the run's schema is created in (default \`BENCH_DATABASE_URL\`, \`TEST_DATABASE_URL\` or \`postgres://postgres@127.0.0.1:5432/test\`) |
 | \`--fresh\` | regenerate the cached SQLite dataset |
 | \`--only a,b\` | only these scenarios (and the baseline) |
-| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels \`busy\` and \`heavy\`, phases \`heartbeats\`, \`batches\`, \`cycles\`, \`reads\` and \`mix\` (its idle measurement runs first all the same) |
+| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels \`busy\` and \`heavy\`, phases \`health\`, \`heartbeats\`, \`batches\`, \`cycles\`, \`reads\` and \`mix\` (its idle measurement runs first all the same) |
 | \`--no-baseline\` | skip the baseline too, e.g. to profile one scenario alone (costs are then not given as multiples of \`/health\`'s) |
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario and per open-loop phase; closed-loop connections |
 | \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node bench/profile-summary.ts <file>\`) |
@@ -109,10 +109,11 @@ quiet at the start of the open-loop scenario.
 spaced at its rate), never waiting for answers: node's http client with a keep-alive agent and a socket limit no
 phase reaches, so a slow answer never delays the next send. A request's latency runs from the instant it was
 **due**, so a request held back behind a stalled event loop (the gateway's, or the generator's own) is counted
-with its delay, not left out. Four streams:
+with its delay, not left out. Four streams, and a reference:
 
 | stream | each operation |
 |---|---|
+| \`health\` | \`GET /health\` at the heartbeats' rate, alone only (never in the mix): what waking the gateway for an empty request costs at that rate, against which a heartbeat's cost at the rate can be set (the saturated \`baseline\` runs its requests back to back, which a fixed rate does not) |
 | \`heartbeats\` | \`POST /v1/activity/shifts/{id}/heartbeat\`, the active shifts in turn, a unique \`Idempotency-Key\` each |
 | \`batches\` | \`POST /v1/activity/shifts/heartbeats\` with the active shifts of one game server (50 with the full dataset) |
 | \`cycles\` | \`POST …/shifts/start\` for a staff member no other stream uses, then \`POST …/shifts/{id}/stop\` due ${CYCLE_HOLD_MS} ms later (sent when the start answers, if later; its latency still counts from when it was due) |
@@ -124,7 +125,7 @@ ${markdownTable(
     (c) => c > 0,
   )}
 
-At each level each stream runs alone, then all four at once ("mix"): ${open.warmupSeconds} s unmeasured, then ${open.phaseSeconds} s
+At each level the reference runs first, then each stream alone, then all four at once ("mix"): ${open.warmupSeconds} s unmeasured, then ${open.phaseSeconds} s
 measured, for p50, p99, p99.9 and the maximum of every stream and request kind (p99.9 is the largest sample when a
 row has fewer than 1,000). Every answer is checked for its status (200), and the run fails on any other or on none.
 Each phase also reports the gateway's event-loop delay (p99 and max), the CPU of the gateway and the database (and

@@ -12,7 +12,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only <a,b,...>              run only these scenarios (and the baseline), e.g. --only open
   --no-baseline                 skip the baseline too (e.g. to profile one scenario alone)
   --phases <level:phase,...>    only these phases of the open-loop scenario, e.g. busy:heartbeats,busy:mix
-                                (levels busy, heavy; phases heartbeats, batches, cycles, reads, mix)
+                                (levels busy, heavy; phases health, heartbeats, batches, cycles, reads, mix)
   --duration <seconds>          measured seconds per scenario (and per phase of the open-loop scenario)
   --connections <n>             connections per scenario (default 32)
   --profile                     run the server with --cpu-prof and summarize the profile
@@ -58,7 +58,7 @@ export interface BenchOptions {
   readonly help: boolean;
 }
 
-const OPEN_PHASE = /^(busy|heavy):(heartbeats|batches|cycles|reads|mix)$/;
+const OPEN_PHASE = /^(busy|heavy):(health|heartbeats|batches|cycles|reads|mix)$/;
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -124,7 +124,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
           .map((s) => s.trim())
           .filter((s) => s !== '');
         for (const phase of phases) {
-          if (!OPEN_PHASE.test(phase)) throw new OptionsError(`--phases: "${phase}" is not level:phase (busy|heavy : heartbeats|batches|cycles|reads|mix)`);
+          if (!OPEN_PHASE.test(phase)) throw new OptionsError(`--phases: "${phase}" is not level:phase (busy|heavy : health|heartbeats|batches|cycles|reads|mix)`);
         }
         break;
       case '--no-baseline':

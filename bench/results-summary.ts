@@ -4,7 +4,7 @@
  */
 import type { OperationCost } from './cpu.ts';
 import type { OpenLatencyRow, OpenPhaseRecord } from './open/measure.ts';
-import { OPEN_LEVELS, READ_KINDS, type LevelName } from './open/scenario.ts';
+import { OPEN_LEVELS, READ_KINDS, type LevelName, type StreamName } from './open/scenario.ts';
 import { healthCost, type RunRecord } from './report.ts';
 import { costCell, markdownTable } from './tables.ts';
 import type { StoreName } from './targets.ts';
@@ -29,23 +29,36 @@ function latency(record: RunRecord, level: LevelName, phaseName: string, stream:
   return phase(record, level, phaseName)?.streams.find((s) => s.name === stream)?.latency.find((r) => r.kind === kind);
 }
 
-function times(cost: OperationCost | null | undefined, base: OperationCost | null | undefined): string {
-  return cost && base && base.totalUs > 0 ? ` (${(cost.totalUs / base.totalUs).toFixed(1)} x)` : '';
+/** `cost` as a multiple of `base`, to one decimal, or null when either is missing. */
+function multiple(cost: OperationCost | null | undefined, base: OperationCost | null | undefined): string | null {
+  return cost && base && base.totalUs > 0 ? (cost.totalUs / base.totalUs).toFixed(1) : null;
 }
 
-const rate = (level: LevelName, stream: 'heartbeats' | 'batches' | 'cycles' | 'reads') =>
+function times(cost: OperationCost | null | undefined, base: OperationCost | null | undefined): string {
+  const x = multiple(cost, base);
+  return x === null ? '' : ` (${x} x)`;
+}
+
+const rate = (level: LevelName, stream: StreamName) =>
   (OPEN_LEVELS.find((l) => l.name === level)?.rates[stream] ?? 0).toLocaleString('en-US');
 
 const ROWS: ReadonlyArray<readonly [string, Cell]> = [
   ['`GET /health`: CPU per request, saturated', (r) => µs(closed(r, 'baseline'))],
   ['heartbeat: CPU per request, saturated', (r) => µs(closed(r, 'heartbeat')) + times(closed(r, 'heartbeat'), healthCost(r))],
-  ...(['busy', 'heavy'] as const).map(
-    (level) =>
-      [
-        `heartbeat: CPU per request at ${rate(level, 'heartbeats')}/s, alone (x saturated)`,
-        (r: RunRecord) => µs(phase(r, level, 'heartbeats')?.cost) + times(phase(r, level, 'heartbeats')?.cost, closed(r, 'heartbeat')),
-      ] as const,
-  ),
+  ...(['busy', 'heavy'] as const).flatMap((level) => [
+    [`\`GET /health\`: CPU per request at ${rate(level, 'health')}/s (x saturated)`, (r: RunRecord) => µs(phase(r, level, 'health')?.cost) + times(phase(r, level, 'health')?.cost, closed(r, 'baseline'))] as const,
+    [
+      `heartbeat: CPU per request at ${rate(level, 'heartbeats')}/s, alone`,
+      (r: RunRecord) => {
+        const cost = phase(r, level, 'heartbeats')?.cost;
+        const multiples = [
+          [multiple(cost, closed(r, 'heartbeat')), 'saturated'],
+          [multiple(cost, phase(r, level, 'health')?.cost), '`/health` at that rate'],
+        ].flatMap(([x, of]) => (x === null ? [] : [`${x} x ${of}`]));
+        return µs(cost) + (multiples.length > 0 ? ` (${multiples.join('; ')})` : '');
+      },
+    ] as const,
+  ]),
   ['batch heartbeat: CPU per batch (per shift), saturated', (r) => µs(closed(r, 'heartbeat-batch'))],
   [`batch heartbeat: CPU per batch (per shift) at ${rate('busy', 'batches')}/s, alone`, (r) => µs(phase(r, 'busy', 'batches')?.cost)],
   ['start + stop: CPU per cycle, saturated', (r) => µs(closed(r, 'start-stop'))],

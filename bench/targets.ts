@@ -86,7 +86,7 @@ export const TARGET_ROWS: ReadonlyArray<{ readonly text: string; readonly limit:
 ];
 
 const NOT_RUN: TargetResult['measured'] = 'not run';
-const BUSY: OpenLevel = OPEN_LEVELS.find((level) => level.name === 'busy') ?? { name: 'busy', rates: { heartbeats: 0, batches: 0, cycles: 0, reads: 0 } };
+const BUSY: OpenLevel = OPEN_LEVELS.find((level) => level.name === 'busy') ?? { name: 'busy', rates: { health: 0, heartbeats: 0, batches: 0, cycles: 0, reads: 0 } };
 
 function judge(target: string, value: number | null | undefined, limit: number, measured: (value: number) => string): TargetResult {
   if (value === null || value === undefined || !Number.isFinite(value)) return { target, measured: NOT_RUN, pass: null };
@@ -119,9 +119,14 @@ export function evaluateTargets(
   const saturated = closed('heartbeat')?.cost;
   const busyHeartbeat = openPhase(open, 'busy', 'heartbeats')?.cost;
   const ratio = saturated && busyHeartbeat && saturated.totalUs > 0 ? busyHeartbeat.totalUs / saturated.totalUs : null;
+  // What the same rate costs an empty request, for reference (not judged): the part of the ratio no heartbeat can shed.
+  const busyHealth = openPhase(open, 'busy', 'health')?.cost;
+  const reference = busyHealth && busyHeartbeat && busyHealth.totalUs > 0
+    ? `; GET /health at ${BUSY.rates.health}/s ${us(busyHealth.totalUs)}, the heartbeat ${(busyHeartbeat.totalUs / busyHealth.totalUs).toFixed(2)} x it`
+    : '';
   out.push(
     judge(`heartbeat CPU at the busy rate <= ${TARGETS.heartbeatBusyOverSaturated[store]} x saturated`, ratio, TARGETS.heartbeatBusyOverSaturated[store], (r) =>
-      `${r.toFixed(2)} x (${us(busyHeartbeat?.totalUs ?? 0)} at ${BUSY.rates.heartbeats}/s vs ${us(saturated?.totalUs ?? 0)} saturated)`,
+      `${r.toFixed(2)} x (${us(busyHeartbeat?.totalUs ?? 0)} at ${BUSY.rates.heartbeats}/s vs ${us(saturated?.totalUs ?? 0)} saturated${reference})`,
     ),
   );
   const batch = openPhase(open, 'busy', 'batches')?.cost;

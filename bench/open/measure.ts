@@ -145,7 +145,10 @@ export async function measureOpen(ctx: OpenRunContext): Promise<OpenRecord> {
     for (const level of OPEN_LEVELS) {
       const plans: Array<{ phase: StreamName | 'mix'; streams: PhaseStream[] }> = [
         ...ctx.scenario.streams.map((stream) => ({ phase: stream.name, streams: [{ stream, rate: level.rates[stream.name] }] })),
-        { phase: 'mix' as const, streams: ctx.scenario.streams.map((stream) => ({ stream, rate: level.rates[stream.name] })) },
+        {
+          phase: 'mix' as const,
+          streams: ctx.scenario.streams.filter((stream) => stream.reference !== true).map((stream) => ({ stream, rate: level.rates[stream.name] })),
+        },
       ];
       for (const plan of plans) {
         phaseNumber += 1;

@@ -84,7 +84,7 @@ function idleShare(record: OpenRecord, phase: OpenPhaseRecord): string {
 
 function phaseRows(record: OpenRecord, health: OperationCost | null): string[][] {
   return record.phases.map((phase) => {
-    const alone = record.phases.filter((p) => p.level === phase.level && p.phase !== 'mix');
+    const alone = record.phases.filter((p) => p.level === phase.level && p.phase !== 'mix' && p.phase !== 'health');
     const done = phase.streams.reduce((sum, s) => sum + s.completed, 0) / Math.max(phase.cpu.wallSeconds, 0.001);
     return [
       phase.level,

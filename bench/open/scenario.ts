@@ -1,14 +1,16 @@
 /**
  * The open-loop scenario: four streams sent at fixed rates (single heartbeats, batch heartbeats, start + stop
  * cycles, and reads: week leaderboard page 1, summary and per-staff month in turn), each alone and then all at
- * once, at two levels. open/measure.ts runs it; this module says what each operation sends.
+ * once, at two levels; and first at each level `GET /health` alone at the heartbeats' rate, the reference a
+ * request at that rate is measured against (what waking the process for an empty request costs). open/measure.ts
+ * runs it; this module says what each operation sends.
  */
 import { Random } from '../random.ts';
 import type { Scenario, ScenarioContext } from '../scenarios.ts';
 import { HEARTBEATS, LEADERBOARD, shiftsPerBatch, START, type Workload } from '../workload.ts';
 
-export type StreamName = 'heartbeats' | 'batches' | 'cycles' | 'reads';
-export const STREAM_NAMES: readonly StreamName[] = ['heartbeats', 'batches', 'cycles', 'reads'];
+export type StreamName = 'health' | 'heartbeats' | 'batches' | 'cycles' | 'reads';
+export const STREAM_NAMES: readonly StreamName[] = ['health', 'heartbeats', 'batches', 'cycles', 'reads'];
 
 export type LevelName = 'busy' | 'heavy';
 
@@ -18,10 +20,10 @@ export interface OpenLevel {
   readonly rates: Readonly<Record<StreamName, number>>;
 }
 
-/** "busy": what one deployment's busy hour sends; "heavy": twice that. */
+/** "busy": what one deployment's busy hour sends; "heavy": twice that. `health` is sent at the heartbeats' rate. */
 export const OPEN_LEVELS: readonly OpenLevel[] = [
-  { name: 'busy', rates: { heartbeats: 700, batches: 14, cycles: 7, reads: 28 } },
-  { name: 'heavy', rates: { heartbeats: 1400, batches: 28, cycles: 14, reads: 56 } },
+  { name: 'busy', rates: { health: 700, heartbeats: 700, batches: 14, cycles: 7, reads: 28 } },
+  { name: 'heavy', rates: { health: 1400, heartbeats: 1400, batches: 28, cycles: 14, reads: 56 } },
 ];
 
 /** A cycle's stop is due this long after its start was (sent at once if the start answers later). */
@@ -47,6 +49,8 @@ export interface OpenStream {
   readonly title: string;
   /** What one operation is, for its cost. */
   readonly unit: string;
+  /** A reference measured alone only, never part of the mix. */
+  readonly reference?: boolean;
   /** Shifts one operation carries (batches). */
   shifts?(): number;
   /** The i-th operation of a phase whose idempotency keys start with `tag`. */
@@ -66,6 +70,13 @@ export function openScenario(ctx: ScenarioContext, workload: Workload, writes: r
   let readSeed = 0;
   let random = new Random(1);
 
+  const health: OpenStream = {
+    name: 'health',
+    title: 'GET /health, the reference: an empty request at the heartbeats\' rate',
+    unit: 'request',
+    reference: true,
+    operation: () => ({ first: { kind: 'health', method: 'GET', path: '/health', headers: {} } }),
+  };
   const heartbeats: OpenStream = {
     name: 'heartbeats',
     title: 'single heartbeats, active shifts in turn',
@@ -143,6 +154,6 @@ export function openScenario(ctx: ScenarioContext, workload: Workload, writes: r
       ctx.contract.check('open (per-staff month)', 'GET', '/v1/activity/staff/{gameUserId}', month);
     },
     requests: () => [],
-    open: { streams: [heartbeats, batches, cycles, reads] },
+    open: { streams: [health, heartbeats, batches, cycles, reads] },
   };
 }

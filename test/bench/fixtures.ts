@@ -72,6 +72,7 @@ export const open: OpenRecord = {
   cycleHoldMs: 250,
   idle: { seconds: 10, gatewayMsPerSecond: 2, databaseMsPerSecond: null, serverLoop: { p50: 0, p99: 0.1, max: 1, samples: 1000 } },
   phases: [
+    phase('busy', 'health', { cost: cost('request', 125) }),
     phase('busy', 'heartbeats', { cost: cost('heartbeat', 500) }),
     phase('busy', 'batches', { cost: cost('batch', 400, 50) }),
     phase('busy', 'cycles', { cost: cost('cycle', 700) }),
