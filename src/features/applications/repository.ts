@@ -10,9 +10,11 @@ export interface Submission {
   readonly reviewerNotes: string | null;
   /** Applicant document as stored (JSON text). */
   readonly applicant: string;
+  /** The environment of the key that sent it (`live` for a provisioned one). */
+  readonly environment: string;
 }
 
-const SUBMISSION_COLUMNS = ['id', 'workspace_id', 'status', 'score', 'reviewer_notes', 'applicant'] as const;
+const SUBMISSION_COLUMNS = ['id', 'workspace_id', 'status', 'score', 'reviewer_notes', 'applicant', 'environment'] as const;
 
 type SubmissionRow = Pick<SubmissionTable, (typeof SUBMISSION_COLUMNS)[number]>;
 
@@ -24,6 +26,7 @@ function toSubmission(row: SubmissionRow): Submission {
     score: row.score,
     reviewerNotes: row.reviewer_notes,
     applicant: row.applicant,
+    environment: row.environment,
   };
 }
 

@@ -224,12 +224,13 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     const { command, event, result } = await decision.conclude(updated, now, prepared);
     const ids = await record(trx, actor, updated, operation, request, now, { command, event });
     const answer = { ...result, ...ids };
-    // The event goes to the workspace's webhook endpoints with the decision's answer as its data.
+    // The event goes to the workspace's webhook endpoints with the decision's answer as its data, in the
+    // submission's environment (a receiver tells a test application's decisions from live ones, as at intake).
     await enqueueWebhookEvent(trx, {
       id: ids.eventId,
       type: OPERATION_RULES[operation].eventType,
       workspaceId: updated.workspaceId,
-      environment: null,
+      environment: updated.environment === 'test' ? 'test' : 'live',
       createdAt: now,
       data: answer,
     });

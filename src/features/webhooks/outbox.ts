@@ -11,7 +11,10 @@ export interface WebhookEvent {
   readonly id: string;
   readonly type: WebhookEventType;
   readonly workspaceId: string;
-  /** The key's environment for activity events; null for dashboard actions (submission decisions). */
+  /**
+   * The environment the event's data belongs to: the key's for activity events and a submission's intake, the
+   * submission's for its review decisions. The envelope allows null for an event of no environment.
+   */
   readonly environment: 'test' | 'live' | null;
   readonly createdAt: number;
   readonly data: Readonly<Record<string, unknown>>;

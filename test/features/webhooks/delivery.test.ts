@@ -73,17 +73,24 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
   const deliveriesOf = (eventId: string) =>
     ctx.store.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute();
 
-  it('delivers every submission event type, signed, with the decision response as data', async () => {
-    const decided: Array<{ operation: ReviewOperation; data: Record<string, unknown> }> = [];
-    for (const operation of ['mark-under-review', 'review', 'accept', 'reject'] as const) {
+  it('delivers every submission event type, signed, with the decision response as data, in the submission\'s environment', async () => {
+    const decided: Array<{ operation: ReviewOperation; environment: string; data: Record<string, unknown> }> = [];
+    for (const [operation, environment] of [
+      ['mark-under-review', 'live'],
+      ['review', 'test'],
+      ['accept', 'live'],
+      ['reject', 'test'],
+    ] as const) {
       const id = await addSubmission(ctx, fixture.workspace);
+      // As an intake with a test key would have recorded it (provisioned submissions are live).
+      await ctx.store.db.updateTable('submissions').set({ environment }).where('id', '=', id).execute();
       const body = operation === 'review' ? { score: 70 } : { reviewNote: `note for ${operation}` };
       const res = await call(ctx.inject, operation, id, { token, body });
       expect(res.statusCode).toBe(200);
-      decided.push({ operation, data: res.json().data });
+      decided.push({ operation, environment, data: res.json().data });
     }
     expect(await deliverDue(dispatcher)).toBe(5);
-    for (const { operation, data } of decided) {
+    for (const { operation, environment, data } of decided) {
       const eventId = data.eventId as string;
       const got = receiver.at(EVERYTHING).filter((r) => r.headers['webhook-id'] === eventId);
       expect(got).toHaveLength(1);
@@ -96,7 +103,7 @@ describe.each(CASES)('webhook delivery of submission events (%s, sent %s)', (kin
         type: EVENT_TYPE[operation],
         createdAt: new Date(DEFAULT_NOW).toISOString(),
         workspaceId: fixture.ids.workspaceId,
-        environment: null,
+        environment,
         data,
       });
     }
