@@ -12,7 +12,7 @@ import type { ServerProcess } from '../server.ts';
 import { LatencyRecorder, round, summarize, type LatencySummary } from '../stats.ts';
 import { openClient } from './client.ts';
 import { runPhase, type PhaseOutcome, type PhaseStream, type StreamOutcome } from './phase.ts';
-import { CYCLE_HOLD_MS, OPEN_LEVELS, type LevelName, type OpenScenario, type StreamName } from './scenario.ts';
+import { CYCLE_HOLD_MS, MIX_STREAMS, OPEN_LEVELS, type LevelName, type OpenScenario, type StreamName } from './scenario.ts';
 
 export interface OpenIdleRecord {
   readonly seconds: number;
@@ -147,7 +147,7 @@ export async function measureOpen(ctx: OpenRunContext): Promise<OpenRecord> {
         ...ctx.scenario.streams.map((stream) => ({ phase: stream.name, streams: [{ stream, rate: level.rates[stream.name] }] })),
         {
           phase: 'mix' as const,
-          streams: ctx.scenario.streams.filter((stream) => stream.reference !== true).map((stream) => ({ stream, rate: level.rates[stream.name] })),
+          streams: ctx.scenario.streams.filter((stream) => MIX_STREAMS.includes(stream.name)).map((stream) => ({ stream, rate: level.rates[stream.name] })),
         },
       ];
       for (const plan of plans) {

@@ -2,6 +2,7 @@
 import { cpuPercent, type OperationCost } from '../cpu.ts';
 import { costCell, markdownTable, textTable } from '../tables.ts';
 import type { OpenPhaseRecord, OpenRecord } from './measure.ts';
+import { MIX_STREAMS } from './scenario.ts';
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 const percent = (value: number | null) => (value === null ? '-' : String(value));
@@ -84,7 +85,8 @@ function idleShare(record: OpenRecord, phase: OpenPhaseRecord): string {
 
 function phaseRows(record: OpenRecord, health: OperationCost | null): string[][] {
   return record.phases.map((phase) => {
-    const alone = record.phases.filter((p) => p.level === phase.level && p.phase !== 'mix' && p.phase !== 'health');
+    // The mix's streams, each alone: what the mix's CPU is set beside.
+    const alone = record.phases.filter((p) => p.level === phase.level && (MIX_STREAMS as readonly string[]).includes(p.phase));
     const done = phase.streams.reduce((sum, s) => sum + s.completed, 0) / Math.max(phase.cpu.wallSeconds, 0.001);
     return [
       phase.level,

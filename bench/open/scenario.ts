@@ -10,7 +10,9 @@ import type { Scenario, ScenarioContext } from '../scenarios.ts';
 import { HEARTBEATS, LEADERBOARD, shiftsPerBatch, START, type Workload } from '../workload.ts';
 
 export type StreamName = 'health' | 'heartbeats' | 'batches' | 'cycles' | 'reads';
-export const STREAM_NAMES: readonly StreamName[] = ['health', 'heartbeats', 'batches', 'cycles', 'reads'];
+/** The streams the mix sends together; `health`, the reference, runs alone only. */
+export const MIX_STREAMS: readonly StreamName[] = ['heartbeats', 'batches', 'cycles', 'reads'];
+export const STREAM_NAMES: readonly StreamName[] = ['health', ...MIX_STREAMS];
 
 export type LevelName = 'busy' | 'heavy';
 
@@ -49,8 +51,6 @@ export interface OpenStream {
   readonly title: string;
   /** What one operation is, for its cost. */
   readonly unit: string;
-  /** A reference measured alone only, never part of the mix. */
-  readonly reference?: boolean;
   /** Shifts one operation carries (batches). */
   shifts?(): number;
   /** The i-th operation of a phase whose idempotency keys start with `tag`. */
@@ -74,7 +74,6 @@ export function openScenario(ctx: ScenarioContext, workload: Workload, writes: r
     name: 'health',
     title: 'GET /health, the reference: an empty request at the heartbeats\' rate',
     unit: 'request',
-    reference: true,
     operation: () => ({ first: { kind: 'health', method: 'GET', path: '/health', headers: {} } }),
   };
   const heartbeats: OpenStream = {
