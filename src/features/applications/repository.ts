@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { storedEnvironment, type Environment } from '../../actor.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 import { runStatement } from '../../db/sql/index.ts';
 
@@ -11,7 +12,7 @@ export interface Submission {
   /** Applicant document as stored (JSON text). */
   readonly applicant: string;
   /** The environment of the key that sent it (`live` for a provisioned one). */
-  readonly environment: string;
+  readonly environment: Environment;
 }
 
 const SUBMISSION_COLUMNS = ['id', 'workspace_id', 'status', 'score', 'reviewer_notes', 'applicant', 'environment'] as const;
@@ -26,7 +27,7 @@ function toSubmission(row: SubmissionRow): Submission {
     score: row.score,
     reviewerNotes: row.reviewer_notes,
     applicant: row.applicant,
-    environment: row.environment,
+    environment: storedEnvironment(row.environment),
   };
 }
 

@@ -230,7 +230,7 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
       id: ids.eventId,
       type: OPERATION_RULES[operation].eventType,
       workspaceId: updated.workspaceId,
-      environment: updated.environment === 'test' ? 'test' : 'live',
+      environment: updated.environment,
       createdAt: now,
       data: answer,
     });

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { storedEnvironment } from '../../actor.ts';
 import { toIso } from '../../clock.ts';
 import type { SubmissionTable } from '../../db/types.ts';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from './rules.ts';
@@ -77,7 +78,7 @@ export function toSubmissionItem(row: SubmissionItemRow): SubmissionItem {
     formId: row.form_id,
     formName: row.form_id === null ? null : row.form_name,
     status: row.status as SubmissionStatus,
-    environment: row.environment === 'test' ? 'test' : 'live',
+    environment: storedEnvironment(row.environment),
     applicant: applicantView(row.applicant),
     score: row.score === null ? null : Number(row.score),
     createdAt: toIso(Number(row.created_at)),
