@@ -1,3 +1,4 @@
+import { serializerFactory } from './http/serialization.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     ...connectionOptions(config),
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildSerializer: serializerFactory() } },
   });
   registerExpectationHandler(app);
   registerConnectAnswer(app);
