@@ -6,12 +6,13 @@ import type { SendRequest, Sender } from './sender.ts';
 /**
  * The sending thread holds its connections and the deliveries on the wire (at most the dispatcher's concurrency,
  * each a body of up to a few hundred kilobytes), so its old generation stays small; the cap leaves room for a full
- * set of large bodies. Its young generation is where each request's and answer's garbage goes: 24 MB (8 MB
- * semi-spaces) collects it about as rarely as the main thread's 16 MB semi-spaces did (150 scavenges over 30,000
- * deliveries, against 140), for 12 MB less resident memory; at 2 MB it took 990 scavenges and three times the
- * collection time, a fifth more of the thread's CPU.
+ * set of large bodies. Its young generation is where each request's and answer's garbage goes. At 12 MB (4 MB
+ * semi-spaces) a backlog of 30,000 deliveries took 282 scavenges and 250 ms of pauses, against 169 scavenges and
+ * 150 ms at 24 MB: about 3 µs more per delivery of about 200, for a peak resident memory about 9 MB lower while
+ * deliveries flow (docs/ARCHITECTURE.md, "Memory"). At 2 MB it took 990 scavenges and a fifth more of the thread's
+ * CPU.
  */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 24 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 12 };
 
 /**
  * A sender whose signing, HTTP requests and answers run on a worker thread, beside the event loop that serves the
