@@ -1,4 +1,3 @@
-import { serializerFactory } from './http/serialization.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -23,6 +22,7 @@ import { registerReferencePage } from './http/reference-page.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
 import { registerRouteAuth } from './http/route-auth.ts';
+import { serializerFactory } from './http/serialization.ts';
 import { registerValidators } from './http/validation.ts';
 import { applicationRoutes } from './features/applications/routes.ts';
 import { createApplicationService } from './features/applications/service.ts';
