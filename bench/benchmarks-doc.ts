@@ -12,6 +12,12 @@ import { markdownTable } from './tables.ts';
 import { LATENCY_CONNECTIONS, LATENCY_SCENARIOS, TARGET_ROWS, type StoreName } from './targets.ts';
 import { DELIVERY_RATE_TARGET, EVENT_TO_DELIVERY_P99_TARGET_MS } from './webhooks.ts';
 
+/** `a`, `b` and `c`. */
+function codeList(names: readonly string[]): string {
+  const quoted = names.map((name) => `\`${name}\``);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+}
+
 const STORE_LABEL: Record<StoreName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -74,7 +80,7 @@ pass/fail.
 | \`--database-url <postgres://…>\` | the PostgreSQL database the run's schema is created in (default \`BENCH_DATABASE_URL\`, \`TEST_DATABASE_URL\` or \`postgres://postgres@127.0.0.1:5432/test\`) |
 | \`--fresh\` | regenerate the cached SQLite dataset |
 | \`--only a,b\` | only these scenarios (and the baseline) |
-| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels \`busy\` and \`heavy\`, phases \`health\`, \`heartbeats\`, \`batches\`, \`cycles\`, \`reads\` and \`mix\` (its idle measurement runs first all the same) |
+| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels ${codeList(OPEN_LEVELS.map((level) => level.name))}, phases ${codeList([...STREAM_NAMES, 'mix'])} (its idle measurement runs first all the same) |
 | \`--no-baseline\` | skip the baseline too, e.g. to profile one scenario alone (costs are then not given as multiples of \`/health\`'s) |
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario and per open-loop phase; closed-loop connections |
 | \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node bench/profile-summary.ts <file>\`) |

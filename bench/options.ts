@@ -1,5 +1,10 @@
+import { OPEN_LEVELS, STREAM_NAMES } from './open/scenario.ts';
 import type { ProfileName } from './profiles.ts';
 import type { StoreName } from './targets.ts';
+
+/** What `--phases` takes: an open-loop level and one of its phases (a stream alone, or the mix). */
+const OPEN_LEVEL_NAMES: readonly string[] = OPEN_LEVELS.map((level) => level.name);
+const OPEN_PHASE_NAMES: readonly string[] = [...STREAM_NAMES, 'mix'];
 
 export const USAGE = `Usage: npm run bench -- [options]
 
@@ -12,7 +17,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only <a,b,...>              run only these scenarios (and the baseline), e.g. --only open
   --no-baseline                 skip the baseline too (e.g. to profile one scenario alone)
   --phases <level:phase,...>    only these phases of the open-loop scenario, e.g. busy:heartbeats,busy:mix
-                                (levels busy, heavy; phases health, heartbeats, batches, cycles, reads, mix)
+                                (levels ${OPEN_LEVEL_NAMES.join(', ')}; phases ${OPEN_PHASE_NAMES.join(', ')})
   --duration <seconds>          measured seconds per scenario (and per phase of the open-loop scenario)
   --connections <n>             connections per scenario (default 32)
   --profile                     run the server with --cpu-prof and summarize the profile
@@ -58,7 +63,10 @@ export interface BenchOptions {
   readonly help: boolean;
 }
 
-const OPEN_PHASE = /^(busy|heavy):(health|heartbeats|batches|cycles|reads|mix)$/;
+function isOpenPhase(text: string): boolean {
+  const [level, phase, ...rest] = text.split(':');
+  return rest.length === 0 && level !== undefined && phase !== undefined && OPEN_LEVEL_NAMES.includes(level) && OPEN_PHASE_NAMES.includes(phase);
+}
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -124,7 +132,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
           .map((s) => s.trim())
           .filter((s) => s !== '');
         for (const phase of phases) {
-          if (!OPEN_PHASE.test(phase)) throw new OptionsError(`--phases: "${phase}" is not level:phase (busy|heavy : health|heartbeats|batches|cycles|reads|mix)`);
+          if (!isOpenPhase(phase)) {
+            throw new OptionsError(`--phases: "${phase}" is not level:phase (${OPEN_LEVEL_NAMES.join('|')} : ${OPEN_PHASE_NAMES.join('|')})`);
+          }
         }
         break;
       case '--no-baseline':
