@@ -32,9 +32,9 @@ if (serving && missing.length > 0 && typeof process.execve === 'function') {
 for (const flag of HEAP_FLAGS) v8.setFlagsFromString(`${flagName(flag)}=0`);
 
 // Compiled code, and the TypeScript sources with their types stripped, are kept on disk between runs (in the
-// system's temporary directory), so commands start faster. Worker threads (the SQLite checkpointer, the webhook
-// sender) do not share the setting: each reads NODE_COMPILE_CACHE when it starts, and without it strips its
-// sources itself, which costs each thread about 12 MB of resident memory that it keeps.
+// system's temporary directory), so commands start faster. The background thread (the SQLite checkpointer and
+// the webhook sender) does not share the setting: it reads NODE_COMPILE_CACHE when it starts, and without it
+// strips its sources itself, which costs it about 12 MB of resident memory that it keeps.
 const cache = module.enableCompileCache?.();
 if (cache?.directory !== undefined && process.env.NODE_COMPILE_CACHE === undefined) {
   process.env.NODE_COMPILE_CACHE = cache.directory;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { BackgroundThread } from './background/thread.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './db/connect.ts';
@@ -20,7 +21,9 @@ export interface RunningServer {
 
 /** Applies pending migrations, builds the app, starts background jobs and listens. */
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<RunningServer> {
-  const store = openStore(config.databaseUrl, { backgroundCheckpoints: true });
+  // One thread for the work kept off the event loop: the SQLite checkpoints and the webhook sends.
+  const backgroundThread = new BackgroundThread();
+  const store = openStore(config.databaseUrl, { backgroundCheckpoints: true, backgroundThread });
   try {
     await upgradeStore(store);
   } catch (error) {
@@ -39,7 +42,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // On PostgreSQL the dispatcher has connections of its own: its claims and results never wait in the pool's
   // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
   const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;
-  const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts });
+  const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts, thread: backgroundThread });
   const closeStores = async () => {
     if (dispatcherStore !== store) await dispatcherStore.close();
     await store.close();

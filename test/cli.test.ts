@@ -200,10 +200,10 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
   });
 });
 
-describe('worker threads of a serving process', () => {
+describe('the background thread of a serving process', () => {
   it('read compiled code from the cache the command set up, instead of stripping their TypeScript again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wsg-cache-'));
-    // The checkpointer's thread starts with a SQLite store; Node reports each cache read when asked to.
+    // The background thread starts with a SQLite store (its checkpointer); Node reports each cache read when asked to.
     const serve = () =>
       startCli(['serve', '--port', '0', '--database-url', `sqlite:${join(dir, 'gateway.db')}`], { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
     try {
@@ -232,12 +232,12 @@ describe('worker threads of a serving process', () => {
       });
       const limits = () => readLines(probeFile).map((line) => JSON.parse(line) as { main: boolean; limitMb: number });
       const deadline = Date.now() + 10_000;
-      // The process started twice (the command restarts itself with the flags), then the checkpointer's thread.
+      // The process started twice (the command restarts itself with the flags), then the background thread.
       while (!limits().some((l) => !l.main) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await server.stop('SIGTERM')).toBe(0);
       const main = limits().filter((l) => l.main);
       const threads = limits().filter((l) => !l.main);
-      // The main thread runs with --max-old-space-size=768; the checkpointer's thread with its 32 MB cap.
+      // The main thread runs with --max-old-space-size=768; the background thread with its 64 MB cap.
       expect(main.at(-1)!.limitMb).toBeGreaterThanOrEqual(768);
       expect(threads.length).toBeGreaterThan(0);
       for (const thread of threads) expect(thread.limitMb).toBeLessThan(100);

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import {
   Kysely,
   SqliteDialect,
 } from 'kysely';
 import pg from 'pg';
+import { BackgroundThread } from '../background/thread.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
 import { GroupCommit } from './group-commit.ts';
 import { ReadTurns } from './read-turns.ts';
@@ -29,6 +29,8 @@ export interface StoreOptions {
    * higher threshold.
    */
   readonly backgroundCheckpoints?: boolean | CheckpointSettings;
+  /** The thread the checkpoints run on, shared with the process's other background work (default: one of their own). */
+  readonly backgroundThread?: BackgroundThread;
 }
 
 /** When the background checkpointer runs, and from which log size it has the log start over (tests shorten both). */
@@ -64,40 +66,51 @@ export function sqliteFilename(url: string): string {
   return rest.startsWith('//') ? rest.slice(2) : rest;
 }
 
-/**
- * The checkpointer's thread holds one connection and a few small messages. Should it ever outgrow these limits it
- * stops, and SQLite's own checkpoints (the fallback threshold) keep the log bounded.
- */
-const CHECKPOINTER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 };
+/** How long stopping waits for the checkpointer to close its connection before it closes the channel anyway. */
+const CHECKPOINTER_STOP_WAIT_MS = 2_000;
 
-function startCheckpointer(filename: string, writer: GroupCommit, settings: CheckpointSettings): () => Promise<void> {
-  const workerData: CheckpointerData = { filename, ...settings };
-  const worker = new Worker(new URL('./checkpointer-worker.ts', import.meta.url), { workerData, resourceLimits: CHECKPOINTER_LIMITS });
+function startCheckpointer(
+  filename: string,
+  writer: GroupCommit,
+  settings: CheckpointSettings,
+  thread: BackgroundThread,
+): () => Promise<void> {
   let holdLimit: NodeJS.Timeout | undefined;
   const release = (): void => {
     clearTimeout(holdLimit);
     writer.release();
   };
-  worker.on('message', (message: unknown) => {
-    if (message === 'hold') {
-      holdLimit = setTimeout(release, MAX_HOLD_MS);
-      void writer.hold().then(() => worker.postMessage('held'));
-    } else if (message === 'release') {
-      release();
-    }
-  });
-  worker.on('error', release); // the fallback threshold keeps the log bounded
-  worker.on('exit', release);
-  worker.unref();
+  let onStopped: (() => void) | undefined;
+  const checkpointer = thread.start(
+    'checkpointer',
+    { filename, ...settings },
+    {
+      onMessage(message) {
+        if (message === 'hold') {
+          holdLimit = setTimeout(release, MAX_HOLD_MS);
+          void writer.hold().then(() => checkpointer.port.postMessage('held'));
+        } else if (message === 'release') {
+          release();
+        } else if (message === 'stopped') {
+          onStopped?.();
+        }
+      },
+      // The fallback threshold keeps the log bounded.
+      onExit: release,
+    },
+  );
   return async () => {
-    worker.postMessage('stop');
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 2_000);
-      worker.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
+    let wait: NodeJS.Timeout | undefined;
+    const stopped = new Promise<void>((resolve) => {
+      onStopped = resolve;
+      wait = setTimeout(resolve, CHECKPOINTER_STOP_WAIT_MS);
     });
+    checkpointer.port.postMessage('stop');
+    // Its connection is closed before the store's own (or it gave no answer in time, or its thread is gone).
+    await Promise.race([stopped, checkpointer.closed]);
+    clearTimeout(wait);
+    await checkpointer.close();
+    release();
   };
 }
 
@@ -137,7 +150,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
   if (checkpoints && filename !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    stopCheckpointer = startCheckpointer(filename, writer, checkpoints);
+    stopCheckpointer = startCheckpointer(filename, writer, checkpoints, options.backgroundThread ?? new BackgroundThread());
   }
   return {
     db,

@@ -1,3 +1,4 @@
+import type { BackgroundThread } from '../../background/thread.ts';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Store } from '../../db/store.ts';
@@ -30,7 +31,7 @@ export class WebhookAttemptCounts {
 
 /**
  * The dispatcher of a serving instance, configured from the service's settings. Its sending (signatures, HTTP)
- * runs on a thread of its own, so deliveries take little from the event loop that serves the API.
+ * runs on the background thread, so deliveries take little from the event loop that serves the API.
  */
 export function startWebhookDispatcher(deps: {
   readonly store: Pick<Store, 'db' | 'write' | 'dialect'>;
@@ -39,15 +40,17 @@ export function startWebhookDispatcher(deps: {
   readonly log: DispatcherLog;
   /** Counts every attempt's result, for the metrics. */
   readonly attempts?: WebhookAttemptCounts;
+  /** Where the sending runs, shared with the process's other background work (default: a thread of its own). */
+  readonly thread?: BackgroundThread;
 }): Dispatcher {
   const { webhookTuning: tuning } = deps.config;
-  const { attempts } = deps;
+  const { attempts, thread } = deps;
   return startDispatcher({
     store: deps.store,
     clock: deps.clock,
     timer: systemTimer,
     log: deps.log,
-    sender: startThreadSender,
+    sender: (options) => startThreadSender(options, thread),
     ...(attempts ? { onAttempt: (outcome: AttemptRecord['outcome']) => attempts.add(outcome) } : {}),
     settings: {
       ...DEFAULT_DISPATCHER_SETTINGS,
