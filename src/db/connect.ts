@@ -24,9 +24,9 @@ export interface StoreOptions {
   readonly searchPath?: string;
   readonly poolSize?: number;
   /**
-   * SQLite file stores: checkpoint the write-ahead log from a worker thread instead of inside commits (for the
-   * serving process; see checkpointer-worker.ts). The store's own automatic checkpoint stays as a fallback at a
-   * higher threshold.
+   * SQLite file stores: checkpoint the write-ahead log from the background thread instead of inside commits
+   * (for the serving process; see checkpointer-worker.ts). The store's own automatic checkpoint stays as a
+   * fallback at a higher threshold.
    */
   readonly backgroundCheckpoints?: boolean | CheckpointSettings;
   /** The thread the checkpoints run on, shared with the process's other background work (default: one of their own). */
