@@ -7,6 +7,7 @@ import {
 import pg from 'pg';
 import { BackgroundThread } from '../background/thread.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
+import { startCheckpointer } from './checkpointer.ts';
 import { GroupCommit } from './group-commit.ts';
 import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
@@ -44,8 +45,6 @@ const DEFAULT_CHECKPOINTS: CheckpointSettings = { intervalMs: 500, restartPages:
 const FALLBACK_AUTOCHECKPOINT_PAGES = 20_000;
 /** Milliseconds of reads one turn of the event loop runs on SQLite before the rest wait for the next turn. */
 const READ_TURN_BUDGET_MS = 5;
-/** The longest the writes stay held for the checkpointer, whatever happens to it. */
-const MAX_HOLD_MS = 2_000;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -64,54 +63,6 @@ export function sqliteFilename(url: string): string {
   const rest = url.slice('sqlite:'.length);
   if (rest === ':memory:' || rest === '') return ':memory:';
   return rest.startsWith('//') ? rest.slice(2) : rest;
-}
-
-/** How long stopping waits for the checkpointer to close its connection before it closes the channel anyway. */
-const CHECKPOINTER_STOP_WAIT_MS = 2_000;
-
-function startCheckpointer(
-  filename: string,
-  writer: GroupCommit,
-  settings: CheckpointSettings,
-  thread: BackgroundThread,
-): () => Promise<void> {
-  let holdLimit: NodeJS.Timeout | undefined;
-  const release = (): void => {
-    clearTimeout(holdLimit);
-    writer.release();
-  };
-  let onStopped: (() => void) | undefined;
-  const checkpointer = thread.start(
-    'checkpointer',
-    { filename, ...settings },
-    {
-      onMessage(message) {
-        if (message === 'hold') {
-          holdLimit = setTimeout(release, MAX_HOLD_MS);
-          void writer.hold().then(() => checkpointer.port.postMessage('held'));
-        } else if (message === 'release') {
-          release();
-        } else if (message === 'stopped') {
-          onStopped?.();
-        }
-      },
-      // The fallback threshold keeps the log bounded.
-      onExit: release,
-    },
-  );
-  return async () => {
-    let wait: NodeJS.Timeout | undefined;
-    const stopped = new Promise<void>((resolve) => {
-      onStopped = resolve;
-      wait = setTimeout(resolve, CHECKPOINTER_STOP_WAIT_MS);
-    });
-    checkpointer.port.postMessage('stop');
-    // Its connection is closed before the store's own (or it gave no answer in time, or its thread is gone).
-    await Promise.race([stopped, checkpointer.closed]);
-    clearTimeout(wait);
-    await checkpointer.close();
-    release();
-  };
 }
 
 /**
@@ -150,7 +101,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
   if (checkpoints && filename !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    stopCheckpointer = startCheckpointer(filename, writer, checkpoints, options.backgroundThread ?? new BackgroundThread());
+    stopCheckpointer = startCheckpointer({ filename, ...checkpoints }, writer, options.backgroundThread ?? new BackgroundThread());
   }
   return {
     db,

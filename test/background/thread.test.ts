@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackgroundThread } from '../../src/background/thread.ts';
+import { startCheckpointer } from '../../src/db/checkpointer.ts';
 import { openStore, type Store } from '../../src/db/connect.ts';
+import { GroupCommit } from '../../src/db/group-commit.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import type { Database } from '../../src/db/types.ts';
 import type { DestinationOptions } from '../../src/features/webhooks/destination.ts';
 import { startThreadSender } from '../../src/features/webhooks/sender-thread.ts';
 import { eventually, Receiver } from '../features/webhooks/receiver.ts';
@@ -68,9 +72,9 @@ describe('the background thread', () => {
     expect(thread.running).toBe(false);
   });
 
-  it('when the thread dies, every service on it is told; the sender starts it again with its next delivery', async () => {
+  it('when the thread dies, every service on it is told; the sender and the checkpointer start it again', async () => {
     const thread = new BackgroundThread();
-    const { store } = await fillerStore('crash', thread);
+    const { store, filename } = await fillerStore('crash', thread);
     const sender = startThreadSender(DESTINATION, thread);
     try {
       receiver.behaviour = ({ path }) => (path === '/slow' ? 'hang' : 204);
@@ -91,6 +95,9 @@ describe('the background thread', () => {
 
       const again = await sender.send(delivery('/after', 'evt_after'));
       expect(again.status).toBe(204);
+      // The checkpointer comes back a second later, on the thread the sender started: the log is copied again
+      // (nothing else would: the store's own threshold is far above what this writes).
+      await checkpointed(store, filename);
       expect(thread.started).toBe(2);
     } finally {
       receiver.behaviour = () => 204;
@@ -99,5 +106,25 @@ describe('the background thread', () => {
       await store.close();
     }
     expect(thread.running).toBe(false);
+  });
+
+  it('a checkpointer that cannot start is started again later and later, and no more once stopped', async () => {
+    const thread = new BackgroundThread();
+    const memory = new SqliteDatabase(':memory:');
+    const writer = new GroupCommit(new Kysely<Database>({ dialect: new SqliteDialect({ database: memory }) }));
+    // Its database's folder does not exist: each start ends the thread at once.
+    const data = { filename: join(dir, 'missing', 'gateway.db'), intervalMs: 40, restartPages: 4_096 };
+    const stop = startCheckpointer(data, writer, thread, { firstMs: 50, maxMs: 800, resetAfterMs: 60_000 });
+    // Starts at about 0, 50, 150, 350, 750 and 1,550 ms (plus the time each thread takes to fail): six at most in
+    // 2 s, where a fixed 50 ms would have made about ten.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const started = thread.started;
+    expect(started).toBeGreaterThanOrEqual(3);
+    expect(started).toBeLessThanOrEqual(6);
+    await stop();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(thread.started).toBe(started);
+    expect(thread.running).toBe(false);
+    memory.close();
   });
 });
