@@ -102,15 +102,14 @@ own statement log; the figures themselves are in the results above.
 - **Summary and per-staff aggregates.** One read of a few totals rows per period plus the staff member's active
   shifts.
 - **Webhooks.** Enqueueing is one read of the workspace's endpoints (with the staff member's fields), one event
-  row and one delivery row, in the write's transaction. Delivering runs on the sending thread (signing and the
-  POST) and the main thread (the claims and the recorded attempts); \`start-stop-webhooks\` beside \`start-stop\`
+  row and one delivery row, in the write's transaction. Delivering runs on the background thread (signing and
+  the POST) and the main thread (the claims and the recorded attempts); \`start-stop-webhooks\` beside \`start-stop\`
   gives what both cost a cycle, and \`webhook-delivery\` the cost of one delivery.
-- **Memory.** About 26 MB of the main heap is live after start-up and about 40 MB while serving. V8 lets garbage
-  accumulate in the old generation up to its first limit (about 100 MB of heap here) before its first full
-  collection, and the sending thread's and checkpointer's heaps add a few tens of MB. With
-  \`NODE_OPTIONS=--max-semi-space-size=4\` (or \`--initial-old-space-size=16\`) the heartbeat and webhook-delivery
-  scenarios peaked at 202 and 198 MB (215 and 210 MB) instead of 240 to 260; the README says so for small
-  containers.
+- **Memory.** About 26 MB of the main heap is live after start-up and 40 to 55 MB while serving. The command's
+  memory settings (README, "Memory") keep the young generation at 2 x 16 MB and let the old one grow to about
+  1.5 times what was live before a full collection; the background thread (checkpoints, webhook sends) adds its
+  own heap, which grows once deliveries flow. docs/ARCHITECTURE.md ("Memory") says where a peak goes and what
+  each setting and change was measured to do.
 - **Found on the way.** On PostgreSQL, every heartbeat and stop read its shift through a partial index of active
   shifts instead of the primary key whenever the statistics undercounted active shifts, scanning all of them;
   those statements now state "active and live" as one expression, and a test checks the plan. Statements built
