@@ -101,11 +101,12 @@ directory (printed at the end) and leave \`bench/results/\` and this file alone.
 **Cost per operation.** Over each measured phase, the CPU time the gateway spent (its process, every thread: the
 event loop, the background thread of the SQLite checkpoints and the webhook sends, Node's thread pool;
 \`utime + stime\` of \`/proc/<pid>/stat\`) and, on PostgreSQL, the database server's (every process of the
-cluster: the sum of \`utime + stime\` over the postmaster and its live children plus the postmaster's \`cutime + cstime\`, which holds
-the backends that exited), divided by the operations served in the phase. An operation is a request, except a
-start + stop cycle (two requests) and a batch heartbeat, whose cost is also given per shift (a batch of 50 is 50
-shifts). Each cost is also given as a multiple of \`GET /health\`'s in the same run (\`x /health\`). Costs are in
-µs of CPU; a phase's CPU % is its CPU time over its wall time (100 = one core).
+cluster: the sum of \`utime + stime\` over the postmaster and its live children plus the postmaster's
+\`cutime + cstime\`, which holds the backends that exited), divided by the operations served in the phase.
+An operation is a request, except a start + stop cycle (two requests) and a batch heartbeat, whose cost is
+also given per shift (a batch of 50 is 50 shifts). Each cost is also given as a multiple of \`GET /health\`'s
+in the same run (\`x /health\`). Costs are in µs of CPU; a phase's CPU % is its CPU time over its wall time
+(100 = one core).
 
 **The idle cost**: the CPU per second of wall time with no requests at all, the background jobs running (the
 timeout sweep, the webhook dispatcher, the SQLite checkpoints), measured for ${open.idleSeconds} s after ${open.settleSeconds} s of
