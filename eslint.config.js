@@ -32,6 +32,8 @@ export const layering = [
   { files: ['src/features/*/service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
   { files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts'], rules: restrict(FRAMEWORK, HTTP, FEATURES) },
   { files: ['src/provisioning/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
+  // The background thread hosts the store's and the webhooks' thread-side modules; it serves no request.
+  { files: ['src/background/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
 ];
 
 export default tseslint.config(

@@ -35,6 +35,8 @@ const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: s
   ['a repository imported without its extension', 'src/features/reports/service.ts', '../totals/repository'],
   ['provisioning never imports src/http', 'src/provisioning/example.ts', '../http/authentication.js'],
   ['provisioning never imports Fastify', 'src/provisioning/example.ts', 'fastify'],
+  ['the background thread never imports Fastify', 'src/background/example.ts', 'fastify'],
+  ['the background thread never imports src/http', 'src/background/example.ts', '../http/errors.js'],
 ];
 
 const accepted: ReadonlyArray<readonly [rule: string, file: string, specifier: string]> = [
@@ -50,6 +52,8 @@ const accepted: ReadonlyArray<readonly [rule: string, file: string, specifier: s
   ['keys import the shared id helpers', 'src/keys/example.ts', '../ids.js'],
   ['provisioning imports keys', 'src/provisioning/example.ts', '../keys/api-key.js'],
   ['HTTP glue imports Fastify', 'src/http/example.ts', 'fastify'],
+  ["the background thread loads the webhooks' sending module", 'src/background/worker.ts', '../features/webhooks/sender-worker.ts'],
+  ['the store starts its checkpointer on the background thread', 'src/db/checkpointer.ts', '../background/thread.ts'],
 ];
 
 describe('lint: layering', () => {
