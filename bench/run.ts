@@ -148,10 +148,16 @@ async function measureBuild(run: BuildRun): Promise<RunRecord> {
     onInterrupt.delete(undo);
   }
   if (profileDir) {
-    for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+    // One profile per thread, named CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile (thread 0 is the main
+    // thread): the background thread's first, so the main thread's summary is the one at the end of the output.
+    const threadOf = (file: string) => Number(file.split('.').at(-3));
+    const files = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    files.sort((a, b) => (threadOf(a) === 0 ? 1 : 0) - (threadOf(b) === 0 ? 1 : 0) || a.localeCompare(b));
+    for (const file of files) {
       const summary = summarizeProfileFile(join(profileDir, file));
       writeFileSync(join(profileDir, `${file}.txt`), `${summary}\n`);
-      log(`CPU profile ${join(profileDir, file)}:\n${summary}`);
+      const thread = threadOf(file) === 0 ? 'the main thread' : `worker thread ${threadOf(file)}`;
+      log(`CPU profile of ${thread}, ${join(profileDir, file)}:\n${summary}`);
     }
   }
   const plan = prepared.plan;
