@@ -24,7 +24,10 @@ export interface RunningService {
   readonly port: MessagePort;
   /** Resolves once the service's channel is closed, from either end, or the thread has stopped. */
   readonly closed: Promise<void>;
-  /** Closes the channel (the service stops); resolves once the thread no longer runs it (and, if it was the last, has exited). */
+  /**
+   * Closes the channel (the service stops); resolves once the thread no longer runs it and, if it was the
+   * thread's last, the thread has exited.
+   */
   close(): Promise<void>;
 }
 
@@ -76,7 +79,11 @@ export class BackgroundThread {
     return this.worker !== null;
   }
 
-  start<K extends BackgroundService>(service: K, data: BackgroundServices[K], handlers: ServiceHandlers): RunningService {
+  start<K extends BackgroundService>(
+    service: K,
+    data: BackgroundServices[K],
+    handlers: ServiceHandlers,
+  ): RunningService {
     const worker = this.worker ?? this.spawn();
     const { port1: port, port2 } = new MessageChannel();
     let done!: () => void;

@@ -101,7 +101,8 @@ function openSqlite(url: string, options: StoreOptions): Store {
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
   if (checkpoints && filename !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-    stopCheckpointer = startCheckpointer({ filename, ...checkpoints }, writer, options.backgroundThread ?? new BackgroundThread());
+    const thread = options.backgroundThread ?? new BackgroundThread();
+    stopCheckpointer = startCheckpointer({ filename, ...checkpoints }, writer, thread);
   }
   return {
     db,

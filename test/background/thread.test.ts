@@ -14,7 +14,12 @@ import { startThreadSender } from '../../src/features/webhooks/sender-thread.ts'
 import { eventually, Receiver } from '../features/webhooks/receiver.ts';
 
 const SECRET = 'whsec_c2hhcmVkLXRocmVhZC10ZXN0LXNlY3JldA==';
-const DESTINATION: DestinationOptions = { timeoutMs: 10_000, allowPrivateNetworks: true, excerptBytes: 256, maxSocketsPerOrigin: 4 };
+const DESTINATION: DestinationOptions = {
+  timeoutMs: 10_000,
+  allowPrivateNetworks: true,
+  excerptBytes: 256,
+  maxSocketsPerOrigin: 4,
+};
 
 let receiver: Receiver;
 let dir: string;
@@ -30,7 +35,10 @@ afterAll(async () => {
 /** A file store whose checkpoints run on `thread` every 40 ms, with an empty `filler` table. */
 async function fillerStore(name: string, thread: BackgroundThread): Promise<{ store: Store; filename: string }> {
   const filename = join(dir, `${name}.db`);
-  const store = openStore(`sqlite:${filename}`, { backgroundCheckpoints: { intervalMs: 40, restartPages: 4_096 }, backgroundThread: thread });
+  const store = openStore(`sqlite:${filename}`, {
+    backgroundCheckpoints: { intervalMs: 40, restartPages: 4_096 },
+    backgroundThread: thread,
+  });
   await sql`create table filler (id integer primary key, body text not null)`.execute(store.db);
   return { store, filename };
 }
@@ -38,12 +46,15 @@ async function fillerStore(name: string, thread: BackgroundThread): Promise<{ st
 /** Writes about 2 MB through the log and resolves once the checkpoints have copied it into the database file. */
 async function checkpointed(store: Store, filename: string): Promise<void> {
   const before = statSync(filename).size;
-  for (let i = 0; i < 100; i += 1) await sql`insert into filler (body) values (${'x'.repeat(20_000)})`.execute(store.db);
+  for (let i = 0; i < 100; i += 1) {
+    await sql`insert into filler (body) values (${'x'.repeat(20_000)})`.execute(store.db);
+  }
   await eventually(() => statSync(filename).size - before > 1_500_000, 'the checkpoints to copy the log');
 }
 
 function delivery(path: string, eventId: string) {
-  return { url: receiver.endpoint(path, SECRET), eventId, secret: SECRET, body: JSON.stringify({ type: 'test', data: {} }) };
+  const body = JSON.stringify({ type: 'test', data: {} });
+  return { url: receiver.endpoint(path, SECRET), eventId, secret: SECRET, body };
 }
 
 describe('the background thread', () => {
