@@ -71,8 +71,12 @@ interface Entry {
 export class BackgroundThread {
   private worker: Worker | null = null;
   private readonly entries = new Set<Entry>();
+  private starts = 0;
+
   /** Threads started so far (tests check that services share one). */
-  started = 0;
+  get started(): number {
+    return this.starts;
+  }
 
   /** Whether a thread is up. */
   get running(): boolean {
@@ -116,7 +120,7 @@ export class BackgroundThread {
     worker.on('error', () => undefined);
     worker.on('exit', () => this.lost(worker));
     worker.unref();
-    this.started += 1;
+    this.starts += 1;
     this.worker = worker;
     return worker;
   }
