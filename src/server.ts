@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './db/connect.ts';
 import { logFormatFor, loggerOptions } from './http/logging.ts';
-import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
+import { nudgingOnDeliveries, startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { upgradeStore } from './upgrade.ts';
 
@@ -31,9 +31,11 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     throw error;
   }
   const attempts = new WebhookAttemptCounts();
+  // The API's writes that enqueue deliveries nudge the dispatcher, once it runs.
+  let nudgeDispatcher = (): void => undefined;
   const app = await buildApp({
     config,
-    store,
+    store: nudgingOnDeliveries(store, () => nudgeDispatcher()),
     clock,
     logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)),
     webhookAttempts: () => attempts.snapshot(),
@@ -43,6 +45,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
   const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;
   const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts, thread: backgroundThread });
+  nudgeDispatcher = () => webhooks.nudge();
   const closeStores = async () => {
     if (dispatcherStore !== store) await dispatcherStore.close();
     await store.close();

@@ -77,6 +77,14 @@ async function insertInChunks(
 }
 
 /** Writes the events and one pending delivery per subscriber of each event's workspace (see findSubscribers). */
+/** The transactions (as their jobs saw them) that wrote deliveries: see `deliveriesWritten`. */
+const writingTransactions = new WeakSet<Executor>();
+
+/** Whether the transaction `trx` (a job's executor) wrote deliveries, so that its commit may wake the dispatcher. */
+export function deliveriesWritten(trx: Executor): boolean {
+  return writingTransactions.has(trx);
+}
+
 export async function writeWebhookEvents(
   trx: Executor,
   events: readonly WebhookEvent[],
@@ -108,6 +116,7 @@ export async function writeWebhookEvents(
     })),
   );
   await insertInChunks(trx, 'insertWebhookDeliveries', deliveries);
+  if (deliveries.length > 0) writingTransactions.add(trx);
   return deliveries.length;
 }
 

@@ -96,6 +96,17 @@ describe.each(STORE_KINDS)('the dispatcher loop (%s)', (kind) => {
     await timer.armed(POLL_MS);
   });
 
+  it('a nudge (deliveries committed by this process) ends the idle pause at once', async () => {
+    const dispatcher = start();
+    await timer.armed(POLL_MS);
+    await events(1);
+    dispatcher.nudge();
+    // The timer never moves: the poll's pause does not end by itself.
+    await receiver.waitFor((r) => r.at(HOOK).length === 1, 'the delivery');
+    // The claim took it: the loop gathers for a moment, as after any claim.
+    await timer.armed(CLAIM_GATHER_MS);
+  });
+
   it('a claim that filled every slot goes on as soon as one frees, without waiting for the interval', async () => {
     // One slot, four held: the fifth delivery is claimed once the first is answered.
     await events(5);

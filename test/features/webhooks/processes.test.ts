@@ -118,6 +118,22 @@ describe.each(STORE_KINDS)('webhook delivery across gateway processes (%s)', (ki
     await eventually(async () => (await attempts()).delivered === 1, 'the counter');
     expect(await attempts()).toEqual({ delivered: 1, retrying: 1, failed: 0 });
   }, 60_000);
+
+  it("an event is sent when the write that enqueued it commits, not at the outbox's next poll", async () => {
+    const { database, receiver, submissionIds } = await world(kind, 2);
+    cleanup.push(() => receiver.close(), () => database.drop());
+    const token = await dashboardToken(REVIEWER_USER_ID, { expiresAt: Date.now() + 3_600_000 });
+    // The outbox is polled once at start, then once a minute (the longest interval the setting allows).
+    const env = { ...GATEWAY_ENV, WEBHOOK_POLL_INTERVAL_MS: '60000' };
+    const gateway = await startGateway({ name: 'nudged', databaseUrl: database.url, env });
+    for (const [index, submissionId] of submissionIds.entries()) {
+      const eventId = await accept(gateway, submissionId, token);
+      const accepted = Date.now();
+      await receiver.waitFor((r) => r.acknowledged('/hook').includes(eventId), `event ${index + 1}`);
+      // Well within the poll's minute (the receiver's wait gives up after 5 s).
+      expect(Date.now() - accepted).toBeLessThan(5_000);
+    }
+  }, 60_000);
 });
 
 describe.each(STORE_KINDS)('webhook delivery over HTTPS (%s)', (kind) => {
