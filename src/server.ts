@@ -31,16 +31,17 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     throw error;
   }
   const attempts = new WebhookAttemptCounts();
-  // The API's writes that enqueue deliveries nudge the dispatcher, once it runs.
+  // Writes that enqueue deliveries (the API's, the timeout sweep's) nudge the dispatcher, once it runs.
   let nudgeDispatcher = (): void => undefined;
+  const writingStore = nudgingOnDeliveries(store, () => nudgeDispatcher());
   const app = await buildApp({
     config,
-    store: nudgingOnDeliveries(store, () => nudgeDispatcher()),
+    store: writingStore,
     clock,
     logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)),
     webhookAttempts: () => attempts.snapshot(),
   });
-  const jobs = startBackgroundJobs({ store, clock, config, log: app.log });
+  const jobs = startBackgroundJobs({ store: writingStore, clock, config, log: app.log });
   // On PostgreSQL the dispatcher has connections of its own: its claims and results never wait in the pool's
   // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
   const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;

@@ -65,9 +65,9 @@ export function startWebhookDispatcher(deps: {
 }
 
 /**
- * The store as the API writes through it: a write whose transaction enqueued deliveries calls `nudge` (the
- * dispatcher's) once it has committed, so its events go out at once rather than at the next poll of the outbox.
- * Other processes' events, and retries coming due, still wait for the poll.
+ * The store as the API and the background jobs write through it: a write whose transaction enqueued deliveries
+ * calls `nudge` (the dispatcher's) once it has committed, so its events go out at once rather than at the next
+ * poll of the outbox. Other processes' events, and retries coming due, still wait for the poll.
  */
 export function nudgingOnDeliveries(store: Store, nudge: () => void): Store {
   return {

@@ -3,7 +3,7 @@ import { newId } from '../../../src/ids.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { systemClock } from '../../../src/clock.ts';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, UNIVERSE_ID } from '../../helpers/fixtures.ts';
 import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
 import { killAll, startGateway, type Gateway } from '../../reliability/serving.ts';
 import { submissionDoc } from '../applications/helpers.ts';
@@ -18,6 +18,9 @@ const GATEWAY_ENV = {
 };
 
 interface World {
+  /** A test key with every scope, and a staff member's game user id, for shift calls. */
+  readonly apiKey: string;
+  readonly gameUserId: string;
   readonly database: TestDatabase;
   readonly receiver: Receiver;
   readonly submissionIds: string[];
@@ -39,7 +42,8 @@ async function world(kind: 'sqlite' | 'postgres', count: number, receiverOptions
   } finally {
     await store.close();
   }
-  return { database, receiver, submissionIds: fixture.workspace.submissions.map((s) => s.id), endpointId };
+  const submissionIds = fixture.workspace.submissions.map((s) => s.id);
+  return { apiKey: fixture.keys.test.secret, gameUserId: fixture.staff.alice.gameUserId, database, receiver, submissionIds, endpointId };
 }
 
 async function accept(gateway: Gateway, submissionId: string, token: string): Promise<string> {
@@ -133,6 +137,29 @@ describe.each(STORE_KINDS)('webhook delivery across gateway processes (%s)', (ki
       // Well within the poll's minute (the receiver's wait gives up after 5 s).
       expect(Date.now() - accepted).toBeLessThan(5_000);
     }
+  }, 60_000);
+
+  it("a shift the timeout sweep ends is sent when the sweep's write commits, not at the outbox's next poll", async () => {
+    const { apiKey, gameUserId, database, receiver } = await world(kind, 0);
+    cleanup.push(() => receiver.close(), () => database.drop());
+    // Shifts time out after 2 s (the sweep runs every second); the outbox is polled once at start, then once a minute.
+    const env = { ...GATEWAY_ENV, WEBHOOK_POLL_INTERVAL_MS: '60000', SHIFT_TIMEOUT_SECONDS: '2' };
+    const gateway = await startGateway({ name: 'swept', databaseUrl: database.url, env });
+    const res = await fetch(`${gateway.baseUrl}/v1/activity/shifts/start`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'idempotency-key': newId(),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ gameUserId, universeId: UNIVERSE_ID, placeId: '1', serverId: 'srv-1' }),
+    });
+    expect(res.status).toBe(200);
+    const ended = (r: Receiver) => r.at('/hook').some((got) => (got.payload as { type?: string } | undefined)?.type === 'activity.shift.ended');
+    // The timeout (2 s) and a sweep (1 s) come first; the receiver's wait then gives up after 5 s, well within the
+    // poll's minute.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await receiver.waitFor(ended, 'the shift-ended event');
   }, 60_000);
 });
 
