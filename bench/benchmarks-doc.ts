@@ -4,6 +4,7 @@
  */
 import { HISTORY, MADE_OF, READING, RETIRED } from './benchmarks-text.ts';
 import { CYCLE_HOLD_MS, OPEN_LEVELS, STREAM_NAMES } from './open/scenario.ts';
+import { OPEN_LEVEL_NAMES, OPEN_PHASE_NAMES } from './options.ts';
 import { PROFILES, type Profile } from './profiles.ts';
 import { latestRecord, runMarkdown } from './report.ts';
 import { NO_RUN_YET, resultsSummary } from './results-summary.ts';
@@ -80,7 +81,7 @@ pass/fail.
 | \`--database-url <postgres://…>\` | the PostgreSQL database the run's schema is created in (default \`BENCH_DATABASE_URL\`, \`TEST_DATABASE_URL\` or \`postgres://postgres@127.0.0.1:5432/test\`) |
 | \`--fresh\` | regenerate the cached SQLite dataset |
 | \`--only a,b\` | only these scenarios (and the baseline) |
-| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels ${codeList(OPEN_LEVELS.map((level) => level.name))}, phases ${codeList([...STREAM_NAMES, 'mix'])} (its idle measurement runs first all the same) |
+| \`--phases <level:phase,...>\` | only these phases of the open-loop scenario (with \`--only open\`), e.g. \`busy:heartbeats,busy:mix\`: levels ${codeList(OPEN_LEVEL_NAMES)}, phases ${codeList(OPEN_PHASE_NAMES)} (its idle measurement runs first all the same) |
 | \`--no-baseline\` | skip the baseline too, e.g. to profile one scenario alone (costs are then not given as multiples of \`/health\`'s) |
 | \`--duration <s>\`, \`--connections <n>\` | measured seconds per scenario and per open-loop phase; closed-loop connections |
 | \`--profile\` | run the server with \`--cpu-prof\` and print a summary of the profile (also \`node bench/profile-summary.ts <file>\`) |

@@ -3,8 +3,8 @@ import type { ProfileName } from './profiles.ts';
 import type { StoreName } from './targets.ts';
 
 /** What `--phases` takes: an open-loop level and one of its phases (a stream alone, or the mix). */
-const OPEN_LEVEL_NAMES: readonly string[] = OPEN_LEVELS.map((level) => level.name);
-const OPEN_PHASE_NAMES: readonly string[] = [...STREAM_NAMES, 'mix'];
+export const OPEN_LEVEL_NAMES: readonly string[] = OPEN_LEVELS.map((level) => level.name);
+export const OPEN_PHASE_NAMES: readonly string[] = [...STREAM_NAMES, 'mix'];
 
 export const USAGE = `Usage: npm run bench -- [options]
 
