@@ -48,6 +48,7 @@ import { createLiveShiftCounter } from './features/shifts/live-count.ts';
 import { createShiftService } from './features/shifts/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { createStaffService } from './features/staff/service.ts';
+import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
 
 export interface AppDeps {
   readonly config: Config;
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   await registerOpenApi(app, {
     serverUrl: () => serverUrl(config.publicBaseUrl, app.server.listening ? app.server.address() : null, config),
+    webhooks: { tag: WEBHOOKS_TAG, items: webhookDocument() },
   });
   const rateLimiter = await registerRateLimit(app, { config, clock });
   registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);

@@ -52,6 +52,9 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
   405 \`method_not_allowed\` with an \`Allow\` header listing the path's methods (see
   \`components.responses.NotFound\` and \`MethodNotAllowed\`, and \`x-unmatched-requests\`). Both carry
   \`X-Request-Id\` and the error body like every other error, and are answered before any body is read.
+* \`webhooks\` describes what the gateway POSTs to a workspace's webhook endpoints (Standard Webhooks: signed, at
+  least once, retried for 24 hours; deduplicate on \`webhook-id\`): one entry per event type, with the body an
+  endpoint receives. Bodies may gain properties in later versions; a receiver ignores those it does not know.
 * Query parameters are lenient where the contract says so: an unrecognized \`period\` means \`week\`, and
   \`includeInactive\` is true only for \`true\` or \`1\` (any other value, as \`false\` and \`0\`, is false).
 
@@ -301,6 +304,11 @@ export function serverUrl(
 export interface OpenApiOptions {
   /** The base address the document names in `servers`; read when the document is first served. */
   readonly serverUrl: () => string;
+  /** What the service sends rather than serves (the document's `webhooks`), listed under their own tag. */
+  readonly webhooks?: {
+    readonly tag: { readonly name: string; readonly description: string };
+    readonly items: Record<string, unknown>;
+  };
 }
 
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
@@ -321,6 +329,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'staff', description: 'Staff self-service for the chat integration.' },
         { name: 'applications', description: 'Application forms and submissions (API keys), and their review by dashboard users.' },
         { name: 'activity', description: 'Shift tracking and activity reports.' },
+        ...(options.webhooks ? [options.webhooks.tag] : []),
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
     },
@@ -329,6 +338,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       const document = documentObject.openapiObject as OpenApiLike & typeof documentObject.openapiObject;
       document.servers = [{ url: options.serverUrl(), description: SERVER_DESCRIPTION }];
       document.components = { ...document.components, responses: unmatchedResponses() };
+      if (options.webhooks) Object.assign(document, { webhooks: options.webhooks.items });
       Object.assign(document, {
         [UNMATCHED_KEY]: {
           description: 'Answers to requests that match no operation of this document.',

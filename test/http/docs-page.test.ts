@@ -26,9 +26,12 @@ interface DocumentedOperation {
   readonly summary: string;
 }
 
-function operationsOf(document: { paths: Record<string, Record<string, Partial<DocumentedOperation>>> }) {
+type PathItems = Record<string, Record<string, Partial<DocumentedOperation>>>;
+
+/** The document's operations and its webhooks' (the page shows both). */
+function operationsOf(document: { paths: PathItems; webhooks?: PathItems }) {
   const out: DocumentedOperation[] = [];
-  for (const item of Object.values(document.paths)) {
+  for (const item of [...Object.values(document.paths), ...Object.values(document.webhooks ?? {})]) {
     for (const op of Object.values(item)) out.push({ operationId: op.operationId ?? '', summary: op.summary ?? '' });
   }
   return out;
@@ -56,10 +59,10 @@ describe.each(STORE_KINDS)('the reference page at /docs (%s)', (kind) => {
     await ctx.close();
   });
 
-  it('loads from the gateway alone and shows every operation of the served document', async () => {
+  it('loads from the gateway alone and shows every operation and webhook of the served document', async () => {
     const document = (await checkedFetch(base, '/openapi.json')).json() as Parameters<typeof operationsOf>[0];
     const operations = operationsOf(document);
-    expect(operations.length).toBeGreaterThanOrEqual(17);
+    expect(operations.length).toBeGreaterThanOrEqual(17 + 7);
 
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const elsewhere: string[] = [];

@@ -4,3 +4,4 @@ export type { CallOptions, ChatContext, GatewayOperations, ReviewOptions, WriteO
 export type { QueryOf, Reply, RequestBody, SuccessBody } from './reply.ts';
 export { backoffMs, isRetryableStatus, retryAfterMs, retryingFetch, type FetchLike, type RetryEvent, type RetryOptions } from './retry.ts';
 export type { components, operations, paths } from './openapi.ts';
+export type { WebhookEvent, WebhookEventType } from './webhooks.ts';

@@ -562,7 +562,148 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "application.submission.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A submission was taken in
+         * @description Sent after `submitApplication` succeeds; `data` is its answer's `data`, `environment` the key's. Subscribed to as `application.submission.submitted` (or `*`).
+         */
+        post: operations["applicationSubmissionSubmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.submission.under_review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A submission was marked under review
+         * @description Sent after `markSubmissionUnderReview`; `data` is its answer's `data`, `environment` the submission's. Subscribed to as `application.submission.under_review` (or `*`).
+         */
+        post: operations["applicationSubmissionUnderReviewEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.submission.review_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A submission's score or reviewer notes changed
+         * @description Sent after `updateSubmissionReview`; `data` is its answer's `data`, `environment` the submission's. Subscribed to as `application.submission.review_updated` (or `*`).
+         */
+        post: operations["applicationSubmissionReviewUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.submission.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A submission was accepted
+         * @description Sent after `acceptSubmission`; `data` is its answer's `data`, `environment` the submission's. Subscribed to as `application.submission.accepted` (or `*`).
+         */
+        post: operations["applicationSubmissionAcceptedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.submission.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A submission was rejected
+         * @description Sent after `rejectSubmission`; `data` is its answer's `data`, `environment` the submission's. Subscribed to as `application.submission.rejected` (or `*`).
+         */
+        post: operations["applicationSubmissionRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "activity.shift.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shift started
+         * @description Sent when a start creates a shift (a start answered with `existing: true` sends none). Subscribed to as `activity.shift.started` (or `*`).
+         */
+        post: operations["activityShiftStartedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "activity.shift.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shift ended
+         * @description Sent when a shift is completed: by a stop, a game server's batch stop or the heartbeat timeout (`data.shift.endReason` tells which). Subscribed to as `activity.shift.ended` (or `*`).
+         */
+        post: operations["activityShiftEndedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -6554,6 +6695,672 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    applicationSubmissionSubmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "application.submission.submitted";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        submission: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Null for a submission without a form. */
+                            formId: string | null;
+                            /** @description Null for a submission without a form. */
+                            formName: string | null;
+                            status: "submitted" | "under_review" | "accepted" | "rejected";
+                            /** @description The environment of the key that sent it; provisioned submissions are `live`. */
+                            environment: "live" | "test";
+                            applicant: {
+                                /** @description The applicant's game user id: a string of digits when it came through the intake, as provisioned otherwise; null once their data was erased. */
+                                gameUserId: string | null;
+                                gameUsername: string | null;
+                                displayName: string | null;
+                                chatUserId: string | null;
+                            };
+                            score: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            reviewedAt: string | null;
+                            /** @description When it was accepted or rejected; else null. */
+                            decidedAt: string | null;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The event `application.submission.submitted`.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationSubmissionUnderReviewEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "application.submission.under_review";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        /** Format: uuid */
+                        submissionId: string;
+                        /** @constant */
+                        status: "under_review";
+                        /** Format: date-time */
+                        reviewedAt: string;
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationSubmissionReviewUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "application.submission.review_updated";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        /** Format: uuid */
+                        submissionId: string;
+                        /** @description Unchanged. */
+                        status: "submitted" | "under_review";
+                        /** @description The score after this update. */
+                        score: number | null;
+                        /** @description True when the patch carried `score`. */
+                        scoreUpdated: boolean;
+                        /** @description True when the patch carried `reviewerNotes`. */
+                        reviewerNotesUpdated: boolean;
+                        /** @description Always the time of this update. */
+                        reviewedAt: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationSubmissionAcceptedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "application.submission.accepted";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        /** Format: uuid */
+                        submissionId: string;
+                        /** @constant */
+                        status: "accepted";
+                        /** Format: date-time */
+                        acceptedAt: string;
+                        /** @description True when this accept created a new staff profile. */
+                        staffProfileCreated: boolean;
+                        /** @description The created or linked staff profile; null when no profile was requested. */
+                        staffProfileId: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationSubmissionRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "application.submission.rejected";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        /** Format: uuid */
+                        submissionId: string;
+                        /** @constant */
+                        status: "rejected";
+                        /** Format: date-time */
+                        rejectedAt: string;
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    activityShiftStartedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "activity.shift.started";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    /** @description The shift as `GET /v1/activity/shifts/{shiftId}` shows it then. */
+                    data: {
+                        shift: {
+                            /**
+                             * Format: uuid
+                             * @description Shift id.
+                             */
+                            id: string;
+                            /**
+                             * @description `active` or `completed`.
+                             * @enum {string}
+                             */
+                            status: "active" | "completed";
+                            /**
+                             * Format: date-time
+                             * @description Game-server start time.
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Latest game-server heartbeat time.
+                             */
+                            lastHeartbeatAt: string;
+                            /** @description While active: whole seconds from `startedAt` to the server clock now. */
+                            elapsedSeconds?: number;
+                            universeId: string;
+                            placeId: string;
+                            serverId: string;
+                            staff: {
+                                /** Format: uuid */
+                                id: string;
+                                displayName: string;
+                                gameUserId: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description Once completed: game-server end time.
+                             */
+                            endedAt?: string;
+                            /** @description Once completed: whole seconds. */
+                            durationSeconds?: number;
+                            /** @description Once completed: whole minutes. */
+                            minutes?: number;
+                            /**
+                             * @description `manual`, `player_left` or `server_shutdown` as sent to stop; `heartbeat_timeout` is set by the server when no start or heartbeat was received for SHIFT_TIMEOUT_SECONDS (the shift then ends at its `lastHeartbeatAt`).
+                             * @enum {string}
+                             */
+                            endReason?: "manual" | "player_left" | "server_shutdown" | "heartbeat_timeout";
+                        };
+                        /** @description The staff member whose shift it is. */
+                        staff: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            gameUserId: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    activityShiftEndedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "activity.shift.ended";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    /** @description The shift as `GET /v1/activity/shifts/{shiftId}` shows it then. */
+                    data: {
+                        shift: {
+                            /**
+                             * Format: uuid
+                             * @description Shift id.
+                             */
+                            id: string;
+                            /**
+                             * @description `active` or `completed`.
+                             * @enum {string}
+                             */
+                            status: "active" | "completed";
+                            /**
+                             * Format: date-time
+                             * @description Game-server start time.
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Latest game-server heartbeat time.
+                             */
+                            lastHeartbeatAt: string;
+                            /** @description While active: whole seconds from `startedAt` to the server clock now. */
+                            elapsedSeconds?: number;
+                            universeId: string;
+                            placeId: string;
+                            serverId: string;
+                            staff: {
+                                /** Format: uuid */
+                                id: string;
+                                displayName: string;
+                                gameUserId: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description Once completed: game-server end time.
+                             */
+                            endedAt?: string;
+                            /** @description Once completed: whole seconds. */
+                            durationSeconds?: number;
+                            /** @description Once completed: whole minutes. */
+                            minutes?: number;
+                            /**
+                             * @description `manual`, `player_left` or `server_shutdown` as sent to stop; `heartbeat_timeout` is set by the server when no start or heartbeat was received for SHIFT_TIMEOUT_SECONDS (the shift then ends at its `lastHeartbeatAt`).
+                             * @enum {string}
+                             */
+                            endReason?: "manual" | "player_left" | "server_shutdown" | "heartbeat_timeout";
+                        };
+                        /** @description The staff member whose shift it is. */
+                        staff: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            gameUserId: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -146,7 +146,8 @@ const EndReasonSchema = StringEnum(
     'start or heartbeat was received for SHIFT_TIMEOUT_SECONDS (the shift then ends at its `lastHeartbeatAt`).',
 );
 
-const StaffRefSchema = Type.Object({
+/** A staff member as shift answers (and shift webhook events) name them. */
+export const StaffRefSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   displayName: Type.String(),
   gameUserId: Type.String(),
@@ -234,7 +235,7 @@ export const ActiveShiftsResponseSchema = Described(
 );
 export type ActiveShiftPage = Static<typeof ActiveShiftsResponseSchema>['data'];
 
-const ShiftDetailSchema = Type.Object({
+export const ShiftDetailSchema = Type.Object({
   id: ShiftId,
   status: StringEnum(['active', 'completed'] as const, '`active` or `completed`.'),
   startedAt: Instant('Game-server start time.'),

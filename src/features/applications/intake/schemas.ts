@@ -44,17 +44,18 @@ export const IntakeBodySchema = Type.Object(
 );
 export type IntakeBody = Static<typeof IntakeBodySchema>;
 
+/** What intake answers in `data` (and the `application.submission.submitted` event carries). */
+export const IntakeResultSchema = Type.Object(
+  {
+    submission: SubmissionItemSchema,
+    commandId: Type.String({ format: 'uuid', description: 'The recorded command.' }),
+    eventId: Type.String({ format: 'uuid', description: 'The event `application.submission.submitted`.' }),
+  },
+  { additionalProperties: false },
+);
+
 export const IntakeResponseSchema = {
-  ...envelopeSchema(
-    Type.Object(
-      {
-        submission: SubmissionItemSchema,
-        commandId: Type.String({ format: 'uuid', description: 'The recorded command.' }),
-        eventId: Type.String({ format: 'uuid', description: 'The event `application.submission.submitted`.' }),
-      },
-      { additionalProperties: false },
-    ),
-  ),
+  ...envelopeSchema(IntakeResultSchema),
   description: 'The submission, `submitted`, in the key\'s environment.',
   examples: [examples.intakeResponseExample],
 };
