@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ENVIRONMENTS, type Environment } from '../../actor.ts';
+import { DEFAULT_MONITOR_PERIOD_MS, registerEventLoopDelay } from './event-loop-delay.ts';
 
 export interface WebhookBacklog {
   readonly pending: number;
@@ -60,7 +61,8 @@ function oneReadAtATime<T>(read: () => Promise<T>): () => Promise<T> {
  */
 export function createMetrics(deps: MetricsDeps): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: DEFAULT_MONITOR_PERIOD_MS });
+  const loop = registerEventLoopDelay(registry);
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
@@ -145,6 +147,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       const labels = { method, route, status: String(status) };
       requests.inc(labels);
       latency.observe(labels, seconds);
+      loop.touch();
     },
     render: () => registry.metrics(),
   };
