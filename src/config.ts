@@ -93,7 +93,7 @@ function webhookTuning(env: Env): WebhookTuning {
   return Object.freeze({
     retryFirstDelayMs: setting('WEBHOOK_RETRY_FIRST_DELAY_MS', 30_000, 1, 60_000),
     leaseMs: setting('WEBHOOK_LEASE_MS', 60_000, 100, 3_600_000),
-    pollIntervalMs: setting('WEBHOOK_POLL_INTERVAL_MS', 200, 10, 60_000),
+    pollIntervalMs: setting('WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 60_000),
   });
 }
 

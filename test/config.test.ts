@@ -61,7 +61,7 @@ describe('configuration', () => {
     expect(loadConfig({ BUILD_ID: 'b' }).webhookTuning).toEqual({
       retryFirstDelayMs: 30_000,
       leaseMs: 60_000,
-      pollIntervalMs: 200,
+      pollIntervalMs: 1_000,
     });
   });
 
