@@ -76,7 +76,6 @@ async function insertInChunks(
   }
 }
 
-/** Writes the events and one pending delivery per subscriber of each event's workspace (see findSubscribers). */
 /** The transactions (as their jobs saw them) that wrote deliveries: see `deliveriesWritten`. */
 const writingTransactions = new WeakSet<Executor>();
 
@@ -85,6 +84,7 @@ export function deliveriesWritten(trx: Executor): boolean {
   return writingTransactions.has(trx);
 }
 
+/** Writes the events and one pending delivery per subscriber of each event's workspace (see findSubscribers). */
 export async function writeWebhookEvents(
   trx: Executor,
   events: readonly WebhookEvent[],
