@@ -9,13 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookReceiver } from '../../../clients/typescript/examples/webhook-receiver.ts';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { newId } from '../../../src/ids.ts';
-import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { call } from '../../features/applications/helpers.ts';
-import { intakeBody, seedIntakeFixture, submit, type IntakeFixture } from '../../features/applications/intake-helpers.ts';
+import { intakeBody, provisionWebhooks, seedIntakeFixture, submit, type IntakeFixture } from '../../features/applications/intake-helpers.ts';
 import { dataOf, shiftClient, startBody } from '../../features/shifts/shift-client.ts';
 import { deliverDue, testDispatcher } from '../../features/webhooks/harness.ts';
 import { testDispatcherSettings } from '../../features/webhooks/receiver.ts';
@@ -43,11 +42,7 @@ describe.each(STORE_KINDS)('the example webhook receiver (%s)', (kind) => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/gateway-events`;
-    await applyProvisioning(
-      ctx.store.db,
-      { workspaces: [{ ...fixture.workspace, webhooks: [{ id: newId(), url, events: ['*'], secret }] }] },
-      ctx.clock,
-    );
+    await provisionWebhooks(ctx, fixture, [{ id: newId(), url, events: ['*'], secret }]);
     ({ dispatcher } = testDispatcher(ctx, { settings: testDispatcherSettings({ retry: { firstDelayMs: 50, maxDelayMs: 50 } }) }));
   });
 

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { newId } from '../../../src/ids.ts';
-import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { deliverDue, testDispatcher } from '../webhooks/harness.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { freshGameUserId, intakeBody, seedIntakeFixture, submit, type IntakeFixture } from './intake-helpers.ts';
+import { freshGameUserId, intakeBody, provisionWebhooks, seedIntakeFixture, submit, type IntakeFixture } from './intake-helpers.ts';
 
 const ALL = '/all';
 const SUBMITTED = '/submitted';
@@ -24,23 +23,11 @@ describe.each(STORE_KINDS)('webhook delivery of application.submission.submitted
     ctx = await createTestContext(kind);
     const secrets = [generateWebhookSecret(), generateWebhookSecret(), generateWebhookSecret()] as const;
     fixture = await seedIntakeFixture(ctx);
-    // Endpoints are configuration: a later document adds them.
-    await applyProvisioning(
-      ctx.store.db,
-      {
-        workspaces: [
-          {
-            ...fixture.workspace,
-            webhooks: [
-              { id: newId(), url: receiver.endpoint(ALL, secrets[0]), events: ['*'], secret: secrets[0] },
-              { id: newId(), url: receiver.endpoint(SUBMITTED, secrets[1]), events: ['application.submission.submitted'], secret: secrets[1] },
-              { id: newId(), url: receiver.endpoint(ACCEPTED, secrets[2]), events: ['application.submission.accepted'], secret: secrets[2] },
-            ],
-          },
-        ],
-      },
-      ctx.clock,
-    );
+    await provisionWebhooks(ctx, fixture, [
+      { id: newId(), url: receiver.endpoint(ALL, secrets[0]), events: ['*'], secret: secrets[0] },
+      { id: newId(), url: receiver.endpoint(SUBMITTED, secrets[1]), events: ['application.submission.submitted'], secret: secrets[1] },
+      { id: newId(), url: receiver.endpoint(ACCEPTED, secrets[2]), events: ['application.submission.accepted'], secret: secrets[2] },
+    ]);
     ({ dispatcher } = testDispatcher(ctx));
   });
 

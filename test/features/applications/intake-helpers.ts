@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { newId, randomBase62 } from '../../../src/ids.ts';
-import type { FormDocument, WorkspaceDocument } from '../../../src/provisioning/schema.ts';
+import type { FormDocument, WebhookDocument, WorkspaceDocument } from '../../../src/provisioning/schema.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import type { Inject } from '../../helpers/contract.ts';
 import { dashboardToken, REVIEWER_USER_ID, seed, type FixtureKey } from '../../helpers/fixtures.ts';
@@ -124,6 +124,11 @@ export async function seedIntakeFixture(ctx: Pick<TestContext, 'store' | 'clock'
 /** Re-applies `forms` to the fixture's workspace (a later provisioning document). */
 export async function provisionForms(ctx: Pick<TestContext, 'store' | 'clock'>, fixture: IntakeFixture, forms: FormDocument[]) {
   await seed(ctx, { document: { workspaces: [{ ...fixture.workspace, forms }] } });
+}
+
+/** Gives the fixture's workspace these webhook endpoints (endpoints are configuration: a later document adds them). */
+export async function provisionWebhooks(ctx: Pick<TestContext, 'store' | 'clock'>, fixture: IntakeFixture, webhooks: WebhookDocument[]) {
+  await seed(ctx, { document: { workspaces: [{ ...fixture.workspace, webhooks }] } });
 }
 
 export interface IntakeWorld {

@@ -11,13 +11,19 @@ import type { WebhookEvent } from '../../../clients/typescript/src/index.ts';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/features/webhooks/event-types.ts';
 import { newId } from '../../../src/ids.ts';
-import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { call, type ReviewOperation } from '../applications/helpers.ts';
-import { freshGameUserId, intakeBody, seedIntakeFixture, submit, type IntakeFixture } from '../applications/intake-helpers.ts';
+import {
+  freshGameUserId,
+  intakeBody,
+  provisionWebhooks,
+  seedIntakeFixture,
+  submit,
+  type IntakeFixture,
+} from '../applications/intake-helpers.ts';
 import { dataOf, shiftClient, startBody } from '../shifts/shift-client.ts';
 import { deliverDue, testDispatcher } from './harness.ts';
 import { Receiver, type Received } from './receiver.ts';
@@ -56,11 +62,7 @@ describe.each(STORE_KINDS)('the OpenAPI document\'s webhooks against real delive
     ctx = await createTestContext(kind);
     fixture = await seedIntakeFixture(ctx);
     const secret = generateWebhookSecret();
-    await applyProvisioning(
-      ctx.store.db,
-      { workspaces: [{ ...fixture.workspace, webhooks: [{ id: newId(), url: receiver.endpoint(ALL, secret), events: ['*'], secret }] }] },
-      ctx.clock,
-    );
+    await provisionWebhooks(ctx, fixture, [{ id: newId(), url: receiver.endpoint(ALL, secret), events: ['*'], secret }]);
     ({ dispatcher } = testDispatcher(ctx));
     webhooks = (await ctx.inject({ method: 'GET', url: '/openapi.json' })).json<{ webhooks: typeof webhooks }>().webhooks;
   });
