@@ -2,9 +2,9 @@ import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 
 /** How often the event loop is sampled while the gateway serves requests. */
-export const SAMPLE_EVERY_MS = 10;
+const SAMPLE_EVERY_MS = 10;
 /** How long after its last answered request the gateway stops sampling. */
-export const IDLE_AFTER_MS = 1_000;
+const IDLE_AFTER_MS = 1_000;
 
 /** The delays sampled since the last read, in seconds (all 0 when none was: the gateway was idle). */
 export interface EventLoopDelays {
