@@ -109,7 +109,8 @@ export const DEFAULT_MONITOR_PERIOD_MS = 3_600_000;
  * that samples only while requests are answered (`touch` it on each). `nodejs_eventloop_lag_seconds` stays what
  * prom-client makes it: how long a callback queued at scrape time waited.
  */
-export function registerEventLoopDelay(registry: Registry, monitor = new EventLoopDelayMonitor()): EventLoopDelayMonitor {
+export function registerEventLoopDelay(registry: Registry): EventLoopDelayMonitor {
+  const monitor = new EventLoopDelayMonitor();
   for (const name of [LAG, ...DELAY_GAUGES.map(([, gauge]) => gauge)]) registry.removeSingleMetric(name);
   const gauges = DELAY_GAUGES.map(([field, name, help]) => [field, new Gauge({ name, help, registers: [] })] as const);
   // Registered before them, this gauge's collect sets them all (one read of the monitor per scrape) before they
