@@ -32,8 +32,9 @@ export const layering = [
   { files: ['src/features/*/service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
   { files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts'], rules: restrict(FRAMEWORK, HTTP, FEATURES) },
   { files: ['src/provisioning/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
-  // The background thread hosts the store's and the webhooks' thread-side modules; it serves no request.
-  { files: ['src/background/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
+  // The background thread runs the services its owners hand it (the store's checkpointer, the webhooks' sender),
+  // loading each by the module its owner names: it serves no request and knows no feature.
+  { files: ['src/background/**/*.ts'], rules: restrict(FRAMEWORK, HTTP, FEATURES) },
 ];
 
 export default tseslint.config(

@@ -1,20 +1,25 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { CheckpointerData } from '../db/checkpointer-worker.ts';
-import type { SenderThreadData } from '../features/webhooks/sender-protocol.ts';
 
-/** What each service of the background thread starts with. */
-export interface BackgroundServices {
-  /** The SQLite store's checkpoints (`db/checkpointer-worker.ts`). */
-  readonly checkpointer: CheckpointerData;
-  /** The webhook deliveries' signing and HTTP requests (`features/webhooks/sender-worker.ts`). */
-  readonly sender: SenderThreadData;
+/**
+ * A service the background thread can run, named by its owner: the module (a file URL) whose export `entry`
+ * the thread calls with the service's channel and `Data`. The thread knows no service; each owner hands it its own
+ * (the store its checkpointer, the webhooks their sender).
+ */
+export interface BackgroundService<Data> {
+  readonly module: string;
+  readonly entry: string;
+  /** Never set: carries the type of the data the service starts with. */
+  readonly data?: Data;
 }
-export type BackgroundService = keyof BackgroundServices;
+
+/** What a service's entry is: it serves the channel it is handed, starting from `data`. */
+export type ServeOnThread<Data> = (port: MessagePort, data: Data) => void;
 
 /** The message that starts a service on the thread, with the thread's end of the service's channel. */
-export interface StartService<K extends BackgroundService = BackgroundService> {
-  readonly service: K;
-  readonly data: BackgroundServices[K];
+export interface StartService {
+  readonly module: string;
+  readonly entry: string;
+  readonly data: unknown;
   readonly port: MessagePort;
 }
 
@@ -83,11 +88,7 @@ export class BackgroundThread {
     return this.worker !== null;
   }
 
-  start<K extends BackgroundService>(
-    service: K,
-    data: BackgroundServices[K],
-    handlers: ServiceHandlers,
-  ): RunningService {
+  start<Data>(service: BackgroundService<Data>, data: Data, handlers: ServiceHandlers): RunningService {
     const worker = this.worker ?? this.spawn();
     const { port1: port, port2 } = new MessageChannel();
     let done!: () => void;
@@ -101,7 +102,8 @@ export class BackgroundThread {
     port.once('close', () => (entry.closing ? this.finish(entry) : this.lost(worker)));
     // Like the thread, a service's channel never keeps the process alive.
     port.unref();
-    worker.postMessage({ service, data, port: port2 } satisfies StartService<K>, [port2]);
+    const message: StartService = { module: service.module, entry: service.entry, data, port: port2 };
+    worker.postMessage(message, [port2]);
     return {
       port,
       closed,

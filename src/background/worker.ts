@@ -1,21 +1,18 @@
 /**
- * The background thread (see thread.ts): starts each service it is handed on the channel it came with. A service's
- * module is loaded with its first start, so a thread that only sends webhooks never loads SQLite.
+ * The background thread (see thread.ts): starts each service it is handed on the channel it came with, by loading
+ * the module its owner named. A service's module is loaded with its first start, so a thread that only sends
+ * webhooks never loads SQLite.
  */
-import { parentPort, type MessagePort } from 'node:worker_threads';
-import type { BackgroundService, BackgroundServices, StartService } from './thread.ts';
-
-type Serve<K extends BackgroundService> = (port: MessagePort, data: BackgroundServices[K]) => void;
-
-const SERVICES: { readonly [K in BackgroundService]: () => Promise<Serve<K>> } = {
-  checkpointer: async () => (await import('../db/checkpointer-worker.ts')).serveCheckpoints,
-  sender: async () => (await import('../features/webhooks/sender-worker.ts')).serveSends,
-};
+import { parentPort } from 'node:worker_threads';
+import type { ServeOnThread, StartService } from './thread.ts';
 
 if (!parentPort) throw new Error('background/worker.ts runs as a worker thread');
 
-function start<K extends BackgroundService>({ service, data, port }: StartService<K>): Promise<void> {
-  return SERVICES[service]().then((serve) => serve(port, data));
+async function start({ module, entry, data, port }: StartService): Promise<void> {
+  const loaded = (await import(module)) as Record<string, unknown>;
+  const serve = loaded[entry];
+  if (typeof serve !== 'function') throw new Error(`${module} has no function ${entry}`);
+  (serve as ServeOnThread<unknown>)(port, data);
 }
 
 // A service that fails to start ends the thread (in a worker, `process.exit` ends the thread, not the process):

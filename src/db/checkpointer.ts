@@ -1,6 +1,12 @@
-import type { BackgroundThread, RunningService } from '../background/thread.ts';
+import type { BackgroundService, BackgroundThread, RunningService } from '../background/thread.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
 import type { GroupCommit } from './group-commit.ts';
+
+/** The checkpoints' service on the background thread: checkpointer-worker.ts. */
+export const CHECKPOINTER: BackgroundService<CheckpointerData> = {
+  module: new URL('./checkpointer-worker.ts', import.meta.url).href,
+  entry: 'serveCheckpoints',
+};
 
 /** The longest the writes stay held for the checkpointer, whatever happens to it. */
 const MAX_HOLD_MS = 2_000;
@@ -43,7 +49,7 @@ export function startCheckpointer(
 
   function start(): void {
     const startedAt = performance.now();
-    const running = thread.start('checkpointer', data, {
+    const running = thread.start(CHECKPOINTER, data, {
       onMessage(message) {
         if (message === 'hold') {
           holdLimit = setTimeout(release, MAX_HOLD_MS);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackgroundThread } from '../../src/background/thread.ts';
-import { startCheckpointer } from '../../src/db/checkpointer.ts';
+import { CHECKPOINTER, startCheckpointer } from '../../src/db/checkpointer.ts';
 import { openStore, type Store } from '../../src/db/connect.ts';
 import { GroupCommit } from '../../src/db/group-commit.ts';
 import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
@@ -94,7 +94,7 @@ describe('the background thread', () => {
       // A service that cannot start (its database's folder does not exist) ends the thread it runs on.
       let exited = false;
       thread.start(
-        'checkpointer',
+        CHECKPOINTER,
         { filename: join(dir, 'missing', 'gateway.db'), intervalMs: 40, restartPages: 4_096 },
         { onMessage: () => undefined, onExit: () => (exited = true) },
       );

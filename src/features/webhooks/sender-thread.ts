@@ -1,7 +1,13 @@
-import { BackgroundThread, type RunningService } from '../../background/thread.ts';
+import { BackgroundThread, type BackgroundService, type RunningService } from '../../background/thread.ts';
 import { noAnswer, type DestinationOptions, type PostOutcome } from './destination.ts';
-import type { OutcomeBatch, SendBatch } from './sender-protocol.ts';
+import type { OutcomeBatch, SendBatch, SenderThreadData } from './sender-protocol.ts';
 import type { SendRequest, Sender } from './sender.ts';
+
+/** The sending service, run on the background thread by sender-worker.ts. */
+const SENDER: BackgroundService<SenderThreadData> = {
+  module: new URL('./sender-worker.ts', import.meta.url).href,
+  entry: 'serveSends',
+};
 
 /**
  * A sender whose signing, HTTP requests and answers run on the background thread (background/thread.ts), beside
@@ -24,7 +30,7 @@ export function startThreadSender(options: DestinationOptions, thread = new Back
 
   function sending(): RunningService {
     if (service) return service;
-    const started = thread.start('sender', options, {
+    const started = thread.start(SENDER, options, {
       onMessage(message) {
         for (const { ref, outcome } of (message as OutcomeBatch).outcomes) {
           waiting.get(ref)?.(outcome);
