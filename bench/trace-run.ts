@@ -40,6 +40,8 @@ export interface TraceOptions {
   readonly postgresUrl: string;
   /** Keep the database and the run directory. */
   readonly keep: boolean;
+  /** Ends the run between two requests (an interrupt): the server is stopped and the database dropped all the same. */
+  readonly signal?: AbortSignal;
 }
 
 export interface KindTrace extends KindFiles {
@@ -90,18 +92,18 @@ async function coverageClient(path: string): Promise<Take> {
 }
 
 /** Files run by an idle window, then by a window holding the one request (each `waitMs` long). */
-async function measureOnce(kind: RequestKind, take: Take, waitMs: number): Promise<Sample> {
+async function measureOnce(kind: RequestKind, take: Take, waitMs: number, signal: AbortSignal | undefined): Promise<Sample> {
   if (kind.before) {
     await kind.before();
     // What the preparation left running after its answer (after-commit work) belongs to neither window.
-    await sleep(waitMs);
+    await sleep(waitMs, undefined, { signal });
   }
   await take();
-  await sleep(waitMs);
+  await sleep(waitMs, undefined, { signal });
   const idle = await take();
   await take();
   await kind.send();
-  await sleep(waitMs);
+  await sleep(waitMs, undefined, { signal });
   const request = await take();
   await kind.after?.();
   return { idle, request };
@@ -135,6 +137,7 @@ export async function traceStore(store: StoreName, options: TraceOptions, log: (
     const warmStarted = performance.now();
     for (const kind of kinds) {
       for (let i = 0; i < options.warmup; i += 1) {
+        options.signal?.throwIfAborted();
         await kind.before?.();
         await kind.send();
         await kind.after?.();
@@ -144,7 +147,7 @@ export async function traceStore(store: StoreName, options: TraceOptions, log: (
     const measured: KindFiles[] = [];
     for (const kind of kinds) {
       const samples: Sample[] = [];
-      for (let i = 0; i < options.repeats; i += 1) samples.push(await measureOnce(kind, take, options.waitMs));
+      for (let i = 0; i < options.repeats; i += 1) samples.push(await measureOnce(kind, take, options.waitMs, options.signal));
       measured.push(kindFiles(kind.name, samples));
     }
     const reference = measured[0];

@@ -23,6 +23,15 @@ function log(message: string): void {
   process.stdout.write(`[trace ${seconds}s] ${message}\n`);
 }
 
+// An interrupt ends the run between two requests: the server is stopped and the database dropped (trace-run.ts).
+const interrupt = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the server and dropping the run's database`);
+    interrupt.abort(new Error(`interrupted by ${signal}`));
+  });
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -74,9 +83,10 @@ async function main(argv: readonly string[]): Promise<number> {
       ok = false;
       continue;
     }
+    if (interrupt.signal.aborted) break;
     log(`== ${store}`);
     try {
-      const trace = await traceStore(store, options, log);
+      const trace = await traceStore(store, { ...options, signal: interrupt.signal }, log);
       traces.push(trace);
       print(trace, options);
     } catch (error) {
@@ -102,6 +112,7 @@ async function main(argv: readonly string[]): Promise<number> {
     writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
     log(`wrote ${relative(REPO_ROOT, path)}`);
   }
+  if (interrupt.signal.aborted) return 130;
   return ok ? 0 : 1;
 }
 
