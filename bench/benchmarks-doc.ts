@@ -10,6 +10,7 @@ import { latestRecord, runMarkdown } from './report.ts';
 import { NO_RUN_YET, resultsSummary } from './results-summary.ts';
 import { SCENARIO_NAMES } from './scenarios.ts';
 import { markdownTable } from './tables.ts';
+import { requestFilesSection } from './trace-doc.ts';
 import { LATENCY_CONNECTIONS, LATENCY_SCENARIOS, TARGET_ROWS, type StoreName } from './targets.ts';
 import { DELIVERY_RATE_TARGET, EVENT_TO_DELIVERY_P99_TARGET_MS } from './webhooks.ts';
 
@@ -213,7 +214,7 @@ export function benchmarksDocument(resultsDir: string, resultsPrefix: string): s
     sections.push(run ? runMarkdown(run.record, `${resultsPrefix}/${run.file}`) : NO_RUN_YET);
     sections.push('');
   }
-  sections.push(dataSet(), READING, MADE_OF, HISTORY);
+  sections.push(dataSet(), READING, MADE_OF, HISTORY, requestFilesSection());
   return `${sections.join('\n').trimEnd()}\n`;
 }
 

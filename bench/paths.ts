@@ -24,3 +24,5 @@ export const BENCHMARKS_DOC = join(REPO_ROOT, 'docs', 'BENCHMARKS.md');
 export const SERVER_BIN = join(REPO_ROOT, 'bin', 'workspace-gateway.js');
 /** The event-loop probe the server under test is started with (see event-loop-probe.ts). */
 export const EVENT_LOOP_PROBE = join(dirname(fileURLToPath(import.meta.url)), 'event-loop-probe.ts');
+/** The coverage probe `npm run bench:trace` starts the server with (see coverage-probe.ts). */
+export const COVERAGE_PROBE = join(dirname(fileURLToPath(import.meta.url)), 'coverage-probe.ts');

@@ -88,6 +88,10 @@ export interface ServerOptions {
   readonly serverBin?: string;
   /** The PostgreSQL server's postmaster, when it runs on this machine: its CPU is counted with the gateway's. */
   readonly postmasterPid?: number | null;
+  /** Further modules to preload with --import (another probe, like coverage-probe.ts). */
+  readonly preload?: readonly string[];
+  /** Variables to set in the server's environment besides the benchmark's own (those a preloaded probe reads). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
@@ -99,6 +103,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   const nodeArgs = [
     '--import',
     pathToFileURL(EVENT_LOOP_PROBE).href,
+    ...(options.preload ?? []).flatMap((module) => ['--import', pathToFileURL(module).href]),
     ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
   ];
   const env: NodeJS.ProcessEnv = {
@@ -115,6 +120,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     // The reviewers' reads authenticate dashboard tokens the benchmark signs (dashboard.ts).
     JWT_SECRET: DASHBOARD_JWT_SECRET,
     [PROBE_SOCKET_VARIABLE]: probeSocket,
+    ...options.env,
   };
   for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'NODE_OPTIONS', 'REDIS_URL', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE']) delete env[name];
   const child = spawn(

@@ -29,6 +29,7 @@ describe('benchmark: docs/BENCHMARKS.md', () => {
     for (const row of TARGET_ROWS) expect(doc).toContain(row.text);
     for (const level of OPEN_LEVELS) expect(doc).toContain(`| ${level.name} | ${level.rates.heartbeats.toLocaleString('en-US')} |`);
     expect(doc).toContain('## Why the closed-loop ratio targets were retired');
+    expect(doc).toContain('## Files a request runs');
   });
 
   it("writes the results table from the newest full run of each store, and the placeholder for a store without one", () => {

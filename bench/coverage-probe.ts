@@ -1,0 +1,63 @@
+/**
+ * Loaded into the gateway process under test by `npm run bench:trace` (`node --import <this file>`), never part of
+ * the product: runs V8's precise coverage (function call counts) from before the gateway's first module loads, and
+ * answers `take` on the Unix socket named by `WSG_BENCH_COVERAGE_SOCKET` with the files under src/ that ran code
+ * since the previous take (`Profiler.takePreciseCoverage` resets the counts). One JSON object per line each way,
+ * like event-loop-probe.ts, and a socket for the same reason: the gateway may re-execute itself at start
+ * (bin/workspace-gateway.js). Without the variable, or in a worker thread, it does nothing; the background
+ * thread's code is therefore not counted.
+ */
+import { rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { isMainThread } from 'node:worker_threads';
+import { REPO_ROOT } from './paths.ts';
+import { filesRun, type ScriptCoverage } from './request-files.ts';
+
+/** The variable naming the socket the probe listens on. */
+export const COVERAGE_SOCKET_VARIABLE = 'WSG_BENCH_COVERAGE_SOCKET';
+
+export interface CoverageRequest {
+  readonly probe: 'take';
+  readonly id: number;
+}
+
+export interface CoverageReply {
+  readonly id: number;
+  /** Paths relative to the repository, sorted. */
+  readonly files?: readonly string[];
+  readonly error?: string;
+}
+
+const socketPath = process.env[COVERAGE_SOCKET_VARIABLE];
+if (socketPath !== undefined && isMainThread) {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  // Call counts, function granularity: enough to tell whether a file ran, at the least cost to the gateway.
+  await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+  const answer = async (request: CoverageRequest): Promise<CoverageReply> => {
+    try {
+      const { result } = await session.post('Profiler.takePreciseCoverage');
+      return { id: request.id, files: filesRun(result as ScriptCoverage[], REPO_ROOT) };
+    } catch (error) {
+      return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  const server = createServer((socket) => {
+    // Neither the socket nor the listener may keep the server alive once it has closed everything else on SIGTERM.
+    socket.unref();
+    socket.on('error', () => undefined);
+    createInterface({ input: socket }).on('line', (line) => {
+      void answer(JSON.parse(line) as CoverageRequest).then((reply) => socket.write(`${JSON.stringify(reply)}\n`));
+    });
+  });
+  // The gateway may re-execute itself (bin/workspace-gateway.js): the process before that listened here first.
+  rmSync(socketPath, { force: true });
+  server.on('error', (error) => {
+    console.error(`the coverage probe cannot listen on ${socketPath}: ${error.message}`);
+  });
+  server.listen(socketPath);
+  server.unref();
+}

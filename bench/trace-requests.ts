@@ -1,0 +1,135 @@
+/**
+ * The request kinds `npm run bench:trace` measures (trace.ts), on the dataset of trace-run.ts: each one request,
+ * with what must be true before it and be undone after it (a start needs a staff member without an active shift,
+ * a stop an active shift), done outside the measured window.
+ */
+import { answersFor } from './applications-plan.ts';
+import { requestJson, type JsonResponse } from './http.ts';
+import { PLACE_ID, UNIVERSE_ID, type DatasetPlan } from './plan.ts';
+import { Random } from './random.ts';
+import { START } from './workload.ts';
+
+export const KIND_NAMES = ['health', 'heartbeat', 'start', 'stop', 'intake', 'leaderboard', 'summary'] as const;
+export type KindName = (typeof KIND_NAMES)[number];
+/** The reference every other kind is set against: a request that reaches no feature. */
+export const REFERENCE_KIND: KindName = 'health';
+
+export interface RequestKind {
+  readonly name: KindName;
+  /** The request, e.g. `POST /v1/activity/shifts/{id}/heartbeat`. */
+  readonly title: string;
+  /** Unmeasured, before the request. */
+  readonly before?: () => Promise<void>;
+  /** The one measured request; throws when it is not answered with a 2xx. */
+  send(): Promise<void>;
+  /** Unmeasured, after the request. */
+  readonly after?: () => Promise<void>;
+}
+
+export interface TraceRequests {
+  readonly kinds: Readonly<Record<KindName, RequestKind>>;
+  /** Starts the shift the heartbeats go to. */
+  setUp(): Promise<void>;
+}
+
+function expectOk(what: string, response: JsonResponse): JsonResponse {
+  if (response.status < 200 || response.status > 299) throw new Error(`${what} answered ${response.status}: ${response.text.slice(0, 300)}`);
+  return response;
+}
+
+function shiftIdOf(response: JsonResponse): string {
+  return (response.body as { data: { shift: { id: string } } }).data.shift.id;
+}
+
+export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string): TraceRequests {
+  const big = plan.big;
+  const auth = { authorization: `Bearer ${big.key.secret}` };
+  const [worker, cycler] = big.staff.filter((staff) => staff.status === 'active');
+  const formId = big.applications?.formId;
+  if (!worker || !cycler || formId === undefined) throw new Error('the dataset needs two active staff members and an application form');
+  let keys = 0;
+  const post = async (what: string, path: string, body: unknown) => {
+    keys += 1;
+    const headers = { ...auth, 'idempotency-key': `${runTag}-${keys}` };
+    return expectOk(what, await requestJson(baseUrl, { method: 'POST', path, headers, body }));
+  };
+  const get = async (what: string, path: string, headers: Record<string, string>) => expectOk(what, await requestJson(baseUrl, { path, headers }));
+  const startBody = (gameUserId: string) => ({ gameUserId, universeId: UNIVERSE_ID, placeId: PLACE_ID, serverId: 'srv-001' });
+
+  let heartbeatShift: string | null = null;
+  let cycleShift: string | null = null;
+  const startCycle = async (what: string) => {
+    cycleShift = shiftIdOf(await post(what, START, startBody(cycler.gameUserId)));
+  };
+  const stopCycle = async (what: string) => {
+    if (cycleShift === null) throw new Error(`${what}: no active shift to stop`);
+    await post(what, `/v1/activity/shifts/${cycleShift}/stop`, { reason: 'manual' });
+    cycleShift = null;
+  };
+  // A new applicant per submission (the form has a cooldown), never one of another run on the same data.
+  const runCode = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  const random = new Random(Number(runCode));
+  let applicants = 0;
+
+  const kinds: Record<KindName, RequestKind> = {
+    health: {
+      name: 'health',
+      title: 'GET /health',
+      send: async () => {
+        await get('health', '/health', {});
+      },
+    },
+    heartbeat: {
+      name: 'heartbeat',
+      title: 'POST /v1/activity/shifts/{id}/heartbeat',
+      send: async () => {
+        await post('heartbeat', `/v1/activity/shifts/${heartbeatShift ?? ''}/heartbeat`, { recordedAt: new Date().toISOString() });
+      },
+    },
+    start: {
+      name: 'start',
+      title: 'POST /v1/activity/shifts/start',
+      send: () => startCycle('start'),
+      after: () => stopCycle('stop after a start'),
+    },
+    stop: {
+      name: 'stop',
+      title: 'POST /v1/activity/shifts/{id}/stop',
+      before: () => startCycle('start before a stop'),
+      send: () => stopCycle('stop'),
+    },
+    intake: {
+      name: 'intake',
+      title: 'POST /v1/applications/forms/{formId}/submissions',
+      send: async () => {
+        applicants += 1;
+        const applicant = { gameUserId: `5${runCode}${String(applicants).padStart(7, '0')}`, gameUsername: `trace_applicant_${applicants}` };
+        await post('intake', `/v1/applications/forms/${formId}/submissions`, { applicant, answers: answersFor(applicants, random) });
+      },
+    },
+    leaderboard: {
+      name: 'leaderboard',
+      title: 'GET /v1/activity/leaderboard?period=week',
+      send: async () => {
+        await get('leaderboard', '/v1/activity/leaderboard?period=week', auth);
+      },
+    },
+    summary: {
+      name: 'summary',
+      title: 'GET /v1/activity/me/summary',
+      send: async () => {
+        await get('summary', '/v1/activity/me/summary', {
+          ...auth,
+          'x-chat-guild-id': big.guildId,
+          'x-acting-chat-user-id': worker.chatUserId,
+        });
+      },
+    },
+  };
+  return {
+    kinds,
+    async setUp() {
+      heartbeatShift = shiftIdOf(await post('start of the heartbeats\' shift', START, startBody(worker.gameUserId)));
+    },
+  };
+}
