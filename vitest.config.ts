@@ -20,7 +20,8 @@ const UNIT = [
   'test/db/statement-cache.test.ts',
   'test/db/sql-snapshots.test.ts',
   'test/clients/typescript/retry.test.ts',
-  'test/bench/**/*.test.ts',
+  // Every bench test but those that start a gateway process (*-run.test.ts).
+  'test/bench/**/!(*-run).test.ts',
 ];
 
 export default defineConfig({
