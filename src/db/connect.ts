@@ -12,7 +12,7 @@ import { GroupCommit } from './group-commit.ts';
 import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
-import type { Store } from './store.ts';
+import { CommitListeners, type Store } from './store.ts';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
 import { POSTGRES_STATEMENTS } from './sql/postgres.ts';
@@ -95,7 +95,8 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect = new SqliteDialect({ database });
   }
   const db = new Kysely<Database>({ dialect });
-  const writer = new GroupCommit(db);
+  const commits = new CommitListeners();
+  const writer = new GroupCommit(db, { commits });
   const reads = new ReadTurns(READ_TURN_BUDGET_MS);
   let stopCheckpointer: (() => Promise<void>) | undefined;
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
@@ -109,6 +110,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect: 'sqlite',
     write: (job) => writer.write(job),
     read: (job) => reads.run(job),
+    afterCommit: (listener) => commits.add(listener),
     close: async () => {
       await stopCheckpointer?.();
       await db.destroy();
@@ -127,10 +129,22 @@ function openPostgres(url: string, options: StoreOptions): Store {
   pool.on('error', () => undefined);
   const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, POSTGRES_STATEMENTS) });
   const db = new Kysely<Database>({ dialect });
+  const commits = new CommitListeners();
   return {
     db,
     dialect: 'postgres',
-    write: (job) => db.transaction().execute(job),
+    async write(job) {
+      let asked = false;
+      const value = await db.transaction().execute(async (trx) => {
+        commits.begin(trx);
+        const result = await job(trx);
+        asked = commits.asked(trx);
+        return result;
+      });
+      if (asked) commits.notify();
+      return value;
+    },
+    afterCommit: (listener) => commits.add(listener),
     // Statements wait for the server without holding the event loop.
     read: (job) => job(),
     close: () => db.destroy(),

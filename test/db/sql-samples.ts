@@ -110,6 +110,7 @@ function storeOf(db: Db, dialect: SnapshotDialect): Store {
     dialect,
     write: (job) => db.transaction().execute(job),
     read: (job) => job(),
+    afterCommit: () => undefined,
     close: () => db.destroy(),
   };
 }
