@@ -1,9 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  Kysely,
-  SqliteDialect,
-} from 'kysely';
+import { Kysely, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BackgroundThread } from '../background/thread.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
@@ -12,13 +9,51 @@ import { GroupCommit } from './group-commit.ts';
 import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
-import { CommitListeners, type Store } from './store.ts';
+import type { Store } from './store.ts';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
 import { POSTGRES_STATEMENTS } from './sql/postgres.ts';
-import type { Database } from './types.ts';
+import type { Database, Executor } from './types.ts';
 
 export type { Store, WriteJob } from './store.ts';
+
+const NOTIFY = Symbol('notify after commit');
+
+/** A transaction of a store's write: whether the write asked to notify the store's listeners once committed. */
+interface Notifying {
+  [NOTIFY]?: boolean;
+}
+
+/**
+ * Asks the store whose write runs on `trx` to call its after-commit listeners (Store.afterCommit) once that write
+ * is durable. Nothing happens for an executor that is not a store's write (it has no commit to wait for).
+ */
+export function notifyAfterCommit(trx: Executor): void {
+  if (NOTIFY in trx) (trx as Notifying)[NOTIFY] = true;
+}
+
+/** A store's after-commit listeners, and the mark its writes' transactions carry (see notifyAfterCommit). */
+export class CommitListeners {
+  private readonly listeners: (() => void)[] = [];
+
+  add(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Readies `trx` for one write (a job): it has asked for nothing yet. */
+  begin(trx: Transaction<Database>): void {
+    (trx as Notifying)[NOTIFY] = false;
+  }
+
+  /** Whether the write that ran on `trx` since `begin` asked to notify. */
+  asked(trx: Transaction<Database>): boolean {
+    return (trx as Notifying)[NOTIFY] === true;
+  }
+
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
 
 export interface StoreOptions {
   /** PostgreSQL schema to place on the search path (tests use one schema per file). */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { inSavepoint, savepoint, type SavepointOutcome } from './savepoint.ts';
-import type { CommitListeners, WriteJob } from './store.ts';
+import type { CommitListeners } from './connect.ts';
+import type { WriteJob } from './store.ts';
 import type { Database } from './types.ts';
 
 const JOB_SAVEPOINT = savepoint('batch_job');

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, Dialect, Executor } from './types.ts';
+import type { Database, Dialect } from './types.ts';
 
 /** A write that runs in a transaction (its own, or a savepoint of a shared one) and resolves once durable. */
 export type WriteJob<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -23,48 +23,10 @@ export interface Store {
    */
   read<T>(job: () => Promise<T>): Promise<T>;
   /**
-   * Calls `listener` after each durable commit of writes that asked for it (`notifyAfterCommit`): PostgreSQL
+   * Calls `listener` after each durable commit of writes that asked for it (`notifyAfterCommit`, connect.ts): PostgreSQL
    * after the write's COMMIT, SQLite after the shared commit of its group. E.g. the webhook dispatcher listens,
    * so that deliveries a write enqueued go out at once rather than at the next poll of the outbox.
    */
   afterCommit(listener: () => void): void;
   close(): Promise<void>;
-}
-
-const NOTIFY = Symbol('notify after commit');
-
-/** A transaction of a store's write: whether the write asked to notify the store's listeners once committed. */
-interface Notifying {
-  [NOTIFY]?: boolean;
-}
-
-/**
- * Asks the store whose write runs on `trx` to call its after-commit listeners (Store.afterCommit) once that write
- * is durable. Nothing happens for an executor that is not a store's write (it has no commit to wait for).
- */
-export function notifyAfterCommit(trx: Executor): void {
-  if (NOTIFY in trx) (trx as Notifying)[NOTIFY] = true;
-}
-
-/** A store's after-commit listeners, and the mark its writes' transactions carry (see notifyAfterCommit). */
-export class CommitListeners {
-  private readonly listeners: (() => void)[] = [];
-
-  add(listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  /** Readies `trx` for one write (a job): it has asked for nothing yet. */
-  begin(trx: Transaction<Database>): void {
-    (trx as Notifying)[NOTIFY] = false;
-  }
-
-  /** Whether the write that ran on `trx` since `begin` asked to notify. */
-  asked(trx: Transaction<Database>): boolean {
-    return (trx as Notifying)[NOTIFY] === true;
-  }
-
-  notify(): void {
-    for (const listener of this.listeners) listener();
-  }
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { Transaction } from 'kysely';
-import { idempotencyScope, type Actor } from '../actor.ts';
+import type { Actor } from '../actor.ts';
 import type { Database } from '../db/types.ts';
 import { AppError, RefusalAfterWrites } from '../errors.ts';
 import type {
@@ -21,7 +21,7 @@ import type {
 import type { KeyCredential } from '../keys/credential.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
-import type { ConfirmKey } from './route-auth.ts';
+import { headerValue, type ConfirmKey } from './route-auth.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
 export const errorResponse: ErrorResponse = (error: AppError, requestId: string) => ({
@@ -40,6 +40,11 @@ function requestPath(url: string): string {
   return /[A-F]/.test(path) ? path.replace(ANY_CASE_UUID, (uuid) => uuid.toLowerCase()) : path;
 }
 
+/** The principal that scopes idempotency keys: the dashboard user, or the key's application in its environment. */
+function idempotencyScope(actor: Actor): string {
+  return actor.kind === 'user' ? `user:${actor.userId}` : `app:${actor.application.id}:${actor.environment}`;
+}
+
 /** The idempotent call a request makes: its principal's scope, its key, and what it asks. */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
   if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
@@ -52,6 +57,14 @@ export function idempotentCall(request: FastifyRequest): IdempotentCall {
     body: request.body,
     requestId: request.id,
   };
+}
+
+/**
+ * The request a write belongs to, as the command it records names it: its request id and its Idempotency-Key as
+ * sent (an operation's input carries it where the operation records a command).
+ */
+export function requestContext(request: FastifyRequest): { requestId: string; idempotencyKey: string | null } {
+  return { requestId: request.id, idempotencyKey: headerValue(request, 'idempotency-key') ?? null };
 }
 
 /** Sends an outcome, fresh or replayed. */

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { notifyAfterCommit, type Store } from '../../src/db/store.ts';
+import { notifyAfterCommit, type Store } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/types.ts';
 import { workspaceRow } from '../helpers/rows.ts';
 import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { WritePipeline } from '../../http/idempotency.ts';
+import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { headerValue, userActor } from '../../http/route-auth.ts';
+import { userActor } from '../../http/route-auth.ts';
 import {
   AcceptBodySchema,
   AcceptResponseSchema,
@@ -17,7 +17,7 @@ import {
   type ReviewPatchInput,
   type SubmissionParams,
 } from './schemas.ts';
-import type { ApplicationService, RequestContext, ReviewInput } from './service.ts';
+import type { ApplicationService, ReviewInput } from './service.ts';
 
 const BASE = '/v1/applications/submissions/:submissionId';
 
@@ -32,11 +32,6 @@ const COMMON =
 const NOTE =
   ' `reviewNote` is recorded in the command and event payloads; it does not change the submission\'s ' +
   '`reviewerNotes`.';
-
-/** The request an operation belongs to, as its command records it. */
-export function requestContext(request: FastifyRequest): RequestContext {
-  return { requestId: request.id, idempotencyKey: headerValue(request, 'idempotency-key') ?? null };
-}
 
 /** A review operation's input: the submission, the body (`body` gives it its type), the request. */
 function reviewInput<Body>(body: (sent: unknown) => Body) {

@@ -1,6 +1,6 @@
 import { toIso } from '../../clock.ts';
 import { runStatement } from '../../db/sql/index.ts';
-import { notifyAfterCommit } from '../../db/store.ts';
+import { notifyAfterCommit } from '../../db/connect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../../http/content-type.ts';
 import { envelope } from '../../../http/envelope.ts';
-import type { WritePipeline } from '../../../http/idempotency.ts';
+import { requestContext, type WritePipeline } from '../../../http/idempotency.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
-import { requestContext } from '../routes.ts';
 import { APPLICATIONS_READ } from '../forms/routes.ts';
 import { FormParamsSchema, type FormParams } from '../forms/schemas.ts';
 import {
