@@ -119,7 +119,10 @@ export interface StoredResult {
  * says whether the change applied; when it did not, nothing is written.
  */
 export interface KnownChange<Change> {
-  /** SQLite: the change, in the job of the group commit that stores `result` right after it. */
+  /**
+   * SQLite: the change, in the job of the group commit that stores `result` right after it. It must apply only
+   * while no result is stored under the key (its statement checks; the process holds the key meanwhile).
+   */
   apply(trx: Transaction<Database>, change: Change, result: StoredResult): Promise<boolean>;
   /** PostgreSQL: the change and `result` stored in one statement, outside any explicit transaction. */
   applyWithResult(db: Kysely<Database>, change: Change, result: StoredResult): Promise<boolean>;
