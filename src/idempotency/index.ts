@@ -1,6 +1,7 @@
 /**
- * Idempotency as a service of its own: routes hand it a call (who, which key, what request) and an operation,
- * and it decides replay, refusal or execution. It knows the store, never HTTP or a feature.
+ * Idempotency as a service of its own: the write pipeline of the routes hands it a call (who, which key, what
+ * request) and an operation, and it decides replay, refusal or execution. It knows the store, never HTTP or a
+ * feature.
  *
  * For every write that takes an Idempotency-Key, on both stores:
  * - the operation and its stored response commit together: no effect without its stored result;
