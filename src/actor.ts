@@ -40,8 +40,3 @@ export interface UserActor {
 }
 
 export type Actor = ApiKeyActor | UserActor;
-
-/** The principal that scopes idempotency keys: the dashboard user, or the key's application in its environment. */
-export function idempotencyScope(actor: Actor): string {
-  return actor.kind === 'user' ? `user:${actor.userId}` : `app:${actor.application.id}:${actor.environment}`;
-}

@@ -13,7 +13,7 @@ import {
 } from './http/connections.ts';
 import { BODY_LIMIT_BYTES, registerJsonParser } from './http/content-type.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
-import { errorResponse } from './http/idempotency.ts';
+import { errorResponse, writePipeline } from './http/idempotency.ts';
 import { createIdempotency } from './idempotency/index.ts';
 import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -120,10 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhooks: { tag: WEBHOOKS_TAG, items: webhookDocument() },
   });
   const rateLimiter = await registerRateLimit(app, { config, clock });
-  registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
+  const confirmKey = registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
 
   const db = store.db;
-  const idempotency = createIdempotency({ store, clock, errorResponse });
+  const writes = writePipeline({ idempotency: createIdempotency({ store, clock, errorResponse }), confirmKey });
   await app.register(metadataRoutes({ clock, config }));
   await app.register(
     operationsRoutes({ readiness: createReadinessCheck({ store }), metrics, metricsToken: config.metricsToken }),
@@ -132,13 +132,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));
   await app.register(reportRoutes(createReportService({ db, read: (job) => store.read(job), clock, config })));
-  const shifts = createShiftService({ store, idempotency, clock, config });
-  await app.register(shiftRoutes({ service: shifts }));
-  await app.register(shiftBatchRoutes(createShiftBatchService({ idempotency, clock, config })));
-  await app.register(applicationRoutes({ service: createApplicationService({ clock }), idempotency }));
+  await app.register(shiftRoutes({ service: createShiftService({ store, clock, config }), writes }));
+  await app.register(shiftBatchRoutes(createShiftBatchService({ clock, config }), writes));
+  await app.register(applicationRoutes({ service: createApplicationService({ clock }), writes }));
   await app.register(queueRoutes({ service: createQueueService({ db }) }));
   await app.register(formRoutes(createFormService({ db })));
-  await app.register(intakeRoutes({ service: createIntakeService({ db, clock }), idempotency }));
+  await app.register(intakeRoutes({ service: createIntakeService({ db, clock }), writes }));
 
   return app;
 }

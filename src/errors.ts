@@ -59,6 +59,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A refusal whose writes still commit (a thrown AppError rolls the operation back): e.g. a heartbeat on a shift
+ * that has timed out completes the shift and is refused. A write operation returns it in place of its result; it
+ * is answered (and stored) like a thrown refusal.
+ */
+export class RefusalAfterWrites {
+  readonly refusal: AppError;
+  constructor(refusal: AppError) {
+    this.refusal = refusal;
+  }
+}
+
 export function validationError(issues: ValidationIssue[], message = 'The request is invalid.'): AppError {
   return new AppError('validation_failed', message, { issues });
 }

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './db/connect.ts';
 import { logFormatFor, loggerOptions } from './http/logging.ts';
-import { nudgingOnDeliveries, startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
+import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { upgradeStore } from './upgrade.ts';
 
@@ -31,22 +31,21 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     throw error;
   }
   const attempts = new WebhookAttemptCounts();
-  // Writes that enqueue deliveries (the API's, the timeout sweep's) nudge the dispatcher, once it runs.
-  let nudgeDispatcher = (): void => undefined;
-  const writingStore = nudgingOnDeliveries(store, () => nudgeDispatcher());
   const app = await buildApp({
     config,
-    store: writingStore,
+    store,
     clock,
     logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)),
     webhookAttempts: () => attempts.snapshot(),
   });
-  const jobs = startBackgroundJobs({ store: writingStore, clock, config, log: app.log });
+  const jobs = startBackgroundJobs({ store, clock, config, log: app.log });
   // On PostgreSQL the dispatcher has connections of its own: its claims and results never wait in the pool's
   // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
   const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;
   const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts, thread: backgroundThread });
-  nudgeDispatcher = () => webhooks.nudge();
+  // Writes that enqueue deliveries (the API's, the timeout sweep's) wake the dispatcher once they commit
+  // (src/features/webhooks/outbox.ts).
+  store.afterCommit(() => webhooks.nudge());
   const closeStores = async () => {
     if (dispatcherStore !== store) await dispatcherStore.close();
     await store.close();

@@ -1,9 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  Kysely,
-  SqliteDialect,
-} from 'kysely';
+import { Kysely, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BackgroundThread } from '../background/thread.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
@@ -16,9 +13,47 @@ import type { Store } from './store.ts';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
 import { POSTGRES_STATEMENTS } from './sql/postgres.ts';
-import type { Database } from './types.ts';
+import type { Database, Executor } from './types.ts';
 
 export type { Store, WriteJob } from './store.ts';
+
+const NOTIFY = Symbol('notify after commit');
+
+/** A transaction of a store's write: whether the write asked to notify the store's listeners once committed. */
+interface Notifying {
+  [NOTIFY]?: boolean;
+}
+
+/**
+ * Asks the store whose write runs on `trx` to call its after-commit listeners (Store.afterCommit) once that write
+ * is durable. Nothing happens for an executor that is not a store's write (it has no commit to wait for).
+ */
+export function notifyAfterCommit(trx: Executor): void {
+  if (NOTIFY in trx) (trx as Notifying)[NOTIFY] = true;
+}
+
+/** A store's after-commit listeners, and the mark its writes' transactions carry (see notifyAfterCommit). */
+export class CommitListeners {
+  private readonly listeners: (() => void)[] = [];
+
+  add(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Readies `trx` for one write (a job): it has asked for nothing yet. */
+  begin(trx: Transaction<Database>): void {
+    (trx as Notifying)[NOTIFY] = false;
+  }
+
+  /** Whether the write that ran on `trx` since `begin` asked to notify. */
+  asked(trx: Transaction<Database>): boolean {
+    return (trx as Notifying)[NOTIFY] === true;
+  }
+
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
 
 export interface StoreOptions {
   /** PostgreSQL schema to place on the search path (tests use one schema per file). */
@@ -95,7 +130,8 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect = new SqliteDialect({ database });
   }
   const db = new Kysely<Database>({ dialect });
-  const writer = new GroupCommit(db);
+  const commits = new CommitListeners();
+  const writer = new GroupCommit(db, { commits });
   const reads = new ReadTurns(READ_TURN_BUDGET_MS);
   let stopCheckpointer: (() => Promise<void>) | undefined;
   const checkpoints = options.backgroundCheckpoints === true ? DEFAULT_CHECKPOINTS : options.backgroundCheckpoints;
@@ -109,6 +145,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
     dialect: 'sqlite',
     write: (job) => writer.write(job),
     read: (job) => reads.run(job),
+    afterCommit: (listener) => commits.add(listener),
     close: async () => {
       await stopCheckpointer?.();
       await db.destroy();
@@ -127,10 +164,22 @@ function openPostgres(url: string, options: StoreOptions): Store {
   pool.on('error', () => undefined);
   const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, POSTGRES_STATEMENTS) });
   const db = new Kysely<Database>({ dialect });
+  const commits = new CommitListeners();
   return {
     db,
     dialect: 'postgres',
-    write: (job) => db.transaction().execute(job),
+    async write(job) {
+      let asked = false;
+      const value = await db.transaction().execute(async (trx) => {
+        commits.begin(trx);
+        const result = await job(trx);
+        asked = commits.asked(trx);
+        return result;
+      });
+      if (asked) commits.notify();
+      return value;
+    },
+    afterCommit: (listener) => commits.add(listener),
     // Statements wait for the server without holding the event loop.
     read: (job) => job(),
     close: () => db.destroy(),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { inSavepoint, savepoint, type SavepointOutcome } from './savepoint.ts';
+import type { CommitListeners } from './connect.ts';
 import type { WriteJob } from './store.ts';
 import type { Database } from './types.ts';
 
@@ -20,6 +21,8 @@ export interface GroupCommitOptions {
   readonly gatherMs?: number;
   /** Writers count as concurrent for this long after a job arrived while another was still unanswered. */
   readonly concurrentForMs?: number;
+  /** The store's after-commit listeners: called after a batch's commit when one of its committed jobs asked. */
+  readonly commits?: CommitListeners;
 }
 
 /** A queue this long already shares its commit widely: its batch starts at once. */
@@ -51,12 +54,14 @@ export class GroupCommit {
   private readonly budgetMs: number;
   private readonly gatherMs: number;
   private readonly concurrentForMs: number;
+  private readonly commits: CommitListeners | undefined;
   constructor(db: Kysely<Database>, options: GroupCommitOptions = {}) {
     this.db = db;
     this.maxBatch = options.maxBatch ?? 128;
     this.budgetMs = options.budgetMs ?? 6;
     this.gatherMs = options.gatherMs ?? 2;
     this.concurrentForMs = options.concurrentForMs ?? 100;
+    this.commits = options.commits;
   }
 
   write<T>(job: WriteJob<T>): Promise<T> {
@@ -131,13 +136,20 @@ export class GroupCommit {
     const outcomes: SavepointOutcome<unknown>[] = [];
     this.batches += 1;
     const started = performance.now();
+    const commits = this.commits;
+    // Whether a job that kept its writes asked to notify the store's listeners (one undone by its savepoint
+    // does not count).
+    let notify = false;
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const item of batch) {
           // The jobs of a batch run back to back without the event loop turning: past the budget, the rest wait
           // for the next batch (at the head of the queue), so no request waits long behind a big commit.
           if (outcomes.length > 0 && performance.now() - started > this.budgetMs) break;
-          outcomes.push(await inSavepoint(trx, JOB_SAVEPOINT, item.job));
+          commits?.begin(trx);
+          const outcome = await inSavepoint(trx, JOB_SAVEPOINT, item.job);
+          if (outcome.ok && commits?.asked(trx) === true) notify = true;
+          outcomes.push(outcome);
         }
       });
     } catch (error) {
@@ -152,5 +164,6 @@ export class GroupCommit {
       if (outcome?.ok) item.resolve(outcome.value);
       else item.reject(outcome ? outcome.error : new Error('batch job lost'));
     });
+    if (notify) commits?.notify();
   }
 }

@@ -22,5 +22,13 @@ export interface Store {
    * event loop, in a turn whose read budget is not spent yet (src/db/read-turns.ts); on PostgreSQL at once.
    */
   read<T>(job: () => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` after each durable commit of writes that asked for it (`notifyAfterCommit`, connect.ts):
+   * PostgreSQL after the write's COMMIT, SQLite after the shared commit of its group. E.g. the webhook dispatcher listens,
+   * so that deliveries a write enqueued go out at once rather than at the next poll of the outbox. A write whose
+   * asking part an inner savepoint undid (a refusal stored in its place) still counts: a listener must take a
+   * call for nothing in its stride, as the dispatcher's nudge does (it claims, and finds nothing new).
+   */
+  afterCommit(listener: () => void): void;
   close(): Promise<void>;
 }

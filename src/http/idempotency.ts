@@ -1,20 +1,27 @@
 /**
- * HTTP glue of idempotency (src/idempotency/): a request becomes an idempotent call, a refusal becomes its stored
- * response, and an outcome (fresh or replayed) becomes a reply.
+ * The one pipeline of every write (docs/ARCHITECTURE.md, "A heartbeat" and "An accept"). A route declares its
+ * write: who acts, its input, the service operation, which answer it gives (`{ data }` or `{ data, meta }`) and,
+ * optionally, a known write; the pipeline runs it under the request's Idempotency-Key (src/idempotency/) and
+ * sends the outcome, fresh or replayed. Services stay plain functions of (transaction, actor, input).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { idempotencyScope } from '../actor.ts';
-import { AppError } from '../errors.ts';
+import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Actor } from '../actor.ts';
+import type { Database } from '../db/types.ts';
+import { AppError, RefusalAfterWrites } from '../errors.ts';
 import type {
   ErrorResponse,
   Idempotency,
   IdempotentCall,
   IdempotentOperation,
   IdempotentOutcome,
+  KnownChange,
+  StoredResponse,
 } from '../idempotency/index.ts';
+import type { KeyCredential } from '../keys/credential.ts';
+import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
-
-export type { Idempotency, IdempotentOperation, IdempotentOutcome, StoredResponse } from '../idempotency/index.ts';
+import { headerValue, type ConfirmKey } from './route-auth.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
 export const errorResponse: ErrorResponse = (error: AppError, requestId: string) => ({
@@ -33,6 +40,11 @@ function requestPath(url: string): string {
   return /[A-F]/.test(path) ? path.replace(ANY_CASE_UUID, (uuid) => uuid.toLowerCase()) : path;
 }
 
+/** The principal that scopes idempotency keys: the dashboard user, or the key's application in its environment. */
+function idempotencyScope(actor: Actor): string {
+  return actor.kind === 'user' ? `user:${actor.userId}` : `app:${actor.application.id}:${actor.environment}`;
+}
+
 /** The idempotent call a request makes: its principal's scope, its key, and what it asks. */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
   if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
@@ -47,21 +59,98 @@ export function idempotentCall(request: FastifyRequest): IdempotentCall {
   };
 }
 
+/**
+ * The request a write belongs to, as the command it records names it: its request id and its Idempotency-Key as
+ * sent (an operation's input carries it where the operation records a command).
+ */
+export function requestContext(request: FastifyRequest): { requestId: string; idempotencyKey: string | null } {
+  return { requestId: request.id, idempotencyKey: headerValue(request, 'idempotency-key') ?? null };
+}
+
 /** Sends an outcome, fresh or replayed. */
-export function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): FastifyReply {
+function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): FastifyReply {
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(outcome.response.status).send(outcome.response.body);
 }
 
 /**
- * Route glue: runs `operation` under the request's Idempotency-Key and sends the outcome (fresh or replayed).
- * The caller must have authenticated the request (the key is scoped to its principal).
+ * A service operation: in the write's transaction, as `actor`, with `input`; its result's data, or a refusal
+ * (thrown, its writes undone; or returned after writes that must commit).
  */
-export async function sendIdempotent(
-  idempotency: Idempotency,
-  request: FastifyRequest,
+export type WriteOperation<A extends Actor, Input, Data> = (
+  trx: Transaction<Database>,
+  actor: A,
+  input: Input,
+) => Promise<Data | RefusalAfterWrites>;
+
+/**
+ * A write whose answer is known before it runs, tried first on a route that may use a cached key: `change` says
+ * what it would change (null when its answer is not known: the full operation runs), `data` what it answers;
+ * its apply checks the key's credential in the same statement.
+ */
+export interface KnownWrite<A extends Actor, Input, Change, Data> extends KnownChange<Change> {
+  change(actor: A, input: Input, credential: KeyCredential): Change | null;
+  data(change: Change): Data;
+}
+
+/** A write route's declaration. */
+export interface WriteRoute<R extends RouteGenericInterface, A extends Actor, Input, Data, Change> {
+  /** `data`: the answer is `{ data }` (the shift endpoints); `meta`: `{ data, meta }` (CONTRACT.md). */
+  readonly answer: 'data' | 'meta';
+  /** The request's actor (its authentication is the route's `config.auth`). */
+  readonly actor: (request: FastifyRequest) => A;
+  readonly input: (request: FastifyRequest<R>) => Input;
+  readonly operation: WriteOperation<A, Input, Data>;
+  readonly known?: KnownWrite<A, Input, Change, Data>;
+}
+
+export interface WritePipelineDeps {
+  readonly idempotency: Idempotency;
+  readonly confirmKey: ConfirmKey;
+}
+
+export type WriteHandler<R extends RouteGenericInterface> = (
+  request: FastifyRequest<R>,
   reply: FastifyReply,
-  operation: IdempotentOperation,
-): Promise<FastifyReply> {
-  return sendOutcome(reply, await idempotency.run(idempotentCall(request), operation));
+) => Promise<FastifyReply>;
+
+export type WritePipeline = <R extends RouteGenericInterface, A extends Actor, Input, Data, Change = never>(
+  route: WriteRoute<R, A, Input, Data, Change>,
+) => WriteHandler<R>;
+
+/** The route handler of every idempotent write (see the module's comment). */
+export function writePipeline({ idempotency, confirmKey }: WritePipelineDeps): WritePipeline {
+  return <R extends RouteGenericInterface, A extends Actor, Input, Data, Change>(
+    route: WriteRoute<R, A, Input, Data, Change>,
+  ): WriteHandler<R> => {
+    const withMeta = route.answer === 'meta';
+    const ok = (request: FastifyRequest, data: Data): StoredResponse => ({
+      status: 200,
+      body: withMeta ? envelope(request, data) : { data },
+    });
+    const run = (request: FastifyRequest<R>, input: Input): IdempotentOperation => {
+      const actor = route.actor(request);
+      return async (trx) => {
+        const result = await route.operation(trx, actor, input);
+        return result instanceof RefusalAfterWrites ? result : ok(request, result as Data);
+      };
+    };
+
+    return async (request, reply) => {
+      const call = idempotentCall(request);
+      const input = route.input(request);
+      const verified = request.verifiedKey;
+      if (verified !== null) {
+        const known = route.known;
+        const change = known ? known.change(route.actor(request), input, verified.credential) : null;
+        if (known && change !== null) {
+          const outcome = await idempotency.applyKnown(call, ok(request, known.data(change)), known, change);
+          if (outcome) return sendOutcome(reply, outcome);
+        }
+        // The full operation does not check the key's credential: a cached key is looked up again first.
+        if (verified.cached) await confirmKey(request);
+      }
+      return sendOutcome(reply, await idempotency.run(call, run(request, input)));
+    };
+  };
 }

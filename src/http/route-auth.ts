@@ -30,7 +30,8 @@ declare module 'fastify' {
     correlationId: string;
     /**
      * Set on routes that declare `useCachedKey`: the key's credential, for the route's statement to check, and
-     * whether it came from the cache (then the route must confirm it: in that statement, or by `confirm`).
+     * whether it came from the cache (then it must be confirmed: in that statement, or by a lookup before any
+     * other write, see ConfirmKey).
      */
     verifiedKey: VerifiedKey | null;
   }
@@ -41,9 +42,13 @@ export interface VerifiedKey {
   readonly credential: KeyCredential;
   /** True when the key was not looked up for this request. */
   readonly cached: boolean;
-  /** The actor as a lookup now gives it (looked up again if it came from the cache), or its refusal. */
-  confirm(): Promise<ApiKeyActor>;
 }
+
+/**
+ * Confirms a request's cached key by a lookup (`request.actor` then is the actor that lookup gives), or throws its
+ * refusal: the write pipeline calls it before a write that does not check the key's credential itself.
+ */
+export type ConfirmKey = (request: FastifyRequest) => Promise<void>;
 
 type ApiKeyAuth = Extract<RouteAuth, { kind: 'apiKey' }>;
 
@@ -64,11 +69,12 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Registers the hooks that authenticate every route as it declares (`config.auth`); returns how to confirm a cached key. */
 export function registerRouteAuth(
   app: FastifyInstance,
   authenticator: Authenticator,
   rateLimiter: RateLimiter | null,
-): void {
+): ConfirmKey {
   app.decorateRequest('actor', null);
   app.decorateRequest('correlationId', '');
   app.decorateRequest('verifiedKey', null);
@@ -99,23 +105,12 @@ export function registerRouteAuth(
     if (verified.cached && refusal(verified.actor, auth)) {
       verified = await authenticator.verifiedApiKey(authorization, false);
     }
-    const { actor, credential, cached } = verified;
+    const actor = verified.actor;
     request.actor = actor;
     await rateLimiter?.check(request, reply);
     const refused = refusal(actor, auth);
     if (refused) throw refused;
-    request.verifiedKey = {
-      credential,
-      cached,
-      async confirm() {
-        if (!cached) return actor;
-        const fresh = await authenticator.apiKey(authorization);
-        const refusedNow = refusal(fresh, auth);
-        if (refusedNow) throw refusedNow;
-        request.actor = fresh;
-        return fresh;
-      },
-    };
+    request.verifiedKey = verified;
   });
 
   app.addHook('preValidation', async (request) => {
@@ -134,6 +129,15 @@ export function registerRouteAuth(
     }
     request.correlationId = value;
   });
+
+  return async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth?.kind !== 'apiKey') return;
+    const fresh = await authenticator.apiKey(request.headers.authorization);
+    const refused = refusal(fresh, auth);
+    if (refused) throw refused;
+    request.actor = fresh;
+  };
 }
 
 export function apiKeyActor(request: FastifyRequest): ApiKeyActor {

@@ -1,6 +1,7 @@
 /**
- * Idempotency as a service of its own: routes hand it a call (who, which key, what request) and an operation,
- * and it decides replay, refusal or execution. It knows the store, never HTTP or a feature.
+ * Idempotency as a service of its own: the write pipeline of the routes hands it a call (who, which key, what
+ * request) and an operation, and it decides replay, refusal or execution. It knows the store, never HTTP or a
+ * feature.
  *
  * For every write that takes an Idempotency-Key, on both stores:
  * - the operation and its stored response commit together: no effect without its stored result;
@@ -8,7 +9,7 @@
  *   so the client may retry;
  * - a concurrent duplicate sees 409 while the first request is in flight.
  */
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { inSavepoint, savepoint } from '../db/savepoint.ts';
 import type { Store } from '../db/store.ts';
@@ -31,7 +32,7 @@ export type {
   OperationResult,
   RefusalAfterWrites,
 } from './operation.ts';
-export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords, storeResult } from './records.ts';
+export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords } from './records.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Request identity: what makes two requests "the same" under an Idempotency-Key. The key's own rules, the
@@ -113,19 +114,34 @@ export interface StoredResult {
 // The service
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * A write whose response is known before it runs (a heartbeat answers with the instant it records), as the store
+ * applies it together with its stored result, both or neither (see docs/ARCHITECTURE.md, "A heartbeat"). Each
+ * says whether the change applied; when it did not, nothing is written.
+ */
+export interface KnownChange<Change> {
+  /**
+   * SQLite: the change, in the job of the group commit that stores `result` right after it. It must apply only
+   * while no result is stored under the key (its statement checks; the process holds the key meanwhile).
+   */
+  apply(trx: Transaction<Database>, change: Change, result: StoredResult): Promise<boolean>;
+  /** PostgreSQL: the change and `result` stored in one statement, outside any explicit transaction. */
+  applyWithResult(db: Kysely<Database>, change: Change, result: StoredResult): Promise<boolean>;
+}
+
 export interface Idempotency {
   /** Runs `operation` under the call's key, or replays or refuses as the key's record says. */
   run(call: IdempotentCall, operation: IdempotentOperation): Promise<IdempotentOutcome>;
   /**
-   * A write whose response is known before it runs (a heartbeat answers with the instant it records): `apply`
-   * makes its change and stores `response` under the call's key, both or neither, and says whether it did (see
-   * docs/ARCHITECTURE.md, "A heartbeat"). Null when it did not, nothing written: the caller then runs the full
+   * Applies a known write's `change` with `response` stored under the call's key. Null when it did not apply,
+   * nothing written (an unusable or held key, or the change did not apply): the caller then runs the full
    * operation, which replays, refuses or explains.
    */
-  applyKnown(
+  applyKnown<Change>(
     call: IdempotentCall,
     response: StoredResponse,
-    apply: (result: StoredResult) => Promise<boolean>,
+    known: KnownChange<Change>,
+    change: Change,
   ): Promise<IdempotentOutcome | null>;
   /** Deletes results past their retention; returns how many. */
   purgeExpired(): Promise<number>;
@@ -238,15 +254,18 @@ export function createIdempotency({ store, clock, errorResponse }: IdempotencyDe
       });
     },
 
-    async applyKnown(call, response, apply) {
+    async applyKnown(call, response, known, change) {
       const key = acceptableKey(call.key);
       // An invalid key, or one held by a request in flight: the full operation says why.
       if (key === null || inFlight?.isHeld(call.scope, key)) return null;
       const fingerprint = fingerprintOf(call);
-      return holding(call.scope, key, fingerprint, async () => {
-        const applied = await apply(resultOf(call, key, fingerprint, response, clock.now()));
-        return applied ? { response, replayed: false } : null;
-      });
+      const result = resultOf(call, key, fingerprint, response, clock.now());
+      const applied = inFlight
+        ? await inFlight.holding(call.scope, key, fingerprint, () =>
+            store.write(async (trx) => (await known.apply(trx, change, result)) && storeResult(trx, result)),
+          )
+        : await known.applyWithResult(store.db, change, result);
+      return applied ? { response, replayed: false } : null;
     },
 
     purgeExpired: () => purgeExpiredRecords(store.db, clock),

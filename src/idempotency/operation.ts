@@ -1,16 +1,10 @@
 /** What an idempotent operation is and comes to, shared by the strategies of both stores. */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { AppError } from '../errors.ts';
+import { AppError, RefusalAfterWrites } from '../errors.ts';
 import type { StoredResponse } from './index.ts';
 
-/**
- * A refusal whose writes still commit (a thrown error rolls the operation back): e.g. a heartbeat on a shift
- * that has timed out completes the shift and is refused. It is stored and answered like a thrown refusal.
- */
-export interface RefusalAfterWrites {
-  readonly refusal: AppError;
-}
+export { RefusalAfterWrites };
 
 /** What an operation comes to: its response, or a refusal after writes. */
 export type OperationResult = StoredResponse | RefusalAfterWrites;
@@ -28,7 +22,7 @@ export type ErrorResponse = (error: AppError, requestId: string) => StoredRespon
 
 /** The response an operation's result is. */
 export function responseOf(result: OperationResult, requestId: string, errorResponse: ErrorResponse): StoredResponse {
-  return 'refusal' in result ? errorResponse(result.refusal, requestId) : result;
+  return result instanceof RefusalAfterWrites ? errorResponse(result.refusal, requestId) : result;
 }
 
 /** A thrown 4xx refusal becomes a stored response; anything else (a 5xx, a key in progress) is not kept. */

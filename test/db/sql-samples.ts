@@ -110,6 +110,7 @@ function storeOf(db: Db, dialect: SnapshotDialect): Store {
     dialect,
     write: (job) => db.transaction().execute(job),
     read: (job) => job(),
+    afterCommit: () => undefined,
     close: () => db.destroy(),
   };
 }
@@ -129,7 +130,12 @@ export function snapshotSamples(): SnapshotModule[] {
         { name: 'recordHeartbeats', run: (db) => shifts.recordHeartbeats(db, [SHIFT, 'shift-2'], HEARTBEAT) },
         {
           name: 'recordKnownHeartbeat',
-          run: (db) => shifts.recordKnownHeartbeat(storeOf(db, dialectOf(db)), SHIFT, HEARTBEAT, CREDENTIAL, RESULT),
+          run: (db) => {
+            const known = { ...HEARTBEAT, id: SHIFT, credential: CREDENTIAL };
+            return dialectOf(db) === 'postgres'
+              ? shifts.recordKnownHeartbeatWithResult(db, known, RESULT)
+              : db.transaction().execute((trx) => shifts.recordKnownHeartbeat(trx, known, RESULT));
+          },
         },
         { name: 'findVisibleShift', run: (db) => shifts.findVisibleShift(db, AUDIENCE, SHIFT) },
         {

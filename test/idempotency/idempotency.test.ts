@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
-import { AppError } from '../../src/errors.ts';
+import { AppError, RefusalAfterWrites } from '../../src/errors.ts';
 import pg from 'pg';
 import { errorResponse } from '../../src/http/idempotency.ts';
 import {
@@ -12,8 +12,10 @@ import {
   purgeExpiredRecords,
   type Idempotency,
   type IdempotentCall,
+  type KnownChange,
   type StoredResponse,
 } from '../../src/idempotency/index.ts';
+import { storeResult } from '../../src/idempotency/records.ts';
 import { newId, newRequestId } from '../../src/ids.ts';
 import { advisoryLockKey } from '../helpers/postgres.ts';
 import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.ts';
@@ -323,5 +325,63 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
       if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'idempotency_request_in_progress' });
     }
     expect(await countWorkspaces('burst')).toBe(1);
+  });
+  it('a refusal after writes keeps its writes and is stored and replayed as the refusal', async () => {
+    const first = await idempotency().run(call('after-1'), async (trx) => {
+      await insertWorkspace('after')(trx);
+      return new RefusalAfterWrites(new AppError('shift_not_active', 'The shift has ended.'));
+    });
+    expect(first.response.status).toBe(409);
+    expect(await countWorkspaces('after')).toBe(1);
+    const again = await idempotency().run(call('after-1'), insertWorkspace('after'));
+    expect(again).toEqual({ response: first.response, replayed: true });
+    expect(await countWorkspaces('after')).toBe(1);
+  });
+
+  describe('a known write (applyKnown)', () => {
+    /** Inserts a workspace named `slug` with the stored result, both or neither; `applies: false` changes nothing. */
+    function knownWorkspace(applies: boolean): KnownChange<string> {
+      const insert = (trx: Parameters<ReturnType<typeof insertWorkspace>>[0], slug: string) =>
+        trx.insertInto('workspaces').values(workspaceRow(newId(), slug, clock.now(), { slug: `${slug}-${newId()}` })).execute();
+      return {
+        async apply(trx, slug) {
+          if (!applies) return false;
+          await insert(trx, slug);
+          return true;
+        },
+        async applyWithResult(db, slug, result) {
+          if (!applies) return false;
+          return db.transaction().execute(async (trx) => {
+            await insert(trx, slug);
+            return storeResult(trx, result);
+          });
+        },
+      };
+    }
+    const known: StoredResponse = { status: 200, body: { known: true } };
+
+    it('applies with its stored result: the same request again is a replay, nothing runs twice', async () => {
+      const outcome = await idempotency().applyKnown(call('known-1'), known, knownWorkspace(true), 'known');
+      expect(outcome).toEqual({ response: known, replayed: false });
+      expect(await countWorkspaces('known')).toBe(1);
+      const again = await idempotency().run(call('known-1'), insertWorkspace('known'));
+      expect(again).toEqual({ response: known, replayed: true });
+      expect(await countWorkspaces('known')).toBe(1);
+    });
+
+    it('that does not apply writes nothing and leaves the key to the full operation', async () => {
+      expect(await idempotency().applyKnown(call('unknown-1'), known, knownWorkspace(false), 'unknown')).toBeNull();
+      const full = await idempotency().run(call('unknown-1'), insertWorkspace('unknown'));
+      expect(full.replayed).toBe(false);
+      expect(await countWorkspaces('unknown')).toBe(1);
+    });
+
+    it('is not tried under a key that is missing or malformed: the full operation refuses it', async () => {
+      for (const key of [undefined, '', 'x'.repeat(256)]) {
+        const outcome = await idempotency().applyKnown({ ...call('k'), key }, known, knownWorkspace(true), 'badkey');
+        expect(outcome).toBeNull();
+      }
+      expect(await countWorkspaces('badkey')).toBe(0);
+    });
   });
 });

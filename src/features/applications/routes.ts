@@ -1,11 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
-import type { UserActor } from '../../actor.ts';
-import type { Database } from '../../db/types.ts';
-import { envelope } from '../../http/envelope.ts';
-import { sendIdempotent, type Idempotency } from '../../http/idempotency.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { headerValue, userActor } from '../../http/route-auth.ts';
+import { userActor } from '../../http/route-auth.ts';
 import {
   AcceptBodySchema,
   AcceptResponseSchema,
@@ -21,7 +17,7 @@ import {
   type ReviewPatchInput,
   type SubmissionParams,
 } from './schemas.ts';
-import type { ApplicationService, RequestContext } from './service.ts';
+import type { ApplicationService, ReviewInput } from './service.ts';
 
 const BASE = '/v1/applications/submissions/:submissionId';
 
@@ -37,29 +33,13 @@ const NOTE =
   ' `reviewNote` is recorded in the command and event payloads; it does not change the submission\'s ' +
   '`reviewerNotes`.';
 
-type Operation<Input, Result> = (
-  trx: Transaction<Database>,
-  actor: UserActor,
-  submissionId: string,
-  input: Input,
-  request: RequestContext,
-) => Promise<Result>;
-
-/** Runs a service operation under the request's Idempotency-Key and answers `{ data, meta }` with 200. */
-function idempotentHandler<Input, Result>(
-  idempotency: Idempotency,
-  operation: Operation<Input, Result>,
-  input: (body: unknown) => Input,
-) {
-  return (request: FastifyRequest<{ Params: SubmissionParams }>, reply: FastifyReply) =>
-    sendIdempotent(idempotency, request, reply, async (trx) => {
-      const context: RequestContext = {
-        requestId: request.id,
-        idempotencyKey: headerValue(request, 'idempotency-key') ?? null,
-      };
-      const data = await operation(trx, userActor(request), request.params.submissionId, input(request.body), context);
-      return { status: 200, body: envelope(request, data) };
-    });
+/** A review operation's input: the submission, the body (`body` gives it its type), the request. */
+function reviewInput<Body>(body: (sent: unknown) => Body) {
+  return (request: FastifyRequest<{ Params: SubmissionParams }>): ReviewInput<Body> => ({
+    submissionId: request.params.submissionId,
+    body: body(request.body),
+    request: requestContext(request),
+  });
 }
 
 /** Besides the 400/401/403/429/500 every authenticated route documents (see documentRoute). */
@@ -77,10 +57,10 @@ const optionalBody = <T extends object>(body: unknown): T => (body ?? {}) as T;
 
 export interface ApplicationRoutesDeps {
   readonly service: ApplicationService;
-  readonly idempotency: Idempotency;
+  readonly writes: WritePipeline;
 }
 
-export function applicationRoutes({ service, idempotency }: ApplicationRoutesDeps) {
+export function applicationRoutes({ service, writes }: ApplicationRoutesDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     const auth = { auth: { kind: 'user' } } as const;
     const common = { tags: ['applications'], params: SubmissionParamsSchema, headers: ReviewHeadersSchema };
@@ -105,7 +85,7 @@ export function applicationRoutes({ service, idempotency }: ApplicationRoutesDep
           response: { 200: AcceptResponseSchema, ...errors() },
         },
       },
-      idempotentHandler(idempotency, service.accept, optionalBody<AcceptInput>),
+      writes({ answer: 'meta', actor: userActor, input: reviewInput(optionalBody<AcceptInput>), operation: service.accept }),
     );
 
     app.post(
@@ -125,7 +105,7 @@ export function applicationRoutes({ service, idempotency }: ApplicationRoutesDep
           response: { 200: UnderReviewResponseSchema, ...errors() },
         },
       },
-      idempotentHandler(idempotency, service.markUnderReview, optionalBody<DecisionInput>),
+      writes({ answer: 'meta', actor: userActor, input: reviewInput(optionalBody<DecisionInput>), operation: service.markUnderReview }),
     );
 
     app.post(
@@ -144,7 +124,7 @@ export function applicationRoutes({ service, idempotency }: ApplicationRoutesDep
           response: { 200: RejectResponseSchema, ...errors() },
         },
       },
-      idempotentHandler(idempotency, service.reject, optionalBody<DecisionInput>),
+      writes({ answer: 'meta', actor: userActor, input: reviewInput(optionalBody<DecisionInput>), operation: service.reject }),
     );
 
     app.patch(
@@ -167,7 +147,7 @@ export function applicationRoutes({ service, idempotency }: ApplicationRoutesDep
           response: { 200: ReviewUpdateResponseSchema, ...errors() },
         },
       },
-      idempotentHandler(idempotency, service.updateReview, (body) => body as ReviewPatchInput),
+      writes({ answer: 'meta', actor: userActor, input: reviewInput((body) => body as ReviewPatchInput), operation: service.updateReview }),
     );
   };
 }

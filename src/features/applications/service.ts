@@ -34,6 +34,13 @@ export interface RequestContext {
   readonly idempotencyKey: string | null;
 }
 
+/** A review operation's input: which submission, the body, and the request that asks. */
+export interface ReviewInput<Body> {
+  readonly submissionId: string;
+  readonly body: Body;
+  readonly request: RequestContext;
+}
+
 interface Applicant {
   readonly gameUserId: string;
   readonly gameUsername: string;
@@ -241,9 +248,7 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     accept(
       trx: Executor,
       actor: UserActor,
-      submissionId: string,
-      input: AcceptInput,
-      request: RequestContext,
+      { submissionId, body: input, request }: ReviewInput<AcceptInput>,
     ): Promise<AcceptResult> {
       return decide(trx, actor, submissionId, 'accept', request, {
         prepare: (submission, permissions) => wantsStaffProfile(trx, submission, permissions, input.createStaffProfile),
@@ -267,9 +272,7 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     markUnderReview(
       trx: Executor,
       actor: UserActor,
-      submissionId: string,
-      input: DecisionInput,
-      request: RequestContext,
+      { submissionId, body: input, request }: ReviewInput<DecisionInput>,
     ): Promise<UnderReviewResult> {
       return decide(trx, actor, submissionId, 'markUnderReview', request, {
         changes: (now) => ({ status: 'under_review', reviewed_at: now, updated_at: now }),
@@ -287,9 +290,7 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     reject(
       trx: Executor,
       actor: UserActor,
-      submissionId: string,
-      input: DecisionInput,
-      request: RequestContext,
+      { submissionId, body: input, request }: ReviewInput<DecisionInput>,
     ): Promise<RejectResult> {
       return decide(trx, actor, submissionId, 'reject', request, {
         changes: (now) => ({ status: 'rejected', rejected_at: now, updated_at: now }),
@@ -307,9 +308,7 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     updateReview(
       trx: Executor,
       actor: UserActor,
-      submissionId: string,
-      patch: ReviewPatchInput,
-      request: RequestContext,
+      { submissionId, body: patch, request }: ReviewInput<ReviewPatchInput>,
     ): Promise<ReviewUpdateResult> {
       const scoreUpdated = patch.score !== undefined;
       const reviewerNotesUpdated = patch.reviewerNotes !== undefined;

@@ -1,6 +1,6 @@
 /** HTTP glue of the game-server batch calls (README, "Game-server batch calls"). */
 import type { FastifyInstance } from 'fastify';
-import { sendOutcome } from '../../http/idempotency.ts';
+import type { WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../http/openapi-responses.ts';
 import { apiKeyActor } from '../../http/route-auth.ts';
@@ -15,7 +15,7 @@ import {
   type ServerStopBody,
 } from './batch-schemas.ts';
 import type { ShiftBatchService } from './batch.ts';
-import { requireJsonContentType, WRITE, writeContext, type WriteHeaders } from './routes.ts';
+import { requireJsonContentType, WRITE, type WriteHeaders } from './routes.ts';
 import { ShiftWriteHeadersSchema } from './schemas.ts';
 
 const BATCH_NOTE =
@@ -30,7 +30,7 @@ const BATCH_ERRORS = {
   422: ['idempotency_key_reused'],
 } as const satisfies ErrorCodesByStatus;
 
-export function shiftBatchRoutes(service: ShiftBatchService) {
+export function shiftBatchRoutes(service: ShiftBatchService, writes: WritePipeline) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Body: HeartbeatBatchBody; Headers: WriteHeaders }>(
       '/v1/activity/shifts/heartbeats',
@@ -58,8 +58,7 @@ export function shiftBatchRoutes(service: ShiftBatchService) {
           },
         },
       },
-      async (request, reply) =>
-        sendOutcome(reply, await service.heartbeats(apiKeyActor(request), request.body, writeContext(request))),
+      writes({ answer: 'data', actor: apiKeyActor, input: (request) => request.body, operation: service.heartbeats }),
     );
 
     app.post<{ Params: { serverId: string }; Body: ServerStopBody; Headers: WriteHeaders }>(
@@ -86,11 +85,12 @@ export function shiftBatchRoutes(service: ShiftBatchService) {
           },
         },
       },
-      async (request, reply) =>
-        sendOutcome(
-          reply,
-          await service.stopServer(apiKeyActor(request), request.params.serverId, request.body, writeContext(request)),
-        ),
+      writes({
+        answer: 'data',
+        actor: apiKeyActor,
+        input: (request) => ({ serverId: request.params.serverId, body: request.body }),
+        operation: service.stopServer,
+      }),
     );
   };
 }

@@ -11,7 +11,6 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/types.ts';
 import { validationError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
-import type { Idempotency, IdempotentOutcome, OperationResult } from '../../idempotency/index.ts';
 import type { HeartbeatBatchBody, HeartbeatBatchItem, ItemErrorCode, ServerStopBody } from './batch-schemas.ts';
 import { stopShift, timeOutShift } from './lifecycle.ts';
 import { refusalError, refusalFor, type ShiftRefusal } from './refusals.ts';
@@ -25,13 +24,13 @@ import {
   type ShiftRow,
 } from './repository.ts';
 import { clientInstant, isStale, staleBefore } from './rules.ts';
-import { ownerOf, type ShiftWriteContext } from './service.ts';
+import { ownerOf } from './service.ts';
+import type { StoppedShift } from './schemas.ts';
 import { heartbeatView, stoppedView } from './views.ts';
 
 type Trx = Transaction<Database>;
 
 export interface ShiftBatchDeps {
-  readonly idempotency: Idempotency;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
 }
@@ -72,7 +71,7 @@ function canonicalIds(shiftIds: readonly string[]): (string | null)[] {
   });
 }
 
-export function createShiftBatchService({ idempotency, clock, config }: ShiftBatchDeps) {
+export function createShiftBatchService({ clock, config }: ShiftBatchDeps) {
   const cutoff = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
 
   /**
@@ -94,7 +93,8 @@ export function createShiftBatchService({ idempotency, clock, config }: ShiftBat
     return updated ? { shiftId: sent, shift: heartbeatView(updated) } : itemError(sent, 'shift_not_active');
   }
 
-  async function heartbeatsOperation(trx: Trx, actor: ApiKeyActor, body: HeartbeatBatchBody): Promise<OperationResult> {
+  /** One heartbeat for many shifts of a server; a result per shift. */
+  async function heartbeats(trx: Trx, actor: ApiKeyActor, body: HeartbeatBatchBody): Promise<{ results: HeartbeatBatchItem[] }> {
     const now = clock.now();
     const recordedAt = clientInstant('recordedAt', body.recordedAt, now);
     const ids = canonicalIds(body.shiftIds);
@@ -119,15 +119,15 @@ export function createShiftBatchService({ idempotency, clock, config }: ShiftBat
       const item = explained.get(id) ?? itemError(sent, 'not_found');
       return { ...item, shiftId: sent };
     });
-    return { status: 200, body: { data: { results } } };
+    return { results };
   }
 
-  async function stopServerOperation(
+  /** Stops every active shift of a game server for the caller's application and environment. */
+  async function stopServer(
     trx: Trx,
     actor: ApiKeyActor,
-    serverId: string,
-    body: ServerStopBody,
-  ): Promise<OperationResult> {
+    { serverId, body }: { readonly serverId: string; readonly body: ServerStopBody },
+  ): Promise<{ shifts: StoppedShift[] }> {
     const now = clock.now();
     const endedAt = clientInstant('endedAt', body?.endedAt, now);
     const reason = body?.reason ?? 'server_shutdown';
@@ -146,25 +146,10 @@ export function createShiftBatchService({ idempotency, clock, config }: ShiftBat
       if (row) stopped.push(row);
     }
     stopped.sort((a, b) => a.started_at - b.started_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { status: 200, body: { data: { shifts: stopped.map(stoppedView) } } };
+    return { shifts: stopped.map(stoppedView) };
   }
 
-  return {
-    /** One heartbeat for many shifts of a server, under the request's Idempotency-Key; a result per shift. */
-    heartbeats(actor: ApiKeyActor, body: HeartbeatBatchBody, context: ShiftWriteContext): Promise<IdempotentOutcome> {
-      return idempotency.run(context.call, (trx) => heartbeatsOperation(trx, actor, body));
-    },
-
-    /** Stops every active shift of a game server for the caller's application and environment. */
-    stopServer(
-      actor: ApiKeyActor,
-      serverId: string,
-      body: ServerStopBody,
-      context: ShiftWriteContext,
-    ): Promise<IdempotentOutcome> {
-      return idempotency.run(context.call, (trx) => stopServerOperation(trx, actor, serverId, body));
-    },
-  };
+  return { heartbeats, stopServer };
 }
 
 export type ShiftBatchService = ReturnType<typeof createShiftBatchService>;

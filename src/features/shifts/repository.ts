@@ -3,16 +3,15 @@
  * and completing a shift are not here: only the lifecycle (lifecycle.ts) does that.
  */
 import type { TimeCursor } from '../../paging.ts';
-import type { Selectable } from 'kysely';
-import type { Store } from '../../db/store.ts';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import {
   runStatement,
   type CredentialValues,
   type KnownHeartbeatValues,
   type RecordedHeartbeatRow,
 } from '../../db/sql/index.ts';
-import type { Executor, ShiftTable } from '../../db/types.ts';
-import { storeResult, type StoredResult } from '../../idempotency/index.ts';
+import type { Database, Executor, ShiftTable } from '../../db/types.ts';
+import type { StoredResult } from '../../idempotency/index.ts';
 import type { KeyCredential } from '../../keys/credential.ts';
 import { ACTIVE } from './status.ts';
 
@@ -48,6 +47,12 @@ export interface Heartbeat {
   readonly staleBefore: number;
   readonly owner: ShiftOwner;
   readonly serverId: string | null;
+}
+
+/** A heartbeat whose answer is known before it runs (see recordKnownHeartbeat): its shift and its API key's credential. */
+export interface KnownHeartbeat extends Heartbeat {
+  readonly id: string;
+  readonly credential: KeyCredential;
 }
 
 export type RecordedHeartbeat = RecordedHeartbeatRow;
@@ -161,22 +166,10 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
-/**
- * A heartbeat whose answer is known before it runs, with its stored result, both or neither; whether it applied.
- * It moves `last_heartbeat_at` to exactly `recordedAt`, so it applies only when no later heartbeat is recorded;
- * and only while the key is free (no result stored under it; on PostgreSQL its lock free) and the credential of
- * the API key it acts for still holds. PostgreSQL: one statement, committed on its own. SQLite, whose UPDATE
- * cannot feed an INSERT: the update, then the result, in one job of the group commit.
- */
-export async function recordKnownHeartbeat(
-  store: Store,
-  id: string,
-  heartbeat: Heartbeat,
-  credential: KeyCredential,
-  result: StoredResult,
-): Promise<boolean> {
-  const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
-  const values: KnownHeartbeatValues = [
+/** The known heartbeat's values: the heartbeat, the credential to check, and the key that must be free. */
+function knownHeartbeatValues(known: KnownHeartbeat, result: StoredResult): KnownHeartbeatValues {
+  const { id, recordedAt, seenAt, staleBefore, owner, serverId, credential } = known;
+  return [
     recordedAt,
     seenAt,
     id,
@@ -190,28 +183,48 @@ export async function recordKnownHeartbeat(
     result.scope,
     result.key,
   ];
-  if (store.dialect === 'postgres') {
-    const { fingerprint, status, body, requestId, now } = result;
-    try {
-      const rows = await runStatement(store.db, 'recordKnownHeartbeatWithResult', [
-        ...values,
-        fingerprint,
-        status,
-        body,
-        requestId,
-        now,
-      ]);
-      return rows.length > 0;
-    } catch (error) {
-      // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
+}
+
+/**
+ * A heartbeat whose answer is known before it runs; whether it applied. It moves `last_heartbeat_at` to exactly
+ * `recordedAt`, so it applies only when no later heartbeat is recorded; and only while the key is free (no result
+ * stored under it; on PostgreSQL its lock free) and the credential of the API key it acts for still holds.
+ * SQLite, whose UPDATE cannot feed an INSERT: the update alone, in the job of the group commit that stores
+ * `result` after it (src/idempotency/index.ts, applyKnown).
+ */
+export async function recordKnownHeartbeat(
+  trx: Transaction<Database>,
+  known: KnownHeartbeat,
+  result: StoredResult,
+): Promise<boolean> {
+  return (await runStatement(trx, 'recordKnownHeartbeat', knownHeartbeatValues(known, result))).length > 0;
+}
+
+/**
+ * PostgreSQL: the known heartbeat (as recordKnownHeartbeat) and its stored result, both or neither, in one
+ * statement committed on its own.
+ */
+export async function recordKnownHeartbeatWithResult(
+  db: Kysely<Database>,
+  known: KnownHeartbeat,
+  result: StoredResult,
+): Promise<boolean> {
+  const { fingerprint, status, body, requestId, now } = result;
+  try {
+    const rows = await runStatement(db, 'recordKnownHeartbeatWithResult', [
+      ...knownHeartbeatValues(known, result),
+      fingerprint,
+      status,
+      body,
+      requestId,
+      now,
+    ]);
+    return rows.length > 0;
+  } catch (error) {
+    // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
+    if (isUniqueViolation(error)) return false;
+    throw error;
   }
-  return store.write(async (trx) => {
-    if ((await runStatement(trx, 'recordKnownHeartbeat', values)).length === 0) return false;
-    return storeResult(trx, result);
-  });
 }
 
 function shiftsWithStaff(db: Executor) {

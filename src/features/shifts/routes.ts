@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../http/content-type.ts';
-import { idempotentCall, sendOutcome } from '../../http/idempotency.ts';
+import type { WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../http/openapi-responses.ts';
 import { apiKeyActor, type RouteAuth } from '../../http/route-auth.ts';
@@ -22,7 +22,7 @@ import {
   type StartShiftBody,
   type StopShiftBody,
 } from './schemas.ts';
-import type { ShiftService, ShiftWriteContext } from './service.ts';
+import type { ShiftService } from './service.ts';
 
 export { requireJsonContentType };
 
@@ -48,16 +48,12 @@ const WRITE_ERRORS = {
 type ShiftParams = { shiftId: string };
 export type WriteHeaders = { 'idempotency-key'?: string };
 
-/** A write's request under its Idempotency-Key, and its API key on a route that may use a cached one. */
-export function writeContext(request: FastifyRequest): ShiftWriteContext {
-  return { call: idempotentCall(request), key: request.verifiedKey };
-}
-
 export interface ShiftRouteDeps {
   readonly service: ShiftService;
+  readonly writes: WritePipeline;
 }
 
-export function shiftRoutes({ service }: ShiftRouteDeps) {
+export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Body: StartShiftBody; Headers: WriteHeaders }>(
       '/v1/activity/shifts/start',
@@ -89,8 +85,7 @@ export function shiftRoutes({ service }: ShiftRouteDeps) {
           },
         },
       },
-      async (request, reply) =>
-        sendOutcome(reply, await service.start(apiKeyActor(request), request.body, writeContext(request))),
+      writes({ answer: 'data', actor: apiKeyActor, input: (request) => request.body, operation: service.start }),
     );
 
     app.post<{ Params: ShiftParams; Body: HeartbeatBody; Headers: WriteHeaders }>(
@@ -118,11 +113,13 @@ export function shiftRoutes({ service }: ShiftRouteDeps) {
           },
         },
       },
-      async (request, reply) =>
-        sendOutcome(
-          reply,
-          await service.heartbeat(apiKeyActor(request), request.params.shiftId, request.body, writeContext(request)),
-        ),
+      writes({
+        answer: 'data',
+        actor: apiKeyActor,
+        input: (request) => ({ shiftId: request.params.shiftId, body: request.body }),
+        operation: service.heartbeat,
+        known: service.knownHeartbeat,
+      }),
     );
 
     app.post<{ Params: ShiftParams; Body: StopShiftBody; Headers: WriteHeaders }>(
@@ -146,11 +143,12 @@ export function shiftRoutes({ service }: ShiftRouteDeps) {
           },
         },
       },
-      async (request, reply) =>
-        sendOutcome(
-          reply,
-          await service.stop(apiKeyActor(request), request.params.shiftId, request.body, writeContext(request)),
-        ),
+      writes({
+        answer: 'data',
+        actor: apiKeyActor,
+        input: (request) => ({ shiftId: request.params.shiftId, body: request.body }),
+        operation: service.stop,
+      }),
     );
 
     app.get<{ Querystring: ActiveShiftsQuery }>(

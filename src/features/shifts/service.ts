@@ -5,16 +5,8 @@ import { toIso, type Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Store } from '../../db/store.ts';
 import type { Database } from '../../db/types.ts';
-import { AppError, notFound, validationError } from '../../errors.ts';
+import { AppError, notFound, RefusalAfterWrites, validationError } from '../../errors.ts';
 import { isUuid, newTimeOrderedId } from '../../ids.ts';
-import type {
-  Idempotency,
-  IdempotentCall,
-  IdempotentOutcome,
-  OperationResult,
-  RefusalAfterWrites,
-  StoredResponse,
-} from '../../idempotency/index.ts';
 import type { KeyCredential } from '../../keys/credential.ts';
 import { findStaffByGameUser } from '../staff/profiles.ts';
 import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
@@ -26,7 +18,9 @@ import {
   listLiveShifts,
   recordHeartbeat,
   recordKnownHeartbeat,
+  recordKnownHeartbeatWithResult,
   type Heartbeat,
+  type KnownHeartbeat,
   type ShiftOwner,
   type ShiftRow,
 } from './repository.ts';
@@ -36,9 +30,12 @@ import type {
   ActiveShiftPage,
   ActiveShiftsQuery,
   HeartbeatBody,
+  HeartbeatShift,
   ShiftDetail,
   StartShiftBody,
+  StartShiftResult,
   StopShiftBody,
+  StoppedShift,
 } from './schemas.ts';
 import { activeView, detailView, heartbeatView, startedView, stoppedView } from './views.ts';
 
@@ -65,35 +62,24 @@ function pageLimit(raw: number | undefined): number {
   return Math.min(MAX_ACTIVE_LIMIT, Math.max(1, value));
 }
 
-/**
- * The API key a write was authenticated with, on a route that may use a cached key (src/http/route-auth.ts):
- * the credential a statement checks, and the actor as a lookup now gives it.
- */
-export interface WriteKey {
-  readonly credential: KeyCredential;
-  confirm(): Promise<ApiKeyActor>;
-}
-
-/** A write's request under its Idempotency-Key, and its key when its route may use a cached one. */
-export interface ShiftWriteContext {
-  readonly call: IdempotentCall;
-  readonly key: WriteKey | null;
-}
-
-/** `{ data }` with 200: a write's success response, as stored with its key. */
-function ok(data: unknown): StoredResponse {
-  return { status: 200, body: { data } };
+/** A write's input on one shift: the shift's id as sent, and the body. */
+export interface ShiftInput<Body> {
+  readonly shiftId: string;
+  readonly body: Body;
 }
 
 export interface ShiftServiceDeps {
   /** Reads run on its `db`; writes on the transaction they are given, or through its writer. */
   readonly store: Store;
-  readonly idempotency: Idempotency;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
 }
 
-export function createShiftService({ store, idempotency, clock, config }: ShiftServiceDeps) {
+/**
+ * The shift operations. Each write is a plain operation, (transaction, actor, input) -> its answer's data, run by
+ * the write pipeline of its route (src/http/idempotency.ts) in one transaction with its stored result.
+ */
+export function createShiftService({ store, clock, config }: ShiftServiceDeps) {
   const cutoff = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
 
   /**
@@ -112,14 +98,14 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
     const refusal = refusalFor(shift, write);
     if (refusal === 'timed_out' && shift) {
       await timeOutShift(trx, shift.id, write.staleBefore, now);
-      return { refusal: shiftNotActive() };
+      return new RefusalAfterWrites(shiftNotActive());
     }
     if (refusal !== null || !shift) throw refusalError(refusal ?? 'not_found', write.field);
     return shift;
   }
 
   /** Starts a shift, or returns the staff member's active one for this application and environment. */
-  async function startOperation(trx: Trx, actor: ApiKeyActor, body: StartShiftBody): Promise<OperationResult> {
+  async function start(trx: Trx, actor: ApiKeyActor, body: StartShiftBody): Promise<StartShiftResult> {
     const now = clock.now();
     const startedAt = clientInstant('startedAt', body.startedAt, now);
     assertRecentStart(startedAt, now);
@@ -154,9 +140,9 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
     // A concurrent start may win the insert; a stale winner (possible only across a long pause) is retired too.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const active = await findActiveShift(trx, owner, staff.id);
-      if (active && !isStale(active, cutoff(now))) return ok({ shift: startedView(active), existing: true });
+      if (active && !isStale(active, cutoff(now))) return { shift: startedView(active), existing: true };
       if (active) await timeOutShift(trx, active.id, cutoff(now), now);
-      if (await startShift(trx, row)) return ok({ shift: startedView(row), existing: false });
+      if (await startShift(trx, row)) return { shift: startedView(row), existing: false };
     }
     // Only reachable if other requests keep ending the winner in between; a 5xx lets the client retry the key.
     throw new Error('start: the active shift kept changing under concurrent requests');
@@ -168,99 +154,84 @@ export function createShiftService({ store, idempotency, clock, config }: ShiftS
     return { recordedAt, seenAt: now, staleBefore: cutoff(now), owner: ownerOf(actor), serverId };
   }
 
-  async function heartbeatOperation(
+  async function heartbeat(
     trx: Trx,
     actor: ApiKeyActor,
-    shiftId: string,
-    body: HeartbeatBody,
-  ): Promise<OperationResult> {
+    { shiftId, body }: ShiftInput<HeartbeatBody>,
+  ): Promise<{ shift: HeartbeatShift } | RefusalAfterWrites> {
     const now = clock.now();
-    const heartbeat = heartbeatOf(actor, body, now);
+    const beat = heartbeatOf(actor, body, now);
     // The common case in one statement; only when it changes nothing is the shift read to tell which rule refused it.
     if (isUuid(shiftId)) {
-      const updated = await recordHeartbeat(trx, shiftId, heartbeat);
-      if (updated) return ok({ shift: heartbeatView(updated) });
+      const updated = await recordHeartbeat(trx, shiftId, beat);
+      if (updated) return { shift: heartbeatView(updated) };
     }
-    const write = { at: heartbeat.recordedAt, serverId: heartbeat.serverId, staleBefore: heartbeat.staleBefore };
+    const write = { at: beat.recordedAt, serverId: beat.serverId, staleBefore: beat.staleBefore };
     const shift = await unrefusedShift(trx, actor, shiftId, { ...write, field: 'recordedAt' }, now);
-    if ('refusal' in shift) return shift;
-    const updated = await recordHeartbeat(trx, shift.id, heartbeat);
+    if (shift instanceof RefusalAfterWrites) return shift;
+    const updated = await recordHeartbeat(trx, shift.id, beat);
     if (!updated) throw shiftNotActive();
-    return ok({ shift: heartbeatView(updated) });
+    return { shift: heartbeatView(updated) };
   }
 
-  async function stopOperation(
+  async function stop(
     trx: Trx,
     actor: ApiKeyActor,
-    shiftId: string,
-    body: StopShiftBody,
-  ): Promise<OperationResult> {
+    { shiftId, body }: ShiftInput<StopShiftBody>,
+  ): Promise<{ shift: StoppedShift } | RefusalAfterWrites> {
     const now = clock.now();
     const endedAt = clientInstant('endedAt', body?.endedAt, now);
-    const stop = { endedAt, reason: body?.reason ?? 'manual', staleBefore: cutoff(now), owner: ownerOf(actor) };
+    const ending = { endedAt, reason: body?.reason ?? 'manual', staleBefore: cutoff(now), owner: ownerOf(actor) };
     // As for heartbeats: one statement in the common case, the shift read only to explain a refusal.
     if (isUuid(shiftId)) {
-      const stopped = await stopShift(trx, shiftId, stop, now);
-      if (stopped) return ok({ shift: stoppedView(stopped) });
+      const stopped = await stopShift(trx, shiftId, ending, now);
+      if (stopped) return { shift: stoppedView(stopped) };
     }
-    const write = { at: endedAt, serverId: null, staleBefore: stop.staleBefore, field: 'endedAt' } as const;
+    const write = { at: endedAt, serverId: null, staleBefore: ending.staleBefore, field: 'endedAt' } as const;
     const shift = await unrefusedShift(trx, actor, shiftId, write, now);
-    if ('refusal' in shift) return shift;
-    const stopped = await stopShift(trx, shift.id, stop, now);
+    if (shift instanceof RefusalAfterWrites) return shift;
+    const stopped = await stopShift(trx, shift.id, ending, now);
     if (!stopped) throw shiftNotActive();
-    return ok({ shift: stoppedView(stopped) });
+    return { shift: stoppedView(stopped) };
   }
 
-  /** A heartbeat whose answer is known before it runs: one with a valid instant (else the full operation refuses it). */
-  function knownHeartbeat(actor: ApiKeyActor, body: HeartbeatBody, now: number): Heartbeat | null {
-    try {
-      return heartbeatOf(actor, body, now);
-    } catch {
-      return null;
-    }
-  }
+  /**
+   * The heartbeat whose answer is known before it runs: one on a uuid with a valid instant (else the full
+   * operation refuses it), which records exactly `recordedAt` (docs/ARCHITECTURE.md, "A heartbeat"). Its
+   * statement also checks the key's credential, and applies only while the key is free
+   * (repository.ts, recordKnownHeartbeat).
+   */
+  const knownHeartbeat = {
+    change(actor: ApiKeyActor, { shiftId, body }: ShiftInput<HeartbeatBody>, credential: KeyCredential) {
+      if (!isUuid(shiftId)) return null;
+      const now = clock.now();
+      let recordedAt: number;
+      try {
+        recordedAt = clientInstant('recordedAt', body?.recordedAt, now);
+      } catch {
+        return null;
+      }
+      const known: KnownHeartbeat = {
+        id: shiftId,
+        recordedAt,
+        seenAt: now,
+        staleBefore: cutoff(now),
+        owner: ownerOf(actor),
+        serverId: body?.serverId ?? null,
+        credential,
+      };
+      return known;
+    },
+    data: (known: KnownHeartbeat) => ({ shift: heartbeatView({ id: known.id, last_heartbeat_at: known.recordedAt }) }),
+    apply: recordKnownHeartbeat,
+    applyWithResult: recordKnownHeartbeatWithResult,
+  };
 
   return {
-    /** Starts a shift (or answers with the active one) under the request's Idempotency-Key. */
-    start(actor: ApiKeyActor, body: StartShiftBody, context: ShiftWriteContext): Promise<IdempotentOutcome> {
-      return idempotency.run(context.call, (trx) => startOperation(trx, actor, body));
-    },
-
-    /**
-     * Records a heartbeat under the request's Idempotency-Key. When its answer is known before it runs (it
-     * records `recordedAt`), it is one statement with its stored result, which also checks the key's credential
-     * (repository.ts, recordKnownHeartbeat); any other, or one that statement does not apply, runs the full
-     * operation (with a cached key confirmed by a lookup first).
-     */
-    async heartbeat(
-      actor: ApiKeyActor,
-      shiftId: string,
-      body: HeartbeatBody,
-      context: ShiftWriteContext,
-    ): Promise<IdempotentOutcome> {
-      const key = context.key;
-      const now = clock.now();
-      const known = key && isUuid(shiftId) ? knownHeartbeat(actor, body, now) : null;
-      if (key && known) {
-        const response = ok({ shift: heartbeatView({ id: shiftId, last_heartbeat_at: known.recordedAt }) });
-        const outcome = await idempotency.applyKnown(context.call, response, (result) =>
-          recordKnownHeartbeat(store, shiftId, known, key.credential, result),
-        );
-        if (outcome) return outcome;
-      }
-      const confirmed = key ? await key.confirm() : actor;
-      return idempotency.run(context.call, (trx) => heartbeatOperation(trx, confirmed, shiftId, body));
-    },
-
-    /** Stops a shift under the request's Idempotency-Key. */
-    stop(
-      actor: ApiKeyActor,
-      shiftId: string,
-      body: StopShiftBody,
-      context: ShiftWriteContext,
-    ): Promise<IdempotentOutcome> {
-      return idempotency.run(context.call, (trx) => stopOperation(trx, actor, shiftId, body));
-    },
+    start,
+    heartbeat,
+    knownHeartbeat,
+    stop,
 
     /** Live active shifts of the key's workspace and environment, by startedAt then id. */
     async listActive(actor: ApiKeyActor, query: ActiveShiftsQuery): Promise<ActiveShiftPage> {

@@ -1,5 +1,6 @@
 import { toIso } from '../../clock.ts';
 import { runStatement } from '../../db/sql/index.ts';
+import { notifyAfterCommit } from '../../db/connect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
@@ -76,14 +77,6 @@ async function insertInChunks(
   }
 }
 
-/** The transactions (as their jobs saw them) that wrote deliveries: see `deliveriesWritten`. */
-const writingTransactions = new WeakSet<Executor>();
-
-/** Whether the transaction `trx` (a job's executor) wrote deliveries, so that its commit may wake the dispatcher. */
-export function deliveriesWritten(trx: Executor): boolean {
-  return writingTransactions.has(trx);
-}
-
 /** Writes the events and one pending delivery per subscriber of each event's workspace (see findSubscribers). */
 export async function writeWebhookEvents(
   trx: Executor,
@@ -116,7 +109,8 @@ export async function writeWebhookEvents(
     })),
   );
   await insertInChunks(trx, 'insertWebhookDeliveries', deliveries);
-  if (deliveries.length > 0) writingTransactions.add(trx);
+  // Its commit wakes this process's dispatcher (src/server.ts), so the deliveries go out at once.
+  if (deliveries.length > 0) notifyAfterCommit(trx);
   return deliveries.length;
 }
 

@@ -1,10 +1,8 @@
 import type { BackgroundThread } from '../../background/thread.ts';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import type { Store, WriteJob } from '../../db/store.ts';
-import type { Executor } from '../../db/types.ts';
+import type { Store } from '../../db/store.ts';
 import { DEFAULT_DISPATCHER_SETTINGS, startDispatcher, type Dispatcher, type DispatcherLog } from './dispatcher.ts';
-import { deliveriesWritten } from './outbox.ts';
 import type { AttemptRecord } from './repository.ts';
 import { DEFAULT_RETRY_POLICY } from './retry.ts';
 import { startThreadSender } from './sender-thread.ts';
@@ -62,24 +60,4 @@ export function startWebhookDispatcher(deps: {
       retry: { ...DEFAULT_RETRY_POLICY, firstDelayMs: tuning.retryFirstDelayMs },
     },
   });
-}
-
-/**
- * The store as the API and the background jobs write through it: a write whose transaction enqueued deliveries
- * calls `nudge` (the dispatcher's) once it has committed, so its events go out at once rather than at the next
- * poll of the outbox. Other processes' events, and retries coming due, still wait for the poll.
- */
-export function nudgingOnDeliveries(store: Store, nudge: () => void): Store {
-  return {
-    ...store,
-    async write<T>(job: WriteJob<T>): Promise<T> {
-      let executor: Executor | undefined;
-      const result = await store.write((trx) => {
-        executor = trx;
-        return job(trx);
-      });
-      if (executor !== undefined && deliveriesWritten(executor)) nudge();
-      return result;
-    },
-  };
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../../http/content-type.ts';
 import { envelope } from '../../../http/envelope.ts';
-import { sendIdempotent, type Idempotency } from '../../../http/idempotency.ts';
+import { requestContext, type WritePipeline } from '../../../http/idempotency.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor, headerValue, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
 import { APPLICATIONS_READ } from '../forms/routes.ts';
 import { FormParamsSchema, type FormParams } from '../forms/schemas.ts';
 import {
@@ -22,10 +22,10 @@ const APPLICATIONS_WRITE = { kind: 'apiKey', scope: 'applications:write', featur
 
 export interface IntakeRouteDeps {
   readonly service: IntakeService;
-  readonly idempotency: Idempotency;
+  readonly writes: WritePipeline;
 }
 
-export function intakeRoutes({ service, idempotency }: IntakeRouteDeps) {
+export function intakeRoutes({ service, writes }: IntakeRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Params: FormParams; Body: IntakeBody }>(
       '/v1/applications/forms/:formId/submissions',
@@ -68,14 +68,12 @@ export function intakeRoutes({ service, idempotency }: IntakeRouteDeps) {
           },
         },
       },
-      (request, reply) =>
-        sendIdempotent(idempotency, request, reply, async (trx) => {
-          const data = await service.submit(trx, apiKeyActor(request), request.params.formId, request.body, {
-            requestId: request.id,
-            idempotencyKey: headerValue(request, 'idempotency-key') ?? null,
-          });
-          return { status: 200, body: envelope(request, data) };
-        }),
+      writes({
+        answer: 'meta',
+        actor: apiKeyActor,
+        input: (request) => ({ formId: request.params.formId, body: request.body, request: requestContext(request) }),
+        operation: service.submit,
+      }),
     );
 
     app.get<{ Params: ApplicantParams }>(

@@ -32,6 +32,13 @@ export interface IntakeResult {
   readonly eventId: string;
 }
 
+/** A submission's input: the form, the body, and the request that sends it. */
+export interface IntakeInput {
+  readonly formId: string;
+  readonly body: IntakeBody;
+  readonly request: RequestContext;
+}
+
 export interface IntakeServiceDeps {
   readonly db: Executor;
   readonly clock: Clock;
@@ -83,9 +90,7 @@ export function createIntakeService({ db, clock }: IntakeServiceDeps) {
     async submit(
       trx: Executor,
       actor: ApiKeyActor,
-      formId: string,
-      body: IntakeBody,
-      request: RequestContext,
+      { formId, body, request }: IntakeInput,
     ): Promise<IntakeResult> {
       const now = clock.now();
       const workspaceId = actor.application.workspaceId;
