@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { noQuery } from '../../src/db/samples.ts';
 import { PENDING_STATUS_LIST } from '../../src/db/sql/fragments.ts';
 import { POSTGRES_STATEMENTS, SQLITE_STATEMENTS } from '../../src/db/sql/index.ts';
 import { PENDING_STATUSES } from '../../src/features/applications/rules.ts';
@@ -63,6 +64,25 @@ describe('SQL snapshots', () => {
   it('every module that runs queries has a sample of each function it exports', () => {
     expect(MODULES.length).toBeGreaterThan(0);
     expect(sampleProblems(MODULES), 'add the samples named below, then run `npm run sql:generate`').toEqual([]);
+  });
+
+  it('the scan finds the modules that run queries whatever their name, and not the store itself', () => {
+    const paths = MODULES.map((module) => module.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['features/shifts/lifecycle', 'http/api-key-auth', 'idempotency/records', 'keys/repository']),
+    );
+    expect(paths.filter((path) => path.startsWith('db/'))).toEqual([]);
+  });
+
+  it('a missing sample is named with the file it goes in', () => {
+    const module = { path: 'features/x/repository', functions: ['findX', 'pure'], samples: { pure: noQuery('pure') } };
+    expect(sampleProblems([module, { ...module, path: 'features/y/repository', samples: undefined }])).toEqual([
+      'src/features/x/repository.ts exports findX with no sample: add `findX: (db) => findX(db, …)` to `samples` in ' +
+        "src/features/x/repository.samples.ts (or `findX: noQuery('why')` if it runs no query)",
+      'src/features/y/repository.ts runs queries but has no samples: create src/features/y/repository.samples.ts ' +
+        'exporting `samples` (satisfies Samples<typeof module>, src/db/samples.ts) with one entry per exported ' +
+        'function: findX, pure',
+    ]);
   });
 
   it('sql/ holds no snapshot of a module that is gone', () => {
