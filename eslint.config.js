@@ -30,7 +30,10 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 export const layering = [
   { files: ['src/features/**/*.ts'], rules: restrict(OTHER_REPOSITORY) },
   { files: ['src/features/*/service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
-  { files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts'], rules: restrict(FRAMEWORK, HTTP, FEATURES) },
+  {
+    files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts', 'src/members/**/*.ts'],
+    rules: restrict(FRAMEWORK, HTTP, FEATURES),
+  },
   { files: ['src/provisioning/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
   // The background thread runs the services its owners hand it (the store's checkpointer, the webhooks' sender),
   // loading each by the module its owner names: it serves no request and knows no feature.

@@ -6,6 +6,7 @@ import type { Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.ts';
+import { findMemberships } from '../members/repository.ts';
 import { bearerToken, unauthenticated } from './bearer.ts';
 import { parseStringArray } from './json-columns.ts';
 
@@ -64,11 +65,7 @@ export function createDashboardAuthenticator({ db, clock, config }: DashboardAut
       if (typeof userId !== 'string' || userId === '' || userId.includes('\u0000')) {
         throw unauthenticated('The dashboard token has no usable subject.');
       }
-      const rows = await db
-        .selectFrom('members')
-        .select(['workspace_id', 'permissions'])
-        .where('user_id', '=', userId)
-        .execute();
+      const rows = await findMemberships(db, userId);
       const memberships = new Map<string, ReadonlySet<string>>(
         rows.map((r) => [r.workspace_id, new Set(parseStringArray(r.permissions))]),
       );

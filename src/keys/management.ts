@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Db, Executor } from '../db/types.ts';
 import { newId } from '../ids.ts';
 import { generateApiKey, hashApiKey } from './api-key.ts';
+import { findApplication, findKey, insertKey, listKeys, revokeKey, setKeyExpiry, type KeyRow } from './repository.ts';
 
 /** Scopes a key gets when none are named: every scope an application key can hold. */
 export const DEFAULT_SCOPES: readonly Scope[] = SCOPES;
@@ -70,17 +71,6 @@ function parseScopes(json: string): Scope[] {
   return Array.isArray(value) ? SCOPES.filter((scope) => value.includes(scope)) : [];
 }
 
-interface KeyRow {
-  readonly id: string;
-  readonly application_id: string;
-  readonly workspace_id: string;
-  readonly environment: string;
-  readonly scopes: string;
-  readonly revoked: number;
-  readonly expires_at: number | null;
-  readonly created_at: number;
-}
-
 function view(row: KeyRow, now: number): KeyView {
   const status: KeyStatus =
     row.revoked === 1 ? 'revoked' : row.expires_at !== null && row.expires_at <= now ? 'expired' : 'active';
@@ -96,28 +86,19 @@ function view(row: KeyRow, now: number): KeyView {
   };
 }
 
-const selectKeys = (db: Executor) =>
-  db
-    .selectFrom('api_keys as k')
-    .innerJoin('applications as a', 'a.id', 'k.application_id')
-    .select([
-      'k.id',
-      'k.application_id',
-      'a.workspace_id',
-      'k.environment',
-      'k.scopes',
-      'k.revoked',
-      'k.expires_at',
-      'k.created_at',
-    ]);
-
-async function findKey(db: Executor, keyId: string): Promise<KeyRow> {
-  const row = await selectKeys(db).where('k.id', '=', keyId).executeTakeFirst();
+async function existingKey(db: Executor, keyId: string): Promise<KeyRow> {
+  const row = await findKey(db, keyId);
   if (!row) throw new KeyManagementError(`no API key has the id ${keyId}`);
   return row;
 }
 
-async function insertKey(
+async function existingApplication(db: Executor, applicationId: string) {
+  const row = await findApplication(db, applicationId);
+  if (!row) throw new KeyManagementError(`no application has the id ${applicationId}`);
+  return { id: row.id, workspaceId: row.workspace_id };
+}
+
+async function createKey(
   db: Executor,
   application: { readonly id: string; readonly workspaceId: string },
   environment: Environment,
@@ -126,19 +107,16 @@ async function insertKey(
 ): Promise<CreatedKey> {
   const id = newId();
   const secret = generateApiKey(environment);
-  await db
-    .insertInto('api_keys')
-    .values({
-      id,
-      application_id: application.id,
-      environment,
-      key_hash: hashApiKey(secret),
-      scopes: JSON.stringify(scopes),
-      revoked: 0,
-      expires_at: null,
-      created_at: now,
-    })
-    .execute();
+  await insertKey(db, {
+    id,
+    application_id: application.id,
+    environment,
+    key_hash: hashApiKey(secret),
+    scopes: JSON.stringify(scopes),
+    revoked: 0,
+    expires_at: null,
+    created_at: now,
+  });
   return {
     id,
     applicationId: application.id,
@@ -152,16 +130,6 @@ async function insertKey(
   };
 }
 
-async function findApplication(db: Executor, applicationId: string) {
-  const row = await db
-    .selectFrom('applications')
-    .select(['id', 'workspace_id'])
-    .where('id', '=', applicationId)
-    .executeTakeFirst();
-  if (!row) throw new KeyManagementError(`no application has the id ${applicationId}`);
-  return { id: row.id, workspaceId: row.workspace_id };
-}
-
 /** Creating, listing, revoking and rotating API keys; each operation is one transaction. */
 export function createKeyManagement({ db, clock }: KeyManagementDeps) {
   return {
@@ -170,20 +138,16 @@ export function createKeyManagement({ db, clock }: KeyManagementDeps) {
       const environment = checkEnvironment(input.environment);
       const scopes = checkScopes(input.scopes);
       return db.transaction().execute(async (trx) => {
-        const application = await findApplication(trx, input.applicationId);
-        return insertKey(trx, application, environment, scopes, clock.now());
+        const application = await existingApplication(trx, input.applicationId);
+        return createKey(trx, application, environment, scopes, clock.now());
       });
     },
 
     /** Every key (of one application, when named), oldest first. */
     async list(filter: { readonly applicationId?: string } = {}): Promise<KeyView[]> {
       return db.transaction().execute(async (trx) => {
-        let query = selectKeys(trx);
-        if (filter.applicationId !== undefined) {
-          await findApplication(trx, filter.applicationId);
-          query = query.where('k.application_id', '=', filter.applicationId);
-        }
-        const rows = await query.orderBy('k.created_at').orderBy('k.id').execute();
+        if (filter.applicationId !== undefined) await existingApplication(trx, filter.applicationId);
+        const rows = await listKeys(trx, filter);
         const now = clock.now();
         return rows.map((row) => view(row, now));
       });
@@ -192,9 +156,9 @@ export function createKeyManagement({ db, clock }: KeyManagementDeps) {
     /** Revokes the key at once (revoking a revoked key changes nothing). */
     async revoke(keyId: string): Promise<KeyView> {
       return db.transaction().execute(async (trx) => {
-        await findKey(trx, keyId);
-        await trx.updateTable('api_keys').set({ revoked: 1 }).where('id', '=', keyId).execute();
-        return view(await findKey(trx, keyId), clock.now());
+        await existingKey(trx, keyId);
+        await revokeKey(trx, keyId);
+        return view(await existingKey(trx, keyId), clock.now());
       });
     },
 
@@ -208,20 +172,20 @@ export function createKeyManagement({ db, clock }: KeyManagementDeps) {
       }
       return db.transaction().execute(async (trx) => {
         const now = clock.now();
-        const old = await findKey(trx, keyId);
+        const old = await existingKey(trx, keyId);
         const oldView = view(old, now);
         if (oldView.status !== 'active') throw new KeyManagementError(`API key ${keyId} is ${oldView.status}: nothing to rotate`);
         const graceEnd = now + graceSeconds * 1000;
         const expiresAt = old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd);
-        await trx.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', keyId).execute();
-        const key = await insertKey(
+        await setKeyExpiry(trx, keyId, expiresAt);
+        const key = await createKey(
           trx,
           { id: old.application_id, workspaceId: old.workspace_id },
           oldView.environment,
           oldView.scopes,
           now,
         );
-        return { key, previous: view(await findKey(trx, keyId), now) };
+        return { key, previous: view(await existingKey(trx, keyId), now) };
       });
     },
   };

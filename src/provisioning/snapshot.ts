@@ -1,7 +1,17 @@
 import type { Executor } from '../db/types.ts';
-import { PENDING_STATUSES } from '../features/applications/rules.ts';
 import { hashApiKey } from '../keys/api-key.ts';
 import type { EntityEntry, EntityKind } from './entities.ts';
+import {
+  findKeysByHash,
+  findKeysById,
+  findOwners,
+  findPendingSubmissions,
+  findStaffByGameUsers,
+  findStaffById,
+  findWorkspacesById,
+  findWorkspacesBySlug,
+  type OwnedTable,
+} from './repository.ts';
 import type { ProvisioningDocument } from './schema.ts';
 
 /** The rows already in the database that the document touches or refers to. */
@@ -32,15 +42,7 @@ async function loadPendingSubmissions(db: Executor, document: ProvisioningDocume
   const formIds = new Set(
     document.workspaces.flatMap((w) => (w.submissions ?? []).flatMap((s) => (s.formId === undefined ? [] : [s.formId]))),
   );
-  const rows = await inChunks(formIds, (chunk) =>
-    db
-      .selectFrom('submissions')
-      .select(['id', 'form_id', 'game_user_id'])
-      .where('form_id', 'in', chunk)
-      .where('environment', '=', 'live')
-      .where('status', 'in', [...PENDING_STATUSES])
-      .execute(),
-  );
+  const rows = await inChunks(formIds, (chunk) => findPendingSubmissions(db, chunk));
   return new Map(rows.map((row) => [pendingKey(row.form_id ?? '', row.game_user_id ?? ''), row.id]));
 }
 
@@ -66,7 +68,7 @@ const OWNED_TABLES = {
   form: 'application_forms',
   submission: 'submissions',
   shift: 'shifts',
-} as const satisfies Record<Exclude<OwnedKind, 'staff'>, string>;
+} as const satisfies Record<Exclude<OwnedKind, 'staff'>, OwnedTable>;
 
 // Well under the bound-parameter limits of both stores.
 const CHUNK = 500;
@@ -102,22 +104,15 @@ function wantedIds(document: ProvisioningDocument, entries: readonly EntityEntry
 }
 
 async function loadOwners(db: Executor, kind: keyof typeof OWNED_TABLES, ids: ReadonlySet<string>): Promise<Map<string, string>> {
-  const table = OWNED_TABLES[kind];
-  const rows = await inChunks(ids, (chunk) =>
-    db.selectFrom(table).select(['id', 'workspace_id']).where('id', 'in', chunk).execute(),
-  );
+  const rows = await inChunks(ids, (chunk) => findOwners(db, OWNED_TABLES[kind], chunk));
   return new Map(rows.map((row) => [row.id, row.workspace_id]));
 }
 
 async function loadWorkspaces(db: Executor, document: ProvisioningDocument) {
   const ids = new Set(document.workspaces.map((w) => w.id));
   const slugs = new Set(document.workspaces.map((w) => w.slug));
-  const byId = await inChunks(ids, (chunk) =>
-    db.selectFrom('workspaces').select(['id', 'slug', 'timezone']).where('id', 'in', chunk).execute(),
-  );
-  const bySlug = await inChunks(slugs, (chunk) =>
-    db.selectFrom('workspaces').select(['id', 'slug']).where('slug', 'in', chunk).execute(),
-  );
+  const byId = await inChunks(ids, (chunk) => findWorkspacesById(db, chunk));
+  const bySlug = await inChunks(slugs, (chunk) => findWorkspacesBySlug(db, chunk));
   return {
     workspaces: new Map(byId.map((row) => [row.id, { slug: row.slug, timezone: row.timezone }])),
     workspaceIdBySlug: new Map(bySlug.map((row) => [row.slug, row.id])),
@@ -125,14 +120,11 @@ async function loadWorkspaces(db: Executor, document: ProvisioningDocument) {
 }
 
 async function loadStaff(db: Executor, document: ProvisioningDocument, ids: ReadonlySet<string>) {
-  const select = () => db.selectFrom('staff').select(['id', 'workspace_id', 'game_user_id']);
-  const rows = await inChunks(ids, (chunk) => select().where('id', 'in', chunk).execute());
+  const rows = await inChunks(ids, (chunk) => findStaffById(db, chunk));
   for (const workspace of document.workspaces) {
     const gameUserIds = new Set((workspace.staff ?? []).map((s) => s.gameUserId));
     rows.push(
-      ...(await inChunks(gameUserIds, (chunk) =>
-        select().where('workspace_id', '=', workspace.id).where('game_user_id', 'in', chunk).execute(),
-      )),
+      ...(await inChunks(gameUserIds, (chunk) => findStaffByGameUsers(db, workspace.id, chunk))),
     );
   }
   return new Map(
@@ -144,14 +136,13 @@ async function loadStaff(db: Executor, document: ProvisioningDocument, ids: Read
 }
 
 async function loadKeys(db: Executor, document: ProvisioningDocument, ids: ReadonlySet<string>) {
-  const select = () => db.selectFrom('api_keys').select(['id', 'application_id', 'environment', 'key_hash']);
-  const byId = await inChunks(ids, (chunk) => select().where('id', 'in', chunk).execute());
+  const byId = await inChunks(ids, (chunk) => findKeysById(db, chunk));
   const hashes = new Set(
     document.workspaces.flatMap((w) =>
       (w.applications ?? []).flatMap((a) => a.keys.flatMap((k) => (k.secret === undefined ? [] : [hashApiKey(k.secret)]))),
     ),
   );
-  const byHash = await inChunks(hashes, (chunk) => select().where('key_hash', 'in', chunk).execute());
+  const byHash = await inChunks(hashes, (chunk) => findKeysByHash(db, chunk));
   return {
     keys: new Map(
       byId.map((row): [string, ExistingKey] => [

@@ -1,29 +1,71 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Database, Executor } from '../db/types.ts';
+import { upsertBatch, type DocumentTable, type Upsert } from './repository.ts';
 
-/** Tables provisioning writes in batches from a document. */
-type DocumentTable =
-  | 'workspaces'
-  | 'departments'
-  | 'members'
-  | 'staff'
-  | 'inactivity_notices'
-  | 'applications'
-  | 'application_forms'
-  | 'submissions'
-  | 'shifts';
-type Column<T extends DocumentTable> = keyof Database[T] & string;
+const WORKSPACE_SETTINGS = [
+  'name',
+  'slug',
+  'timezone',
+  'settings',
+  'create_staff_profile_on_accept',
+  'weekly_required_minutes',
+  'chat_guild_id',
+  'chat_status',
+  'chat_connected_at',
+] as const;
 
-/** How the document's rows of one table meet the rows already there. */
-export interface Upsert<T extends DocumentTable> {
-  readonly table: T;
-  /** The unique columns that identify an existing row. */
-  readonly conflict: readonly Column<T>[];
-  /** Columns the document overwrites on an existing row; none: an existing row is left as it is. */
-  readonly update: readonly Column<T>[];
-  /** Overwrite only when one of these differs, so re-applying the same document changes no row. */
-  readonly onlyWhenChanged?: readonly Column<T>[];
-}
+const STAFF_SETTINGS = [
+  'display_name',
+  'game_user_id',
+  'game_username',
+  'chat_user_id',
+  'department_id',
+  'rank',
+  'status',
+  'weekly_required_minutes',
+] as const;
+
+// Configuration is overwritten from the document; workspaces and staff only when something differs, so
+// re-applying leaves `updated_at` alone and counts no change. Submissions and shifts are records, not
+// configuration: inserted when absent, never overwritten.
+export const WORKSPACES: Upsert<'workspaces'> = {
+  table: 'workspaces',
+  conflict: ['id'],
+  update: [...WORKSPACE_SETTINGS, 'updated_at'],
+  onlyWhenChanged: WORKSPACE_SETTINGS,
+};
+export const DEPARTMENTS: Upsert<'departments'> = {
+  table: 'departments',
+  conflict: ['id'],
+  update: ['name', 'weekly_required_minutes'],
+};
+export const MEMBERS: Upsert<'members'> = { table: 'members', conflict: ['workspace_id', 'user_id'], update: ['permissions'] };
+export const STAFF: Upsert<'staff'> = {
+  table: 'staff',
+  conflict: ['id'],
+  update: STAFF_SETTINGS,
+  onlyWhenChanged: STAFF_SETTINGS,
+};
+export const NOTICES: Upsert<'inactivity_notices'> = {
+  table: 'inactivity_notices',
+  conflict: ['id'],
+  update: ['staff_id', 'starts_at', 'ends_at', 'reason', 'status'],
+};
+export const APPLICATIONS: Upsert<'applications'> = {
+  table: 'applications',
+  conflict: ['id'],
+  update: ['name', 'approved', 'allowed_universe_ids', 'features'],
+};
+const FORM_SETTINGS = ['name', 'slug', 'status', 'description', 'department_id', 'cooldown_days', 'questions'] as const;
+// A later document replaces a form's questions; answers already given keep the labels they were given under.
+export const FORMS: Upsert<'application_forms'> = {
+  table: 'application_forms',
+  conflict: ['id'],
+  update: [...FORM_SETTINGS, 'updated_at'],
+  onlyWhenChanged: FORM_SETTINGS,
+};
+export const SUBMISSIONS: Upsert<'submissions'> = { table: 'submissions', conflict: ['id'], update: [] };
+
 
 // Rows per multi-row statement: at most 15 columns each, well under both stores' parameter limits.
 const BATCH = 100;
@@ -34,39 +76,13 @@ export function batches<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
-// The statement is the same for every table; checked against the table's own columns by `Upsert<T>` above.
-type AnyTableDatabase = Record<string, Record<string, unknown>>;
-
-/**
- * Inserts the rows in batches; on a conflict, overwrites the `update` columns (when one of `onlyWhenChanged`
- * differs, if given) or leaves the existing row. Returns how many rows were inserted or changed.
- */
+/** Upserts the rows in batches (repository.ts, upsertBatch); returns how many rows were inserted or changed. */
 export async function upsertRows<T extends DocumentTable>(
   db: Executor,
   upsert: Upsert<T>,
   rows: readonly Insertable<Database[T]>[],
 ): Promise<number> {
-  const table: string = upsert.table;
-  const conflict: readonly string[] = upsert.conflict;
-  const update: readonly string[] = upsert.update;
-  const onlyWhenChanged: readonly string[] | undefined = upsert.onlyWhenChanged;
-  const loose = db as unknown as Kysely<AnyTableDatabase>;
   let changed = 0;
-  for (const batch of batches(rows)) {
-    const result = await loose
-      .insertInto(table)
-      .values(batch as Record<string, unknown>[])
-      .onConflict((oc) => {
-        const target = oc.columns(conflict);
-        if (update.length === 0) return target.doNothing();
-        const set = target.doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}`)])));
-        if (!onlyWhenChanged) return set;
-        return set.where((eb) =>
-          eb.or(onlyWhenChanged.map((c) => eb(eb.ref(`${table}.${c}`), 'is distinct from', eb.ref(`excluded.${c}`)))),
-        );
-      })
-      .executeTakeFirst();
-    changed += Number(result.numInsertedOrUpdatedRows ?? 0);
-  }
+  for (const batch of batches(rows)) changed += await upsertBatch(db, upsert, batch);
   return changed;
 }

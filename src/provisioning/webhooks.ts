@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../db/types.ts';
 import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.ts';
+import { findEndpointWorkspaces, insertEndpoint, updateEndpoint } from './repository.ts';
 import type { ProvisioningDocument, WebhookDocument } from './schema.ts';
 
 /** A webhook endpoint this run created; `secret` only when this run generated it (printed once, here). */
@@ -81,11 +82,7 @@ export async function writeWebhooks(
   const existing = new Map<string, string>();
   const ids = entries.map((entry) => entry.webhook.id);
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await trx
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'workspace_id'])
-      .where('id', 'in', ids.slice(i, i + 500))
-      .execute();
+    const rows = await findEndpointWorkspaces(trx, ids.slice(i, i + 500));
     for (const row of rows) existing.set(row.id, row.workspace_id);
   }
   const moved = entries.filter((entry) => {
@@ -106,18 +103,12 @@ export async function writeWebhooks(
       updated_at: now,
     };
     if (existing.has(webhook.id)) {
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ ...settings, ...(webhook.secret !== undefined ? { secret: webhook.secret } : {}) })
-        .where('id', '=', webhook.id)
-        .execute();
+      const secret = webhook.secret !== undefined ? { secret: webhook.secret } : {};
+      await updateEndpoint(trx, webhook.id, { ...settings, ...secret });
       continue;
     }
     const secret = webhook.secret ?? generateWebhookSecret();
-    await trx
-      .insertInto('webhook_endpoints')
-      .values({ id: webhook.id, workspace_id: workspaceId, secret, created_at: now, ...settings })
-      .execute();
+    await insertEndpoint(trx, { id: webhook.id, workspace_id: workspaceId, secret, created_at: now, ...settings });
     created.push(webhook.secret === undefined ? { id: webhook.id, secret } : { id: webhook.id });
   }
   return created;

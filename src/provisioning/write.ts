@@ -18,7 +18,26 @@ import {
 } from './rows.ts';
 import type { ApplicationDocument, KeyDocument, ProvisioningDocument, WorkspaceDocument } from './schema.ts';
 import type { Snapshot } from './snapshot.ts';
-import { batches, upsertRows, type Upsert } from './upsert.ts';
+import {
+  findFormQuestions,
+  insertKeyUnlessExists,
+  insertShiftsUnlessExist,
+  releaseGameUserId,
+  releaseWorkspaceSlug,
+  updateKey,
+} from './repository.ts';
+import {
+  APPLICATIONS,
+  batches,
+  DEPARTMENTS,
+  FORMS,
+  MEMBERS,
+  NOTICES,
+  STAFF,
+  SUBMISSIONS,
+  upsertRows,
+  WORKSPACES,
+} from './upsert.ts';
 
 /** A key this run created. `secret` is present only when this run generated it (never for an imported one). */
 export interface ProvisionedKey {
@@ -37,86 +56,22 @@ async function releaseChangedUniqueValues(db: Executor, document: ProvisioningDo
   for (const workspace of document.workspaces) {
     const existing = snapshot.workspaces.get(workspace.id);
     if (existing && existing.slug !== workspace.slug) {
-      await db.updateTable('workspaces').set({ slug: `~${workspace.id}` }).where('id', '=', workspace.id).execute();
+      await releaseWorkspaceSlug(db, workspace.id);
     }
     for (const staff of workspace.staff ?? []) {
       const row = snapshot.staff.get(staff.id);
       if (row && row.gameUserId !== staff.gameUserId) {
-        await db.updateTable('staff').set({ game_user_id: `~${staff.id}` }).where('id', '=', staff.id).execute();
+        await releaseGameUserId(db, staff.id);
       }
     }
   }
 }
 
-const WORKSPACE_SETTINGS = [
-  'name',
-  'slug',
-  'timezone',
-  'settings',
-  'create_staff_profile_on_accept',
-  'weekly_required_minutes',
-  'chat_guild_id',
-  'chat_status',
-  'chat_connected_at',
-] as const;
-
-const STAFF_SETTINGS = [
-  'display_name',
-  'game_user_id',
-  'game_username',
-  'chat_user_id',
-  'department_id',
-  'rank',
-  'status',
-  'weekly_required_minutes',
-] as const;
-
-// Configuration is overwritten from the document; workspaces and staff only when something differs, so
-// re-applying leaves `updated_at` alone and counts no change. Submissions and shifts are records, not
-// configuration: inserted when absent, never overwritten.
-const WORKSPACES: Upsert<'workspaces'> = {
-  table: 'workspaces',
-  conflict: ['id'],
-  update: [...WORKSPACE_SETTINGS, 'updated_at'],
-  onlyWhenChanged: WORKSPACE_SETTINGS,
-};
-const DEPARTMENTS: Upsert<'departments'> = {
-  table: 'departments',
-  conflict: ['id'],
-  update: ['name', 'weekly_required_minutes'],
-};
-const MEMBERS: Upsert<'members'> = { table: 'members', conflict: ['workspace_id', 'user_id'], update: ['permissions'] };
-const STAFF: Upsert<'staff'> = {
-  table: 'staff',
-  conflict: ['id'],
-  update: STAFF_SETTINGS,
-  onlyWhenChanged: STAFF_SETTINGS,
-};
-const NOTICES: Upsert<'inactivity_notices'> = {
-  table: 'inactivity_notices',
-  conflict: ['id'],
-  update: ['staff_id', 'starts_at', 'ends_at', 'reason', 'status'],
-};
-const APPLICATIONS: Upsert<'applications'> = {
-  table: 'applications',
-  conflict: ['id'],
-  update: ['name', 'approved', 'allowed_universe_ids', 'features'],
-};
-const FORM_SETTINGS = ['name', 'slug', 'status', 'description', 'department_id', 'cooldown_days', 'questions'] as const;
-// A later document replaces a form's questions; answers already given keep the labels they were given under.
-const FORMS: Upsert<'application_forms'> = {
-  table: 'application_forms',
-  conflict: ['id'],
-  update: [...FORM_SETTINGS, 'updated_at'],
-  onlyWhenChanged: FORM_SETTINGS,
-};
-const SUBMISSIONS: Upsert<'submissions'> = { table: 'submissions', conflict: ['id'], update: [] };
-
 /** The current questions of the forms the workspace's submissions name (as written by this document). */
 async function questionsOfForms(db: Executor, workspace: WorkspaceDocument): Promise<Map<string, Question[]>> {
   const ids = [...new Set((workspace.submissions ?? []).flatMap((s) => (s.formId === undefined ? [] : [s.formId])))];
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('application_forms').select(['id', 'questions']).where('id', 'in', ids).execute();
+  const rows = await findFormQuestions(db, ids);
   return new Map(rows.map((row) => [row.id, readQuestions(row.questions)]));
 }
 
@@ -145,19 +100,14 @@ function existingKeySettings(key: KeyDocument) {
 /** Inserts the key unless its id exists; returns the secret it was created with, or null when it existed. */
 async function createKey(db: Executor, application: ApplicationDocument, key: KeyDocument, now: number) {
   const secret = key.secret ?? generateApiKey(key.environment);
-  const inserted = await db
-    .insertInto('api_keys')
-    .values({
-      id: key.id,
-      application_id: application.id,
-      environment: key.environment,
-      key_hash: hashApiKey(secret),
-      ...keySettings(key),
-      created_at: now,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await insertKeyUnlessExists(db, {
+    id: key.id,
+    application_id: application.id,
+    environment: key.environment,
+    key_hash: hashApiKey(secret),
+    ...keySettings(key),
+    created_at: now,
+  });
   return inserted ? secret : null;
 }
 
@@ -168,7 +118,7 @@ async function provisionKeys(db: Executor, workspace: WorkspaceDocument, snapsho
     for (const key of application.keys) {
       const secret = snapshot.keys.has(key.id) ? null : await createKey(db, application, key, now);
       if (secret === null) {
-        await db.updateTable('api_keys').set(existingKeySettings(key)).where('id', '=', key.id).execute();
+        await updateKey(db, key.id, existingKeySettings(key));
         continue;
       }
       created.push({
@@ -187,12 +137,7 @@ async function provisionKeys(db: Executor, workspace: WorkspaceDocument, snapsho
 async function insertShifts(db: Executor, workspace: WorkspaceDocument, now: number): Promise<CompletedSpan[]> {
   const inserted: CompletedSpan[] = [];
   for (const batch of batches((workspace.shifts ?? []).map((s) => shiftRow(workspace.id, s, now)))) {
-    const rows = await db
-      .insertInto('shifts')
-      .values(batch)
-      .onConflict((oc) => oc.column('id').doNothing())
-      .returning(['workspace_id', 'environment', 'staff_id', 'started_at', 'ended_at', 'last_heartbeat_at'])
-      .execute();
+    const rows = await insertShiftsUnlessExist(db, batch);
     for (const row of rows) inserted.push({ ...row, ended_at: row.ended_at ?? row.last_heartbeat_at });
   }
   return inserted;

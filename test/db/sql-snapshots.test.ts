@@ -1,14 +1,24 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { noQuery } from '../../src/db/samples.ts';
 import { PENDING_STATUS_LIST } from '../../src/db/sql/fragments.ts';
 import { POSTGRES_STATEMENTS, SQLITE_STATEMENTS } from '../../src/db/sql/index.ts';
 import { PENDING_STATUSES } from '../../src/features/applications/rules.ts';
-import { capturedQueries, SNAPSHOT_DIALECTS, snapshotSamples, type SnapshotDialect } from './sql-samples.ts';
+import {
+  capturedQueries,
+  loadQueryModule,
+  queryModules,
+  sampleProblems,
+  SNAPSHOT_DIALECTS,
+  type SnapshotDialect,
+} from './sql-samples.ts';
 
 /**
- * What the database runs, as committed text: every named statement (src/db/sql/) and the queries of the
- * repositories, compiled for both stores with sample values, in `sql/` at the root of the repository. A change to
- * what the database runs shows in the diff. After such a change, `npm run sql:generate` rewrites the files.
+ * What the database runs, as committed text: every named statement (src/db/sql/) and the queries of every module
+ * that runs them (each exported function called by its sample, `<module>.samples.ts` beside it), compiled for
+ * both stores with sample values, in `sql/` at the root of the repository: `sql/<module path under src/>.<dialect>.sql`.
+ * A change to what the database runs shows in the diff. After such a change, `npm run sql:generate` rewrites the
+ * files (and removes those of modules that are gone).
  */
 const UPDATE = process.env.SQL_SNAPSHOTS === 'update';
 const ROOT = new URL('../../sql/', import.meta.url);
@@ -16,6 +26,7 @@ const ROOT = new URL('../../sql/', import.meta.url);
 function matchesSnapshot(file: string, text: string): void {
   const url = new URL(file, ROOT);
   if (UPDATE) {
+    mkdirSync(new URL('.', url), { recursive: true });
     writeFileSync(url, text);
     return;
   }
@@ -40,7 +51,52 @@ function valueCount(dialect: SnapshotDialect, text: string): number {
   return Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
 }
 
+const MODULES = await Promise.all(queryModules().map(loadQueryModule));
+const SAMPLED = MODULES.filter((module) => module.samples !== undefined);
+
+/** The snapshot files the code writes, relative to sql/. */
+const EXPECTED = new Set([
+  ...SNAPSHOT_DIALECTS.map((dialect) => `named.${dialect}.sql`),
+  ...SAMPLED.flatMap((module) => SNAPSHOT_DIALECTS.map((dialect) => `${module.path}.${dialect}.sql`)),
+]);
+
 describe('SQL snapshots', () => {
+  it('every module that runs queries has a sample of each function it exports', () => {
+    expect(MODULES.length).toBeGreaterThan(0);
+    expect(sampleProblems(MODULES), 'add the samples named below, then run `npm run sql:generate`').toEqual([]);
+  });
+
+  it('the scan finds the modules that run queries whatever their name, and not the store itself', () => {
+    const paths = MODULES.map((module) => module.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['features/shifts/lifecycle', 'http/api-key-auth', 'idempotency/records', 'keys/repository']),
+    );
+    expect(paths.filter((path) => path.startsWith('db/'))).toEqual([]);
+  });
+
+  it('a missing sample is named with the file it goes in', () => {
+    const module = { path: 'features/x/repository', functions: ['findX', 'pure'], samples: { pure: noQuery('pure') } };
+    expect(sampleProblems([module, { ...module, path: 'features/y/repository', samples: undefined }])).toEqual([
+      'src/features/x/repository.ts exports findX with no sample: add `findX: (db) => findX(db, …)` to `samples` in ' +
+        "src/features/x/repository.samples.ts (or `findX: noQuery('why')` if it runs no query)",
+      'src/features/y/repository.ts runs queries but has no samples: create src/features/y/repository.samples.ts ' +
+        'exporting `samples` (satisfies Samples<typeof module>, src/db/samples.ts) with one entry per exported ' +
+        'function: findX, pure',
+    ]);
+  });
+
+  it('sql/ holds no snapshot of a module that is gone', () => {
+    const files = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
+      .map((file) => file.split('\\').join('/'))
+      .filter((file) => file.endsWith('.sql'));
+    const stale = files.filter((file) => !EXPECTED.has(file));
+    if (UPDATE) {
+      for (const file of stale) rmSync(new URL(file, ROOT));
+      return;
+    }
+    expect(stale, 'run `npm run sql:generate` to remove them').toEqual([]);
+  });
+
   it.each(SNAPSHOT_DIALECTS)('the named statements (%s)', (dialect) => {
     matchesSnapshot(`named.${dialect}.sql`, namedFile(NAMED[dialect]));
   });
@@ -63,10 +119,10 @@ describe('SQL snapshots', () => {
     }
   });
 
-  it.each(snapshotSamples().flatMap((module) => SNAPSHOT_DIALECTS.map((dialect) => [module.file, dialect, module] as const)))(
-    'the queries of %s (%s)',
-    async (file, dialect, module) => {
-      matchesSnapshot(`${file}.${dialect}.sql`, await capturedQueries(module, dialect, NAMED[dialect]));
+  it.each(SAMPLED.flatMap((module) => SNAPSHOT_DIALECTS.map((dialect) => [module.path, dialect, module.samples ?? {}] as const)))(
+    'the queries of src/%s.ts (%s)',
+    async (path, dialect, samples) => {
+      matchesSnapshot(`${path}.${dialect}.sql`, await capturedQueries(samples, dialect, NAMED[dialect]));
     },
   );
 });

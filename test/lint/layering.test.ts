@@ -27,6 +27,8 @@ const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: s
   ['keys never import a feature', 'src/keys/example.ts', '../features/workspaces/workspace.js'],
   ['keys never import Fastify', 'src/keys/example.ts', 'fastify'],
   ['keys never import src/http', 'src/keys/example.ts', '../http/authentication.js'],
+  ['memberships never import a feature', 'src/members/repository.ts', '../features/staff/profiles.js'],
+  ['memberships never import src/http', 'src/members/repository.ts', '../http/errors.js'],
   ["a feature's service never imports another feature's repository", 'src/features/shifts/service.ts', '../staff/repository.ts'],
   ["a feature's module never imports another feature's repository", 'src/features/reports/totals.ts', '../shifts/repository.ts'],
   ["a feature's repository never imports another's", 'src/features/shifts/repository.ts', '../../features/workspaces/repository.ts'],
@@ -54,6 +56,7 @@ const accepted: ReadonlyArray<readonly [rule: string, file: string, specifier: s
   ['provisioning imports keys', 'src/provisioning/example.ts', '../keys/api-key.js'],
   ['HTTP glue imports Fastify', 'src/http/example.ts', 'fastify'],
   ['a feature runs its service on the background thread', 'src/features/webhooks/sender-thread.ts', '../../background/thread.ts'],
+  ["HTTP glue reads the dashboard users' memberships", 'src/http/dashboard-auth.ts', '../members/repository.ts'],
   ['the store starts its checkpointer on the background thread', 'src/db/checkpointer.ts', '../background/thread.ts'],
 ];
 

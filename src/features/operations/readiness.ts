@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Store } from '../../db/connect.ts';
 import { pendingMigrations } from '../../db/migrate.ts';
+import { pingDatabase } from './repository.ts';
 
 export type Readiness =
   | { readonly ready: true }
@@ -40,7 +40,7 @@ export function createReadinessCheck({ store, timeoutMs = DEFAULT_READINESS_TIME
     try {
       pending = await within(
         (async () => {
-          await sql`select 1`.execute(store.db);
+          await pingDatabase(store.db);
           return pendingMigrations(store);
         })(),
         timeoutMs,

@@ -3,6 +3,13 @@ import type { Store } from '../../db/store.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { newTimeOrderedId } from '../../ids.ts';
+import {
+  endpointInWorkspace,
+  findEvent,
+  insertDeliveryUnlessExists,
+  recentDeliveries,
+  resetDeliveries,
+} from './operations-repository.ts';
 import { DELIVERY_WINDOW_MS } from './outbox.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -30,17 +37,7 @@ export async function listDeliveries(
   db: Db,
   filter: { readonly workspaceId: string; readonly status?: DeliveryStatus; readonly limit: number },
 ): Promise<DeliveryView[]> {
-  let query = db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .selectAll('d')
-    .select('e.type as event_type')
-    .where('d.workspace_id', '=', filter.workspaceId)
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(filter.limit);
-  if (filter.status) query = query.where('d.status', '=', filter.status);
-  const rows = await query.execute();
+  const rows = await recentDeliveries(db, filter);
   return rows.map((row) => ({
     id: row.id,
     eventId: row.event_id,
@@ -69,50 +66,17 @@ export async function redeliver(
   request: { readonly eventId: string; readonly endpointId?: string },
 ): Promise<Array<{ id: string; endpointId: string; status: 'pending' }>> {
   return write(async (trx) => {
-    const event = await trx
-      .selectFrom('webhook_events')
-      .select(['id', 'workspace_id'])
-      .where('id', '=', request.eventId)
-      .executeTakeFirst();
+    const event = await findEvent(trx, request.eventId);
     if (!event) throw notFound('The event');
-    if (request.endpointId !== undefined) {
-      const endpoint = await trx
-        .selectFrom('webhook_endpoints')
-        .select('id')
-        .where('id', '=', request.endpointId)
-        .where('workspace_id', '=', event.workspace_id)
-        .executeTakeFirst();
-      if (!endpoint) throw notFound('The endpoint');
-      await trx
-        .insertInto('webhook_deliveries')
-        .values({
-          id: newTimeOrderedId(),
-          event_id: event.id,
-          endpoint_id: endpoint.id,
-          workspace_id: event.workspace_id,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          expires_at: now + DELIVERY_WINDOW_MS,
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
-        .execute();
+    const expiresAt = now + DELIVERY_WINDOW_MS;
+    const { endpointId } = request;
+    if (endpointId !== undefined) {
+      if (!(await endpointInWorkspace(trx, endpointId, event.workspace_id))) throw notFound('The endpoint');
+      const delivery = { id: newTimeOrderedId(), eventId: event.id, endpointId, workspaceId: event.workspace_id };
+      await insertDeliveryUnlessExists(trx, delivery, now, expiresAt);
     }
-    let update = trx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'pending',
-        next_attempt_at: now,
-        expires_at: now + DELIVERY_WINDOW_MS,
-        claimed_until: null,
-        claimed_by: null,
-        updated_at: now,
-      })
-      .where('event_id', '=', event.id);
-    if (request.endpointId !== undefined) update = update.where('endpoint_id', '=', request.endpointId);
-    const rows = await update.returning(['id', 'endpoint_id']).execute();
+    const target = { eventId: event.id, ...(endpointId !== undefined ? { endpointId } : {}) };
+    const rows = await resetDeliveries(trx, target, now, expiresAt);
     if (rows.length === 0) {
       throw new AppError('validation_failed', 'The event has no deliveries; name an endpoint with --endpoint.');
     }

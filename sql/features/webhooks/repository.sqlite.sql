@@ -1,13 +1,3 @@
--- findSubscribers
--- named statement findEnabledEndpoints (named.sqlite.sql)
--- values: ["[\"workspace-1\"]"]
-
--- writeWebhookEvents
--- named statement insertWebhookEvents (named.sqlite.sql)
--- values: ["[{\"id\":\"event-1\",\"workspace_id\":\"workspace-1\",\"type\":\"activity.shift.ended\",\"environment\":\"test\",\"body\":\"{\\\"id\\\":\\\"event-1\\\",\\\"type\\\":\\\"activity.shift.ended\\\",\\\"createdAt\\\":\\\"2026-03-11T12:00:00.000Z\\\",\\\"workspaceId\\\":\\\"workspace-1\\\",\\\"environment\\\":\\\"test\\\",\\\"data\\\":{\\\"shift\\\":{\\\"id\\\":\\\"shift-1\\\"}}}\",\"created_at\":1773230400000}]"]
--- named statement insertWebhookDeliveries (named.sqlite.sql)
--- values: ["[{\"id\":\"<uuid>\",\"event_id\":\"event-1\",\"endpoint_id\":\"endpoint-1\",\"workspace_id\":\"workspace-1\",\"next_attempt_at\":1773230400000,\"expires_at\":1773316800000,\"created_at\":1773230400000,\"updated_at\":1773230400000},{\"id\":\"<uuid>\",\"event_id\":\"event-1\",\"endpoint_id\":\"endpoint-2\",\"workspace_id\":\"workspace-1\",\"next_attempt_at\":1773230400000,\"expires_at\":1773316800000,\"created_at\":1773230400000,\"updated_at\":1773230400000}]"]
-
 -- claimDueDeliveries
 -- named statement findDueDelivery (named.sqlite.sql)
 -- values: [1773230400000,1773230400000,"[\"endpoint-1\"]"]
@@ -21,6 +11,10 @@
 -- bringDeliveriesForward
 update "webhook_deliveries" set "next_attempt_at" = ?, "updated_at" = ? where "status" = ? and "next_attempt_at" > ? and "endpoint_id" in (?, ?);
 -- values: [1773230400000,1773230400000,"pending",1773230400000,"endpoint-1","endpoint-2"]
+
+-- keepProbeDue
+update "webhook_deliveries" set "next_attempt_at" = ?, "updated_at" = ? where "next_attempt_at" > ? and "id" = (select "earliest"."id" from "webhook_deliveries" as "earliest" where "earliest"."status" = ? and "earliest"."endpoint_id" = ? order by "earliest"."next_attempt_at", "earliest"."id" limit ?);
+-- values: [1773230460000,1773230400000,1773230460000,"pending","endpoint-1",1]
 
 -- releaseClaims
 update "webhook_deliveries" set "claimed_until" = ?, "claimed_by" = ? where "id" in (?) and "claimed_by" = ?;

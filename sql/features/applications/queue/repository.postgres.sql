@@ -1,4 +1,4 @@
--- listQueue
+-- listQueue (pending, first page)
 select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant", "s"."score", "s"."created_at", "s"."reviewed_at", "s"."accepted_at", "s"."rejected_at", "f"."name" as "form_name" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = $1 and "s"."environment" = $2 and s.status in ('submitted', 'under_review') order by "s"."created_at", "s"."id" limit $3;
 -- values: ["workspace-1","live",26]
 

@@ -1,11 +1,3 @@
--- applyCompletedShifts (a completion)
--- named statement lockWorkspacesForTotals (named.sqlite.sql)
--- values: ["[\"workspace-1\"]"]
--- named statement addToTotals (named.sqlite.sql)
--- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"day\",\"bucket_start\":1773187200000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0},{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"month\",\"bucket_start\":1772323200000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0},{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"week\",\"bucket_start\":1773014400000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0}]"]
--- named statement raiseLongestShifts (named.sqlite.sql)
--- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":7200000}]"]
-
 -- lockWorkspacesForTotals
 -- named statement lockWorkspacesForTotals (named.sqlite.sql)
 -- values: ["[\"workspace-1\"]"]
@@ -30,7 +22,7 @@ delete from "activity_totals" where "workspace_id" in (?) and "worked_ms" = ? an
 -- named statement raiseLongestShifts (named.sqlite.sql)
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":3600000}]"]
 
--- clearTotals
+-- clearTotals (a workspace)
 delete from "activity_totals_extent" where "workspace_id" = ?;
 -- values: ["workspace-1"]
 delete from "activity_totals" where "workspace_id" = ?;

@@ -1,0 +1,3 @@
+-- pingDatabase
+select 1;
+-- values: []

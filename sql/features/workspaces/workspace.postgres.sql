@@ -1,0 +1,7 @@
+-- findWorkspace
+-- named statement findWorkspace (named.postgres.sql)
+-- values: ["workspace-1"]
+
+-- bumpActivityVersion
+update "workspaces" set "activity_version" = "activity_version" + $1 where "id" in ($2);
+-- values: [1,"workspace-1"]

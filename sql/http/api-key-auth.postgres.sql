@@ -1,0 +1,3 @@
+-- createApiKeyAuthenticator
+-- named statement findApiKey (named.postgres.sql)
+-- values: ["9dca1ad5357ec48edce6fd7d9260c2ffbae4ab7fc012c7eb7b92d86454fbfd29"]

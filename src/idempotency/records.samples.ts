@@ -1,0 +1,11 @@
+import { noQuery, NOW, RESULT, type Samples } from '../db/samples.ts';
+import * as records from './records.ts';
+
+export const samples = {
+  reusedKey: noQuery('makes an error'),
+  keyInProgress: noQuery('makes an error'),
+  takeKey: (db) =>
+    db.transaction().execute((trx) => records.takeKey(trx, RESULT.scope, RESULT.key, 'fingerprint', NOW).catch(() => null)),
+  storeResult: (db) => db.transaction().execute((trx) => records.storeResult(trx, RESULT)),
+  purgeExpiredRecords: (db) => records.purgeExpiredRecords(db, { now: () => NOW }, 1000),
+} satisfies Samples<typeof records>;

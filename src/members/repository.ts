@@ -1,0 +1,14 @@
+/**
+ * Dashboard users' memberships of workspaces (`members`, written by provisioning), read on every dashboard
+ * request by src/http/dashboard-auth.ts. Its own module, beside keys/: HTTP glue reads it, and a feature's
+ * repository is the feature's own.
+ */
+import type { Executor } from '../db/types.ts';
+
+/** The user's memberships: each workspace with the JSON array of the user's permissions there. */
+export async function findMemberships(
+  db: Executor,
+  userId: string,
+): Promise<Array<{ readonly workspace_id: string; readonly permissions: string }>> {
+  return db.selectFrom('members').select(['workspace_id', 'permissions']).where('user_id', '=', userId).execute();
+}
