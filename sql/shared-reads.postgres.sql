@@ -1,5 +1,5 @@
 -- findWorkspace
--- named statement findWorkspace (named.postgres.sql)
+select * from workspaces where id = $1;
 -- values: ["workspace-1"]
 
 -- bumpActivityVersion
@@ -7,13 +7,39 @@ update "workspaces" set "activity_version" = "activity_version" + $1 where "id" 
 -- values: [1,"workspace-1"]
 
 -- findStaffByChatUser
--- named statement findStaffByChatUser (named.postgres.sql)
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.workspace_id = $1 and s.chat_user_id = $2
+order by s.created_at, s.id
+limit 1;
 -- values: ["workspace-1","chat-user-1"]
 
 -- findStaffByGameUser
--- named statement findStaffByGameUser (named.postgres.sql)
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.workspace_id = $1 and s.game_user_id = $2;
 -- values: ["workspace-1","1001"]
 
 -- findStaffProfiles
--- named statement findStaffProfiles (named.postgres.sql)
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.id = any(array(select json_array_elements_text($1::json)));
 -- values: ["[\"staff-1\",\"staff-2\"]"]
+
+-- findApiKey (a key looked up)
+select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
+       a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,
+       a.allowed_universe_ids
+from api_keys as k
+join applications as a on a.id = k.application_id
+where k.key_hash = $1;
+-- values: ["7bd015a3a181c96fec9c4c706f474cc5e60e0a9c4db321d483367368cd42668a"]

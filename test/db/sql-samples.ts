@@ -12,13 +12,16 @@ import {
   PostgresQueryCompiler,
   SqliteAdapter,
   SqliteIntrospector,
-  SqliteQueryCompiler,
   type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
 } from 'kysely';
+import { SqliteValueQueryCompiler } from '../../src/db/dialect.ts';
 import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';
 import * as erasure from '../../src/features/erasure/repository.ts';
 import * as reports from '../../src/features/reports/repository.ts';
+import { recordShiftEvents } from '../../src/features/shifts/events.ts';
 import { startShift, stopShift, timeOutShift, timeOutShifts } from '../../src/features/shifts/lifecycle.ts';
 import * as shifts from '../../src/features/shifts/repository.ts';
 import * as staff from '../../src/features/staff/profiles.ts';
@@ -27,6 +30,7 @@ import { applyCompletedShifts } from '../../src/features/totals/service.ts';
 import * as outbox from '../../src/features/webhooks/outbox.ts';
 import * as webhooks from '../../src/features/webhooks/repository.ts';
 import * as workspace from '../../src/features/workspaces/workspace.ts';
+import { createApiKeyAuthenticator } from '../../src/http/api-key-auth.ts';
 import * as records from '../../src/idempotency/records.ts';
 import { applicationsSnapshots, formsSnapshots, intakeSnapshots } from './sql-samples-applications.ts';
 import {
@@ -55,6 +59,8 @@ type Db = Kysely<Database>;
 export interface Sample {
   readonly name: string;
   readonly run: (db: Db) => Promise<unknown>;
+  /** The row every query answers (none by default), for a function that reads before it writes. */
+  readonly answer?: Readonly<Record<string, unknown>>;
 }
 
 /** A repository module's samples, written to `sql/<file>.<dialect>.sql`. */
@@ -63,14 +69,42 @@ export interface SnapshotModule {
   readonly samples: readonly Sample[];
 }
 
-export function recordingDb(dialect: SnapshotDialect, queries: CompiledQuery[]): Db {
+/** A driver whose every query answers `row`. */
+class AnsweringDriver extends DummyDriver {
+  private readonly row: Readonly<Record<string, unknown>>;
+  constructor(row: Readonly<Record<string, unknown>>) {
+    super();
+    this.row = row;
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const rows = [this.row];
+    return {
+      executeQuery: async <R>() => ({ rows: rows as R[] }),
+      // eslint-disable-next-line require-yield
+      streamQuery: async function* () {
+        return;
+      },
+    };
+  }
+}
+
+/**
+ * A Kysely instance of `dialect` (compiling as the store does) that records the queries it is asked to run into
+ * `queries`, answering none, or `answer` to each.
+ */
+export function recordingDb(
+  dialect: SnapshotDialect,
+  queries: CompiledQuery[],
+  answer?: Readonly<Record<string, unknown>>,
+): Db {
   const postgres = dialect === 'postgres';
+  const driver: Driver = answer === undefined ? new DummyDriver() : new AnsweringDriver(answer);
   return new Kysely<Database>({
     dialect: {
       createAdapter: () => (postgres ? new PostgresAdapter() : new SqliteAdapter()),
-      createDriver: () => new DummyDriver(),
+      createDriver: () => driver,
       createIntrospector: (db) => (postgres ? new PostgresIntrospector(db) : new SqliteIntrospector(db)),
-      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteQueryCompiler()),
+      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteValueQueryCompiler()),
     },
     log: (event) => {
       if (event.level === 'query') queries.push(event.query);
@@ -80,21 +114,21 @@ export function recordingDb(dialect: SnapshotDialect, queries: CompiledQuery[]):
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-/** Every query the module's samples run on `dialect`, named statements by name only (their text is in named.*.sql). */
-export async function capturedQueries(
-  module: SnapshotModule,
-  dialect: SnapshotDialect,
-  named: Readonly<Record<string, string>>,
-): Promise<string> {
-  const names = new Map(Object.entries(named).map(([name, text]) => [text, name]));
+/** The queries one sample runs on `dialect`. */
+export async function sampleQueries(sample: Sample, dialect: SnapshotDialect): Promise<CompiledQuery[]> {
+  const queries: CompiledQuery[] = [];
+  await sample.run(recordingDb(dialect, queries, sample.answer));
+  return queries;
+}
+
+/** Every query the module's samples run on `dialect`. */
+export async function capturedQueries(module: SnapshotModule, dialect: SnapshotDialect): Promise<string> {
   const parts: string[] = [];
   for (const sample of module.samples) {
-    const queries: CompiledQuery[] = [];
-    await sample.run(recordingDb(dialect, queries));
+    const queries = await sampleQueries(sample, dialect);
     const lines = [`-- ${sample.name}`];
     for (const query of queries) {
-      const name = names.get(query.sql);
-      lines.push(name === undefined ? `${query.sql};` : `-- named statement ${name} (named.${dialect}.sql)`);
+      lines.push(`${query.sql};`);
       // Ids the code generates (time-ordered uuids) differ on every run: written as <uuid>.
       lines.push(`-- values: ${JSON.stringify(query.parameters).replace(UUID, '<uuid>')}`);
     }
@@ -158,6 +192,10 @@ export function snapshotSamples(): SnapshotModule[] {
         },
         { name: 'timeOutShift', run: (db) => db.transaction().execute((trx) => timeOutShift(trx, SHIFT, NOW - 300_000, NOW)) },
         { name: 'timeOutShifts', run: (db) => db.transaction().execute((trx) => timeOutShifts(trx, NOW - 300_000, 500, NOW)) },
+        {
+          name: "recordShiftEvents (one shift's)",
+          run: (db) => recordShiftEvents(db, 'activity.shift.ended', [{ ...SHIFT_ROW, status: 'completed', ended_at: NOW }], NOW),
+        },
       ],
     },
     {
@@ -232,6 +270,19 @@ export function snapshotSamples(): SnapshotModule[] {
         },
         {
           name: 'claimDueDeliveries',
+          run: (db) =>
+            webhooks.claimDueDeliveries(storeOf(db, dialectOf(db)), {
+              now: NOW,
+              limit: 16,
+              leaseMs: 60_000,
+              owner: 'instance-1',
+              perEndpoint: 4,
+              busy: new Map([['endpoint-1', 4]]),
+            }),
+        },
+        {
+          name: 'claimDueDeliveries (deliveries due)',
+          answer: { id: 'delivery-1', endpoint_id: 'endpoint-2', event_id: 'event-1', attempts: 0, expires_at: NOW },
           run: (db) =>
             webhooks.claimDueDeliveries(storeOf(db, dialectOf(db)), {
               now: NOW,
@@ -328,6 +379,13 @@ export function snapshotSamples(): SnapshotModule[] {
         { name: 'findStaffByChatUser', run: (db) => staff.findStaffByChatUser(db, WORKSPACE, 'chat-user-1') },
         { name: 'findStaffByGameUser', run: (db) => staff.findStaffByGameUser(db, WORKSPACE, '1001') },
         { name: 'findStaffProfiles', run: (db) => staff.findStaffProfiles(db, WORKSPACE, [STAFF, 'staff-2']) },
+        {
+          name: 'findApiKey (a key looked up)',
+          run: (db) =>
+            createApiKeyAuthenticator({ db, clock: { now: () => NOW } })
+              .apiKey(`Bearer wsk_test_${'a'.repeat(32)}`)
+              .catch(() => null),
+        },
       ],
     },
   ];

@@ -1,5 +1,6 @@
 import { toIso } from '../../clock.ts';
-import { runStatement } from '../../db/sql/index.ts';
+import { sql, type RawBuilder } from 'kysely';
+import { inJsonList, jsonRecordset, rowsOf, type RecordsetColumnType } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
@@ -59,20 +60,26 @@ export async function findSubscribers(
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
   if (workspaceIds.length === 0) return new Map();
-  const endpoints = await runStatement(trx, 'findEnabledEndpoints', [JSON.stringify(workspaceIds)]);
+  const endpoints = await rowsOf(
+    trx,
+    sql<EndpointSubscription>`select id, workspace_id, events from webhook_endpoints
+where ${inJsonList(trx, 'workspace_id', workspaceIds)} and enabled = 1`,
+  );
   return subscribersOf(endpoints, type);
 }
 
 /** Rows per insert: bounds one statement's work (and its JSON value) when a sweep completes many shifts. */
 const INSERT_CHUNK = 200;
 
+/** Runs `insert` for the rows, INSERT_CHUNK at a time, each chunk one JSON recordset `r` of `columns`. */
 async function insertInChunks(
   trx: Executor,
-  name: 'insertWebhookEvents' | 'insertWebhookDeliveries',
   rows: readonly object[],
+  columns: Readonly<Record<string, RecordsetColumnType>>,
+  insert: (recordset: RawBuilder<unknown>) => RawBuilder<unknown>,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await runStatement(trx, name, [JSON.stringify(rows.slice(i, i + INSERT_CHUNK))]);
+    await insert(jsonRecordset(trx, rows.slice(i, i + INSERT_CHUNK), 'r', columns)).execute(trx);
   }
 }
 
@@ -93,7 +100,6 @@ export async function writeWebhookEvents(
   const wanted = events.filter((event) => (subscribers.get(event.workspaceId)?.length ?? 0) > 0);
   await insertInChunks(
     trx,
-    'insertWebhookEvents',
     wanted.map((event) => ({
       id: event.id,
       workspace_id: event.workspaceId,
@@ -102,6 +108,10 @@ export async function writeWebhookEvents(
       body: webhookBody(event),
       created_at: event.createdAt,
     })),
+    { id: 'text', workspace_id: 'text', type: 'text', environment: 'text', body: 'text', created_at: 'bigint' },
+    (r) => sql`insert into webhook_events (id, workspace_id, type, environment, body, created_at)
+select id, workspace_id, type, environment, body, created_at
+from ${r}`,
   );
   const deliveries = wanted.flatMap((event) =>
     (subscribers.get(event.workspaceId) ?? []).map((endpointId) => ({
@@ -115,7 +125,24 @@ export async function writeWebhookEvents(
       updated_at: event.createdAt,
     })),
   );
-  await insertInChunks(trx, 'insertWebhookDeliveries', deliveries);
+  await insertInChunks(
+    trx,
+    deliveries,
+    {
+      id: 'text',
+      event_id: 'text',
+      endpoint_id: 'text',
+      workspace_id: 'text',
+      next_attempt_at: 'bigint',
+      expires_at: 'bigint',
+      created_at: 'bigint',
+      updated_at: 'bigint',
+    },
+    (r) => sql`insert into webhook_deliveries
+  (id, event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, expires_at, created_at, updated_at)
+select id, event_id, endpoint_id, workspace_id, 'pending', 0, next_attempt_at, expires_at, created_at, updated_at
+from ${r}`,
+  );
   if (deliveries.length > 0) writingTransactions.add(trx);
   return deliveries.length;
 }
