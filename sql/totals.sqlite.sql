@@ -5,8 +5,8 @@ returning id, timezone, activity_version;
 -- values: ["[\"workspace-1\"]"]
 insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
-select workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts
-from (select value ->> 'workspace_id' as workspace_id, value ->> 'environment' as environment, value ->> 'grain' as grain, value ->> 'bucket_start' as bucket_start, value ->> 'staff_id' as staff_id, value ->> 'worked_ms' as worked_ms, value ->> 'started_shifts' as started_shifts, value ->> 'carried_shifts' as carried_shifts from json_each(+?)) as r
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'grain', value ->> 'bucket_start', value ->> 'staff_id', value ->> 'worked_ms', value ->> 'started_shifts', value ->> 'carried_shifts'
+from json_each(+?)
 where true
 on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
   worked_ms = activity_totals.worked_ms + excluded.worked_ms,
@@ -14,8 +14,8 @@ on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update
   carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts;
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"day\",\"bucket_start\":1773187200000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0},{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"month\",\"bucket_start\":1772323200000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0},{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"week\",\"bucket_start\":1773014400000,\"staff_id\":\"staff-1\",\"worked_ms\":7200000,\"started_shifts\":1,\"carried_shifts\":0}]"]
 insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
-select workspace_id, environment, longest_shift_ms
-from (select value ->> 'workspace_id' as workspace_id, value ->> 'environment' as environment, value ->> 'longest_shift_ms' as longest_shift_ms from json_each(+?)) as r
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'longest_shift_ms'
+from json_each(+?)
 where true
 on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
 where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms;
@@ -29,8 +29,8 @@ returning id, timezone, activity_version;
 
 -- recordChangedStaff
 insert into activity_changes (workspace_id, version, staff_id)
-select workspace_id, version, staff_id
-from (select value ->> 'workspace_id' as workspace_id, value ->> 'version' as version, value ->> 'staff_id' as staff_id from json_each(+?)) as r;
+select value ->> 'workspace_id', value ->> 'version', value ->> 'staff_id'
+from json_each(+?);
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"version\":64,\"staff_id\":\"staff-1\"}]"]
 delete from "activity_changes" where "workspace_id" = +? and "version" <= +?;
 -- values: ["workspace-1",-4032]
@@ -42,8 +42,8 @@ select "version", "staff_id" from "activity_changes" where "workspace_id" = +? a
 -- addToTotals (taking shifts out)
 insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
-select workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts
-from (select value ->> 'workspace_id' as workspace_id, value ->> 'environment' as environment, value ->> 'grain' as grain, value ->> 'bucket_start' as bucket_start, value ->> 'staff_id' as staff_id, value ->> 'worked_ms' as worked_ms, value ->> 'started_shifts' as started_shifts, value ->> 'carried_shifts' as carried_shifts from json_each(+?)) as r
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'grain', value ->> 'bucket_start', value ->> 'staff_id', value ->> 'worked_ms', value ->> 'started_shifts', value ->> 'carried_shifts'
+from json_each(+?)
 where true
 on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
   worked_ms = activity_totals.worked_ms + excluded.worked_ms,
@@ -55,8 +55,8 @@ delete from "activity_totals" where "workspace_id" in (+?) and "worked_ms" = +? 
 
 -- raiseLongestShift
 insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
-select workspace_id, environment, longest_shift_ms
-from (select value ->> 'workspace_id' as workspace_id, value ->> 'environment' as environment, value ->> 'longest_shift_ms' as longest_shift_ms from json_each(+?)) as r
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'longest_shift_ms'
+from json_each(+?)
 where true
 on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
 where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms;

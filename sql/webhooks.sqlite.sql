@@ -5,13 +5,13 @@ where workspace_id in (select value from json_each(+?)) and enabled = 1;
 
 -- writeWebhookEvents
 insert into webhook_events (id, workspace_id, type, environment, body, created_at)
-select id, workspace_id, type, environment, body, created_at
-from (select value ->> 'id' as id, value ->> 'workspace_id' as workspace_id, value ->> 'type' as type, value ->> 'environment' as environment, value ->> 'body' as body, value ->> 'created_at' as created_at from json_each(+?)) as r;
+select value ->> 'id', value ->> 'workspace_id', value ->> 'type', value ->> 'environment', value ->> 'body', value ->> 'created_at'
+from json_each(+?);
 -- values: ["[{\"id\":\"event-1\",\"workspace_id\":\"workspace-1\",\"type\":\"activity.shift.ended\",\"environment\":\"test\",\"body\":\"{\\\"id\\\":\\\"event-1\\\",\\\"type\\\":\\\"activity.shift.ended\\\",\\\"createdAt\\\":\\\"2026-03-11T12:00:00.000Z\\\",\\\"workspaceId\\\":\\\"workspace-1\\\",\\\"environment\\\":\\\"test\\\",\\\"data\\\":{\\\"shift\\\":{\\\"id\\\":\\\"shift-1\\\"}}}\",\"created_at\":1773230400000}]"]
 insert into webhook_deliveries
-  (id, event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, expires_at, created_at, updated_at)
-select id, event_id, endpoint_id, workspace_id, 'pending', 0, next_attempt_at, expires_at, created_at, updated_at
-from (select value ->> 'id' as id, value ->> 'event_id' as event_id, value ->> 'endpoint_id' as endpoint_id, value ->> 'workspace_id' as workspace_id, value ->> 'next_attempt_at' as next_attempt_at, value ->> 'expires_at' as expires_at, value ->> 'created_at' as created_at, value ->> 'updated_at' as updated_at from json_each(+?)) as r;
+  (id, event_id, endpoint_id, workspace_id, next_attempt_at, expires_at, created_at, updated_at, status, attempts)
+select value ->> 'id', value ->> 'event_id', value ->> 'endpoint_id', value ->> 'workspace_id', value ->> 'next_attempt_at', value ->> 'expires_at', value ->> 'created_at', value ->> 'updated_at', 'pending', 0
+from json_each(+?);
 -- values: ["[{\"id\":\"<uuid>\",\"event_id\":\"event-1\",\"endpoint_id\":\"endpoint-1\",\"workspace_id\":\"workspace-1\",\"next_attempt_at\":1773230400000,\"expires_at\":1773316800000,\"created_at\":1773230400000,\"updated_at\":1773230400000},{\"id\":\"<uuid>\",\"event_id\":\"event-1\",\"endpoint_id\":\"endpoint-2\",\"workspace_id\":\"workspace-1\",\"next_attempt_at\":1773230400000,\"expires_at\":1773316800000,\"created_at\":1773230400000,\"updated_at\":1773230400000}]"]
 
 -- claimDueDeliveries
@@ -45,8 +45,8 @@ where d.id in (select value from json_each(+?));
 
 -- recordAttempts
 insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
-select id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt
-from (select value ->> 'id' as id, value ->> 'delivery_id' as delivery_id, value ->> 'attempt' as attempt, value ->> 'started_at' as started_at, value ->> 'duration_ms' as duration_ms, value ->> 'status' as status, value ->> 'error' as error, value ->> 'response_excerpt' as response_excerpt from json_each(+?)) as r;
+select value ->> 'id', value ->> 'delivery_id', value ->> 'attempt', value ->> 'started_at', value ->> 'duration_ms', value ->> 'status', value ->> 'error', value ->> 'response_excerpt'
+from json_each(+?);
 -- values: ["[{\"id\":\"<uuid>\",\"delivery_id\":\"delivery-1\",\"attempt\":1,\"started_at\":1773230400000,\"duration_ms\":120,\"status\":200,\"error\":null,\"response_excerpt\":\"ok\"}]"]
 update webhook_deliveries set
   status = results.outcome,

@@ -39,9 +39,9 @@ export function withValuePlaceholders(dialect: KyselyDialect): KyselyDialect {
 export type RecordsetColumnType = 'text' | 'bigint' | 'integer';
 
 /**
- * Rows given as one JSON value (an array of objects), as a table named `alias` with `columns` in a FROM clause:
- * a statement that writes or joins many rows keeps one text whatever their number (one prepared statement, not
- * one per count).
+ * Rows given as one JSON value (an array of objects), as a table named `alias` with `columns` in a FROM clause
+ * (to join or update from): a statement that writes or joins many rows keeps one text whatever their number (one
+ * prepared statement, not one per count).
  */
 export function jsonRecordset(
   db: Executor,
@@ -57,6 +57,27 @@ export function jsonRecordset(
   }
   const fields = names.map((name) => `value ->> '${name}' as ${name}`).join(', ');
   return sql`(select ${sql.raw(fields)} from json_each(${json})) as ${sql.raw(alias)}`;
+}
+
+/**
+ * The same rows as a SELECT of `columns` in order, then `constants` (for an INSERT … SELECT): on SQLite read from
+ * the JSON directly (a SELECT from the recordset as a subquery costs SQLite a few more instructions a row).
+ */
+export function selectJsonRows(
+  db: Executor,
+  rows: readonly object[],
+  columns: Readonly<Record<string, RecordsetColumnType>>,
+  constants?: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const names = Object.keys(columns);
+  const rest = constants === undefined ? sql`` : sql`, ${constants}`;
+  if (dialectOf(db) === 'postgres') {
+    return sql`select ${sql.raw(names.join(', '))}${rest}
+from ${jsonRecordset(db, rows, 'r', columns)}`;
+  }
+  const fields = names.map((name) => `value ->> '${name}'`).join(', ');
+  return sql`select ${sql.raw(fields)}${rest}
+from json_each(${JSON.stringify(rows)})`;
 }
 
 /**

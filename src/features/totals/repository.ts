@@ -3,7 +3,7 @@
  * the transaction of the change it records.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { inJsonList, jsonRecordset, type RecordsetColumnType } from '../../db/dialect.ts';
+import { inJsonList, selectJsonRows, type RecordsetColumnType } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
 import { timedOutShift } from '../shifts/rules.ts';
@@ -15,17 +15,17 @@ import type { WorkedRow } from './reading.ts';
 const ROWS_PER_STATEMENT = 500;
 
 /**
- * Runs `statement` for the rows, ROWS_PER_STATEMENT at a time, each chunk one JSON recordset `r` of `columns`
+ * Runs `statement` for the rows, ROWS_PER_STATEMENT at a time, each chunk a SELECT of `columns` from one JSON value
  * (one text whatever the chunk's length).
  */
 async function runForRows(
   db: Executor,
   rows: readonly object[],
   columns: Readonly<Record<string, RecordsetColumnType>>,
-  statement: (recordset: RawBuilder<unknown>) => RawBuilder<unknown>,
+  statement: (select: RawBuilder<unknown>) => RawBuilder<unknown>,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await statement(jsonRecordset(db, rows.slice(i, i + ROWS_PER_STATEMENT), 'r', columns)).execute(db);
+    await statement(selectJsonRows(db, rows.slice(i, i + ROWS_PER_STATEMENT), columns)).execute(db);
   }
 }
 
@@ -70,9 +70,8 @@ export async function recordChangedStaff(
     db,
     rows,
     { workspace_id: 'text', version: 'bigint', staff_id: 'text' },
-    (r) => sql`insert into activity_changes (workspace_id, version, staff_id)
-select workspace_id, version, staff_id
-from ${r}`,
+    (select) => sql`insert into activity_changes (workspace_id, version, staff_id)
+${select}`,
   );
   for (const change of changes) {
     if (change.version % PRUNE_EVERY !== 0) continue;
@@ -117,10 +116,9 @@ export async function addToTotals(db: Executor, deltas: readonly TotalsDelta[]):
       started_shifts: 'integer',
       carried_shifts: 'integer',
     },
-    (r) => sql`insert into activity_totals
+    (select) => sql`insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
-select workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts
-from ${r}
+${select}
 where true
 on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
   worked_ms = activity_totals.worked_ms + excluded.worked_ms,
@@ -151,9 +149,8 @@ export async function raiseLongestShift(
     db,
     rows,
     { workspace_id: 'text', environment: 'text', longest_shift_ms: 'bigint' },
-    (r) => sql`insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
-select workspace_id, environment, longest_shift_ms
-from ${r}
+    (select) => sql`insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
+${select}
 where true
 on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
 where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms`,

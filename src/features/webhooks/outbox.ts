@@ -1,6 +1,6 @@
 import { toIso } from '../../clock.ts';
 import { sql, type RawBuilder } from 'kysely';
-import { inJsonList, jsonRecordset, rowsOf, type RecordsetColumnType } from '../../db/dialect.ts';
+import { inJsonList, rowsOf, selectJsonRows, type RecordsetColumnType } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
@@ -71,15 +71,20 @@ where ${inJsonList(trx, 'workspace_id', workspaceIds)} and enabled = 1`,
 /** Rows per insert: bounds one statement's work (and its JSON value) when a sweep completes many shifts. */
 const INSERT_CHUNK = 200;
 
-/** Runs `insert` for the rows, INSERT_CHUNK at a time, each chunk one JSON recordset `r` of `columns`. */
+/**
+ * Inserts the rows into `into` (its columns: `columns`, then those of `constants`), INSERT_CHUNK at a time, each
+ * chunk one JSON value.
+ */
 async function insertInChunks(
   trx: Executor,
   rows: readonly object[],
+  into: RawBuilder<unknown>,
   columns: Readonly<Record<string, RecordsetColumnType>>,
-  insert: (recordset: RawBuilder<unknown>) => RawBuilder<unknown>,
+  constants?: RawBuilder<unknown>,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await insert(jsonRecordset(trx, rows.slice(i, i + INSERT_CHUNK), 'r', columns)).execute(trx);
+    await sql`insert into ${into}
+${selectJsonRows(trx, rows.slice(i, i + INSERT_CHUNK), columns, constants)}`.execute(trx);
   }
 }
 
@@ -108,10 +113,8 @@ export async function writeWebhookEvents(
       body: webhookBody(event),
       created_at: event.createdAt,
     })),
+    sql`webhook_events (id, workspace_id, type, environment, body, created_at)`,
     { id: 'text', workspace_id: 'text', type: 'text', environment: 'text', body: 'text', created_at: 'bigint' },
-    (r) => sql`insert into webhook_events (id, workspace_id, type, environment, body, created_at)
-select id, workspace_id, type, environment, body, created_at
-from ${r}`,
   );
   const deliveries = wanted.flatMap((event) =>
     (subscribers.get(event.workspaceId) ?? []).map((endpointId) => ({
@@ -128,6 +131,8 @@ from ${r}`,
   await insertInChunks(
     trx,
     deliveries,
+    sql`webhook_deliveries
+  (id, event_id, endpoint_id, workspace_id, next_attempt_at, expires_at, created_at, updated_at, status, attempts)`,
     {
       id: 'text',
       event_id: 'text',
@@ -138,10 +143,7 @@ from ${r}`,
       created_at: 'bigint',
       updated_at: 'bigint',
     },
-    (r) => sql`insert into webhook_deliveries
-  (id, event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, expires_at, created_at, updated_at)
-select id, event_id, endpoint_id, workspace_id, 'pending', 0, next_attempt_at, expires_at, created_at, updated_at
-from ${r}`,
+    sql`'pending', 0`,
   );
   if (deliveries.length > 0) writingTransactions.add(trx);
   return deliveries.length;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { inJsonList, jsonRecordset, notInJsonList, rowLock, rowsOf } from '../../db/dialect.ts';
+import { inJsonList, jsonRecordset, notInJsonList, rowLock, rowsOf, selectJsonRows } from '../../db/dialect.ts';
 import type { Store } from '../../db/store.ts';
 import type { Dialect, Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
@@ -203,8 +203,7 @@ export async function recordAttempts(trx: Executor, dialect: Dialect, records: r
       delivered_at: r.outcome === 'delivered' ? r.finishedAt : null,
     }));
     await sql`insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
-select id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt
-from ${jsonRecordset(trx, attempts, 'r', {
+${selectJsonRows(trx, attempts, {
       id: 'text',
       delivery_id: 'text',
       attempt: 'integer',
