@@ -51,7 +51,7 @@ export class CurrentSchemaPostgresDialect extends PostgresDialect {
 }
 
 /** The most distinct statement texts a store prepares by name; beyond them, new texts run unnamed. */
-const MAX_NAMED_TEXTS = 256;
+export const MAX_NAMED_TEXTS = 256;
 
 /**
  * Statements a store names: those with values, and reads. The rest (DDL, transaction control, a migration's

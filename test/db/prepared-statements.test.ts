@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, sqliteFilename, type Store } from '../../src/db/connect.ts';
+import { MAX_NAMED_TEXTS } from '../../src/db/pg-dialect.ts';
 import { newId } from '../../src/ids.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
 import { sampleQueries, snapshotSamples } from './sql-samples.ts';
@@ -56,6 +57,21 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('prepared state
       await sql`create temporary table scratch (id text) on commit drop`.execute(trx);
     });
     expect((await preparedOnSession()).filter((name) => !before.includes(name))).toEqual([]);
+  });
+
+  it('a store names at most MAX_NAMED_TEXTS texts; beyond them, new texts run unnamed', async () => {
+    const bounded = openStore(database.url, { poolSize: 1 });
+    try {
+      const count = async () =>
+        Number((await sql<{ n: string }>`select count(*) as n from pg_prepared_statements`.execute(bounded.db)).rows[0]?.n);
+      for (let i = 0; i < MAX_NAMED_TEXTS + 20; i += 1) {
+        expect((await sql<{ v: number }>`select ${sql.lit(i)} + ${1} as v`.execute(bounded.db)).rows).toEqual([{ v: i + 1 }]);
+      }
+      // The count's own text came after the bound: it is one of those run unnamed.
+      expect(await count()).toBe(MAX_NAMED_TEXTS);
+    } finally {
+      await bounded.close();
+    }
   });
 
   it('works inside transactions, and a failing statement does not break the connection', async () => {
