@@ -17,7 +17,7 @@ export function dialectOf(db: Executor): Dialect {
  * an ORDER BY ... LIMIT), it marks the statement to be compiled again whenever that parameter is bound anew, so a
  * statement the store keeps prepared (statement-cache.ts) was parsed and planned on every run (a heartbeat at 700
  * a second spent 12% of the gateway's CPU there). `+?` is an expression, not a parameter, to that check, and plans
- * the same (test/db/statement-text.test.ts compares every snapshotted statement's plan with its bare twin).
+ * the same (test/db/prepared-statements.test.ts compares every snapshotted statement's plan with its bare twin).
  */
 export class SqliteValueQueryCompiler extends SqliteQueryCompiler {
   protected override getCurrentParameterPlaceholder(): string {

@@ -157,8 +157,8 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * The update of a known heartbeat: exactly `recordedAt`, so only when no later heartbeat is recorded; only while
- * the credential of the key it acts for holds, `keyFree` holds (PostgreSQL: the key's lock) and no result of the key is
- * stored.
+ * the credential of the key it acts for holds, `keyFree` holds (PostgreSQL: the key's lock) and no result of the
+ * key is stored.
  */
 function knownHeartbeatUpdate(
   id: string,
