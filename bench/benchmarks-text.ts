@@ -83,7 +83,7 @@ own statement log; the figures themselves are in the results above.
     share of a heartbeat; the rest is the heartbeat's own (the body's parsing and validation, the key's hash, the
     idempotency fingerprint, the statement, the response, the log line).
   - On PostgreSQL the statement carries the stored result too and runs outside any explicit transaction, so it
-    commits on its own: one round trip per heartbeat (the named statement is prepared once per connection).
+    commits on its own: one round trip per heartbeat (the statement is prepared once per connection).
   - Shift ids are time-ordered (uuid v7): the active shifts, which heartbeats and stops find by id, are the
     newest, so their keys share a few pages at one end of the primary-key index.
 - **A batch** of 50: the one update of the 50 rows (about 0.25 ms timed alone on this dataset on SQLite, about

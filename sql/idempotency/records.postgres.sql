@@ -1,9 +1,22 @@
 -- takeKey
--- named statement takeIdempotencyKey (named.postgres.sql)
--- values: ["app:application-1:test","idempotency-key-1"]
+select pg_try_advisory_xact_lock(
+         ('x' || left(encode(sha256(convert_to('idempotency' || chr(10) || $1 || chr(10) || $2, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+       ) as locked,
+       r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = $3 and r.key = $4;
+-- values: ["app:application-1:test","idempotency-key-1","app:application-1:test","idempotency-key-1"]
 
 -- storeResult
--- named statement storeIdempotentResult (named.postgres.sql)
+insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+values ($1, $2, $3, 'completed', $4, $5, $6, $7, 0)
+on conflict (scope, key) do update set
+  fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
+  response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
+  locked_until = 0
+where idempotency_records.created_at <= $8
+returning key;
 -- values: ["app:application-1:test","idempotency-key-1","fingerprint",200,"{\"data\":{}}","req_0000000000000000",1773230400000,1773144000000]
 
 -- purgeExpiredRecords

@@ -1,13 +1,24 @@
 -- takeKey
--- named statement takeIdempotencyKey (named.sqlite.sql)
+select 1 as locked,
+       r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = +? and r.key = +?;
 -- values: ["app:application-1:test","idempotency-key-1"]
 
 -- storeResult
--- named statement storeIdempotentResult (named.sqlite.sql)
+insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+values (+?, +?, +?, 'completed', +?, +?, +?, +?, 0)
+on conflict (scope, key) do update set
+  fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
+  response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
+  locked_until = 0
+where idempotency_records.created_at <= +?
+returning key;
 -- values: ["app:application-1:test","idempotency-key-1","fingerprint",200,"{\"data\":{}}","req_0000000000000000",1773230400000,1773144000000]
 
 -- purgeExpiredRecords
 
       delete from idempotency_records where (scope, key) in (
-        select scope, key from idempotency_records where created_at < ? order by created_at limit ?);
+        select scope, key from idempotency_records where created_at < +? order by created_at limit +?);
 -- values: [1773144000000,1000]

@@ -1,5 +1,5 @@
 -- findKey
-select "k"."id", "k"."application_id", "a"."workspace_id", "k"."environment", "k"."scopes", "k"."revoked", "k"."expires_at", "k"."created_at" from "api_keys" as "k" inner join "applications" as "a" on "a"."id" = "k"."application_id" where "k"."id" = ?;
+select "k"."id", "k"."application_id", "a"."workspace_id", "k"."environment", "k"."scopes", "k"."revoked", "k"."expires_at", "k"."created_at" from "api_keys" as "k" inner join "applications" as "a" on "a"."id" = "k"."application_id" where "k"."id" = +?;
 -- values: ["key-1"]
 
 -- listKeys (every key)
@@ -7,21 +7,21 @@ select "k"."id", "k"."application_id", "a"."workspace_id", "k"."environment", "k
 -- values: []
 
 -- listKeys (of one application)
-select "k"."id", "k"."application_id", "a"."workspace_id", "k"."environment", "k"."scopes", "k"."revoked", "k"."expires_at", "k"."created_at" from "api_keys" as "k" inner join "applications" as "a" on "a"."id" = "k"."application_id" where "k"."application_id" = ? order by "k"."created_at", "k"."id";
+select "k"."id", "k"."application_id", "a"."workspace_id", "k"."environment", "k"."scopes", "k"."revoked", "k"."expires_at", "k"."created_at" from "api_keys" as "k" inner join "applications" as "a" on "a"."id" = "k"."application_id" where "k"."application_id" = +? order by "k"."created_at", "k"."id";
 -- values: ["application-1"]
 
 -- findApplication
-select "id", "workspace_id" from "applications" where "id" = ?;
+select "id", "workspace_id" from "applications" where "id" = +?;
 -- values: ["application-1"]
 
 -- insertKey
-insert into "api_keys" ("id", "application_id", "environment", "key_hash", "scopes", "revoked", "expires_at", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?);
+insert into "api_keys" ("id", "application_id", "environment", "key_hash", "scopes", "revoked", "expires_at", "created_at") values (+?, +?, +?, +?, +?, +?, +?, +?);
 -- values: ["key-1","application-1","test","key-hash","[\"activity:write\"]",0,null,1773230400000]
 
 -- revokeKey
-update "api_keys" set "revoked" = ? where "id" = ?;
+update "api_keys" set "revoked" = +? where "id" = +?;
 -- values: [1,"key-1"]
 
 -- setKeyExpiry
-update "api_keys" set "expires_at" = ? where "id" = ?;
+update "api_keys" set "expires_at" = +? where "id" = +?;
 -- values: [1773316800000,"key-1"]

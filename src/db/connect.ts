@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Kysely, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BackgroundThread } from '../background/thread.ts';
+import { withValuePlaceholders } from './dialect.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -12,7 +13,6 @@ import { cachingSqliteDatabase } from './statement-cache.ts';
 import type { Store } from './store.ts';
 import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
-import { POSTGRES_STATEMENTS } from './sql/postgres.ts';
 import type { Database, Executor } from './types.ts';
 
 export type { Store, WriteJob } from './store.ts';
@@ -129,7 +129,7 @@ function openSqlite(url: string, options: StoreOptions): Store {
     sqlite.pragma('synchronous = FULL');
     dialect = new SqliteDialect({ database });
   }
-  const db = new Kysely<Database>({ dialect });
+  const db = new Kysely<Database>({ dialect: withValuePlaceholders(dialect) });
   const commits = new CommitListeners();
   const writer = new GroupCommit(db, { commits });
   const reads = new ReadTurns(READ_TURN_BUDGET_MS);
@@ -162,7 +162,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, POSTGRES_STATEMENTS) });
+  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool) });
   const db = new Kysely<Database>({ dialect });
   const commits = new CommitListeners();
   return {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   PostgresDialect,
   sql,
@@ -12,7 +13,6 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type pg from 'pg';
-import { shapeName } from './sql/index.ts';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -50,24 +50,38 @@ export class CurrentSchemaPostgresDialect extends PostgresDialect {
   }
 }
 
+/** The most distinct statement texts a store prepares by name; beyond them, new texts run unnamed. */
+export const MAX_NAMED_TEXTS = 256;
+
 /**
- * The server-side names of a store's named statements (src/db/sql/postgres.ts), by text: the statement's name,
- * plus a generation bumped when a plan goes stale. One per store (see preparingPool).
+ * Statements a store names: those with values, and reads. The rest (DDL, transaction control, a migration's
+ * script) run once or cost nothing to plan, and a script of several statements cannot be prepared at all.
+ */
+function isNamed(text: string, values: readonly unknown[]): boolean {
+  return values.length > 0 || /^\s*select\b/i.test(text);
+}
+
+/**
+ * The server-side names of a store's statements, derived from their text (a digest), plus a generation bumped
+ * when a plan goes stale: the same text has the same name on every connection of the store. One per store (see
+ * preparingPool), at most MAX_NAMED_TEXTS texts.
  */
 class StatementNames {
-  private readonly byText: ReadonlyMap<string, string>;
+  private readonly byText = new Map<string, string>();
   private generation = 0;
-  constructor(statements: Readonly<Record<string, string>>) {
-    this.byText = new Map(Object.entries(statements).map(([name, text]) => [text, name]));
+
+  /** The name to prepare `text` under, or undefined for SQL that runs unnamed. */
+  of(text: string, values: readonly unknown[]): string | undefined {
+    let name = this.byText.get(text);
+    if (name === undefined) {
+      if (this.byText.size >= MAX_NAMED_TEXTS || !isNamed(text, values)) return undefined;
+      name = `s${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+      this.byText.set(text, name);
+    }
+    return `${name}_${this.generation}`;
   }
 
-  /** The name to prepare `text` under, or undefined for SQL that is neither a named statement nor a shape (runShaped). */
-  of(text: string): string | undefined {
-    const name = this.byText.get(text) ?? shapeName(text);
-    return name === undefined ? undefined : `${name}_${this.generation}`;
-  }
-
-  /** Every connection prepares the named statements again, under new names, from their next use on. */
+  /** Every connection prepares the statements again, under new names, from their next use on. */
   renew(): void {
     this.generation += 1;
   }
@@ -80,7 +94,7 @@ function isStalePlan(error: unknown): boolean {
 
 function preparingClient(client: pg.PoolClient, names: StatementNames): PostgresPoolClient {
   async function run(text: string, values: unknown[]): Promise<pg.QueryResult> {
-    const name = names.of(text);
+    const name = names.of(text, values);
     if (name === undefined) return client.query(text, values);
     try {
       return await client.query({ name, text, values });
@@ -103,14 +117,13 @@ function preparingClient(client: pg.PoolClient, names: StatementNames): Postgres
 }
 
 /**
- * The pool Kysely is given: the named statements (src/db/sql/postgres.ts) run as named prepared statements,
- * parsed and planned once per connection instead of on every execution (for the heartbeat's statement, parsing
- * and planning cost PostgreSQL more than running it); so do the query shapes of `runShaped` (src/db/sql/index.ts).
- * Other SQL stays unnamed.
+ * The pool Kysely is given: statements run as named prepared statements (see StatementNames), parsed and planned
+ * once per connection instead of on every execution (for the heartbeat's statement, parsing and planning cost
+ * PostgreSQL more than running it; a report's union of reads costs more to plan than to run).
  */
-export function preparingPool(pool: pg.Pool, statements: Readonly<Record<string, string>>): PostgresPool {
+export function preparingPool(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const names = new StatementNames(statements);
+  const names = new StatementNames();
   return {
     async connect() {
       const client = await pool.connect();

@@ -1,10 +1,11 @@
 import type { ApiKeyActor, Environment } from '../actor.ts';
 import type { Clock } from '../clock.ts';
-import { runStatement, type ApiKeyRow } from '../db/sql/index.ts';
+import { sql } from 'kysely';
+import { rowsOf } from '../db/dialect.ts';
 import type { Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
 import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
-import type { KeyCredential } from '../keys/credential.ts';
+import { keyRefusal, type KeyCredential } from '../keys/credential.ts';
 import { bearerToken, unauthenticated } from './bearer.ts';
 import { parseFlags, parseStringArray } from './json-columns.ts';
 
@@ -40,6 +41,35 @@ export interface ApiKeyAuthenticator {
 export interface ApiKeyAuthenticatorDeps {
   readonly db: Executor;
   readonly clock: Clock;
+}
+
+/** The key and application values an API key actor is built from. */
+interface ApiKeyRow {
+  readonly key_id: string;
+  readonly environment: string;
+  readonly scopes: string;
+  readonly revoked: number;
+  readonly expires_at: number | null;
+  readonly application_id: string;
+  readonly application_name: string;
+  readonly workspace_id: string;
+  readonly approved: number;
+  readonly features: string;
+  readonly allowed_universe_ids: string;
+}
+
+/** The key row and its application, by the key's hash: every request with an API key that is not cached. */
+async function findApiKey(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  const [row] = await rowsOf(
+    db,
+    sql<ApiKeyRow>`select k.id as key_id, k.environment, k.scopes, k.revoked, k.expires_at,
+       a.id as application_id, a.name as application_name, a.workspace_id, a.approved, a.features,
+       a.allowed_universe_ids
+from api_keys as k
+join applications as a on a.id = k.application_id
+where k.key_hash = ${keyHash}`,
+  );
+  return row;
 }
 
 /** The bearer API key's environment (from its prefix) and hash; 401 when it is not an API key. */
@@ -93,12 +123,11 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
     environment: Environment,
     hash: string,
   ): Promise<{ actor: ApiKeyActor; credential: KeyCredential }> {
-    const [row] = await runStatement(db, 'findApiKey', [hash]);
-    if (!row || row.environment !== environment || row.revoked === 1) {
-      throw unauthenticated('The API key is unknown or revoked.');
-    }
-    if (row.expires_at !== null && row.expires_at <= clock.now()) throw unauthenticated('The API key has expired.');
-    if (row.approved !== 1) {
+    const row = await findApiKey(db, hash);
+    const refusal = row && row.environment === environment ? keyRefusal(row, clock.now()) : 'revoked';
+    if (!row || refusal === 'revoked') throw unauthenticated('The API key is unknown or revoked.');
+    if (refusal === 'expired') throw unauthenticated('The API key has expired.');
+    if (refusal === 'not_approved') {
       throw new AppError('application_not_approved', 'The application of this API key is not approved.');
     }
     return {

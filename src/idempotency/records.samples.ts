@@ -4,6 +4,7 @@ import * as records from './records.ts';
 export const samples = {
   reusedKey: noQuery('makes an error'),
   keyInProgress: noQuery('makes an error'),
+  idempotencyKeyLock: noQuery('a fragment of the statements that take the key (takeKey, the known heartbeat)'),
   takeKey: (db) =>
     db.transaction().execute((trx) => records.takeKey(trx, RESULT.scope, RESULT.key, 'fingerprint', NOW).catch(() => null)),
   storeResult: (db) => db.transaction().execute((trx) => records.storeResult(trx, RESULT)),

@@ -3,9 +3,9 @@
  * for a new request, storing a result, and the purge of expired ones.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
-import { runStatement, type IdempotencyKeyRow } from '../db/sql/index.ts';
+import { dialectOf, rowsOf } from '../db/dialect.ts';
 import type { Database, Executor } from '../db/types.ts';
 import { AppError } from '../errors.ts';
 import type { StoredResponse, StoredResult } from './index.ts';
@@ -23,6 +23,26 @@ export const keyInProgress = () =>
     'A request with this Idempotency-Key is still being processed; retry shortly.',
   );
 
+/** A key's stored result, if any, and whether this request holds the key (PostgreSQL: its advisory lock). */
+interface IdempotencyKeyRow {
+  /** True (PostgreSQL) or 1 (SQLite) when the key is this request's to run. */
+  readonly locked: boolean | number;
+  readonly fingerprint: string | null;
+  readonly response_status: number | null;
+  readonly response_body: string | null;
+  readonly created_at: number | null;
+}
+
+/**
+ * SQL (PostgreSQL): takes the key's advisory lock for the rest of the transaction, true when it was free. The lock
+ * is the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one per line.
+ */
+export function idempotencyKeyLock(scope: string, key: string): RawBuilder<boolean> {
+  return sql<boolean>`pg_try_advisory_xact_lock(
+         ('x' || left(encode(sha256(convert_to('idempotency' || chr(10) || ${scope} || chr(10) || ${key}, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+       )`;
+}
+
 /**
  * Takes the key for this request's transaction (on PostgreSQL its advisory lock, for the transaction; on SQLite
  * the key is already held in memory) and judges its record: the stored response to replay, or null when the
@@ -36,7 +56,17 @@ export async function takeKey(
   fingerprint: string,
   now: number,
 ): Promise<StoredResponse | null> {
-  const [row] = await runStatement(trx, 'takeIdempotencyKey', [scope, key]);
+  // On PostgreSQL the record is read in the statement's snapshot, taken before the lock: a duplicate that committed
+  // in between is not seen here, and storeResult then finds it instead. On SQLite the store's one writing process
+  // holds its keys in memory (src/idempotency/index.ts): here the key is free.
+  const locked = dialectOf(trx) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
+  const [row] = await rowsOf(
+    trx,
+    sql<IdempotencyKeyRow>`select ${locked} as locked,
+       r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`,
+  );
   const replay = row ? judgeRecord(row, fingerprint, now) : null;
   if (replay) return replay;
   if (!row?.locked) throw keyInProgress();
@@ -59,16 +89,18 @@ function judgeRecord(row: IdempotencyKeyRow, fingerprint: string, now: number): 
  */
 export async function storeResult(trx: Transaction<Database>, result: StoredResult): Promise<boolean> {
   const { scope, key, fingerprint, status, body, requestId, now } = result;
-  const stored = await runStatement(trx, 'storeIdempotentResult', [
-    scope,
-    key,
-    fingerprint,
-    status,
-    body,
-    requestId,
-    now,
-    now - IDEMPOTENCY_RETENTION_MS,
-  ]);
+  const stored = await rowsOf(
+    trx,
+    sql<{ key: string }>`insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+values (${scope}, ${key}, ${fingerprint}, 'completed', ${status}, ${body}, ${requestId}, ${now}, 0)
+on conflict (scope, key) do update set
+  fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
+  response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
+  locked_until = 0
+where idempotency_records.created_at <= ${now - IDEMPOTENCY_RETENTION_MS}
+returning key`,
+  );
   return stored.length > 0;
 }
 

@@ -12,9 +12,11 @@ import {
   PostgresQueryCompiler,
   SqliteAdapter,
   SqliteIntrospector,
-  SqliteQueryCompiler,
   type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
 } from 'kysely';
+import { SqliteValueQueryCompiler } from '../../src/db/dialect.ts';
 import type { NoQuery, Sample, Variants } from '../../src/db/samples.ts';
 import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';
@@ -28,10 +30,12 @@ type Entry = Sample | Variants | NoQuery;
 const SRC = new URL('../../src/', import.meta.url);
 
 /**
- * What running a query looks like in a module: a Kysely query builder, a `sql` template (run or composed into
- * one), a named statement or a compiled query. A comment naming one counts too; a sample for it costs a line.
+ * What running a query looks like in a module: a Kysely query builder, a `sql` template run (`rowsOf`, the store's
+ * helper, or `.execute`; a transaction's `.execute` runs none itself) or a compiled query. A module that only makes
+ * fragments of SQL (a rule such as a live shift) runs none: the queries it is composed into show it. A comment
+ * naming one counts too; a sample for it costs a line.
  */
-const RUNS_QUERIES = /\.(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)\(|\bsql(<.*?>)?`|\brunStatement\(/;
+const RUNS_QUERIES = /\.(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)\(|\browsOf\(|(?<!transaction\(\))\.execute\(/;
 
 /**
  * The modules whose queries are snapshotted, as paths under src/ without `.ts`: every `*repository*` module, and
@@ -100,14 +104,42 @@ export function sampleProblems(modules: readonly QueryModule[]): string[] {
   return problems;
 }
 
-export function recordingDb(dialect: SnapshotDialect, queries: CompiledQuery[]): Db {
+/** A driver whose every query answers `row`. */
+class AnsweringDriver extends DummyDriver {
+  private readonly row: Readonly<Record<string, unknown>>;
+  constructor(row: Readonly<Record<string, unknown>>) {
+    super();
+    this.row = row;
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const rows = [this.row];
+    return {
+      executeQuery: async <R>() => ({ rows: rows as R[] }),
+      // eslint-disable-next-line require-yield
+      streamQuery: async function* () {
+        return;
+      },
+    };
+  }
+}
+
+/**
+ * A Kysely instance of `dialect` (compiling as the store does) that records the queries it is asked to run into
+ * `queries`, answering none, or `answer` to each.
+ */
+export function recordingDb(
+  dialect: SnapshotDialect,
+  queries: CompiledQuery[],
+  answer?: Readonly<Record<string, unknown>>,
+): Db {
   const postgres = dialect === 'postgres';
+  const driver: Driver = answer === undefined ? new DummyDriver() : new AnsweringDriver(answer);
   return new Kysely<Database>({
     dialect: {
       createAdapter: () => (postgres ? new PostgresAdapter() : new SqliteAdapter()),
-      createDriver: () => new DummyDriver(),
+      createDriver: () => driver,
       createIntrospector: (db) => (postgres ? new PostgresIntrospector(db) : new SqliteIntrospector(db)),
-      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteQueryCompiler()),
+      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteValueQueryCompiler()),
     },
     log: (event) => {
       if (event.level === 'query') queries.push(event.query);
@@ -138,22 +170,26 @@ function namedSamples(samples: Readonly<Record<string, Entry>>): Array<[string, 
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-/** Every query the samples run on `dialect`, named statements by name only (their text is in named.*.sql). */
-export async function capturedQueries(
-  samples: Readonly<Record<string, Entry>>,
-  dialect: SnapshotDialect,
-  named: Readonly<Record<string, string>>,
-): Promise<string> {
-  const names = new Map(Object.entries(named).map(([name, text]) => [text, name]));
+/** The queries one sample runs on `dialect`. */
+export async function sampleQueries(sample: Sample, dialect: SnapshotDialect): Promise<CompiledQuery[]> {
+  const queries: CompiledQuery[] = [];
+  const db = recordingDb(dialect, queries);
+  await sample(db, storeOf(db, dialect));
+  return queries;
+}
+
+/** Every sample of a module, named `function` or `function (variant)`, in the order they are written. */
+export function moduleSamples(module: QueryModule): Array<[string, Sample]> {
+  return module.samples === undefined ? [] : namedSamples(module.samples);
+}
+
+/** Every query the samples run on `dialect`. */
+export async function capturedQueries(samples: Readonly<Record<string, Entry>>, dialect: SnapshotDialect): Promise<string> {
   const parts: string[] = [];
   for (const [name, sample] of namedSamples(samples)) {
-    const queries: CompiledQuery[] = [];
-    const db = recordingDb(dialect, queries);
-    await sample(db, storeOf(db, dialect));
     const lines = [`-- ${name}`];
-    for (const query of queries) {
-      const statement = names.get(query.sql);
-      lines.push(statement === undefined ? `${query.sql};` : `-- named statement ${statement} (named.${dialect}.sql)`);
+    for (const query of await sampleQueries(sample, dialect)) {
+      lines.push(`${query.sql};`);
       // Ids the code generates (time-ordered uuids) differ on every run: written as <uuid>.
       lines.push(`-- values: ${JSON.stringify(query.parameters).replace(UUID, '<uuid>')}`);
     }

@@ -25,7 +25,7 @@ export function urlWithSchema(url: string, schema: string): string {
 }
 
 /**
- * The advisory lock PostgreSQL holds for an idempotency key while its request runs, as src/db/sql/postgres.ts
+ * The advisory lock PostgreSQL holds for an idempotency key while its request runs, as src/idempotency/records.ts
  * derives it: the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one per line (signed, as
  * decimal text). Tests take it from another session to play a request in flight elsewhere.
  */

@@ -1,69 +1,69 @@
 -- findStaff
-select "id", "display_name", "game_username", "chat_user_id" from "staff" where "game_user_id" = ? order by "id";
+select "id", "display_name", "game_username", "chat_user_id" from "staff" where "game_user_id" = +? order by "id";
 -- values: ["1001"]
 
 -- findSubmissionCandidates
-select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = ? or "applicant" like ?) order by "id";
+select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = +? or "applicant" like +?) order by "id";
 -- values: ["1001","%\"gameUserId\":\"1001\"%"]
 
 -- anonymiseStaff
-update "staff" set "display_name" = ?, "game_username" = ?, "game_user_id" = ?, "chat_user_id" = ? where "id" = ?;
+update "staff" set "display_name" = +?, "game_username" = +?, "game_user_id" = +?, "chat_user_id" = +? where "id" = +?;
 -- values: ["erased-staff-1","erased-staff-1","erased-staff-1",null,"staff-1"]
 
 -- replaceNoticeReasons
-update "inactivity_notices" set "reason" = ? where "staff_id" in (?) and "reason" <> ? returning "id";
+update "inactivity_notices" set "reason" = +? where "staff_id" in (+?) and "reason" <> +? returning "id";
 -- values: ["erased","staff-1","erased"]
 
 -- eraseSubmission
-update "submissions" set "applicant" = ?, "answers" = ?, "reviewer_notes" = ?, "game_user_id" = ? where "id" = ?;
+update "submissions" set "applicant" = +?, "answers" = +?, "reviewer_notes" = +?, "game_user_id" = +? where "id" = +?;
 -- values: ["{\"gameUserId\":null}","{}",null,null,"submission-1"]
 
 -- findCommandCopies
-select "id", "submission_id", "payload" from "commands" where ("submission_id" in (?) or "payload" like ?) order by "id";
+select "id", "submission_id", "payload" from "commands" where ("submission_id" in (+?) or "payload" like +?) order by "id";
 -- values: ["submission-1","%\"gameUserId\":\"1001\"%"]
 
 -- findEventCopies
-select "id", "command_id", "payload" from "events" where ("command_id" in (?) or "payload" like ?) order by "id";
+select "id", "command_id", "payload" from "events" where ("command_id" in (+?) or "payload" like +?) order by "id";
 -- values: ["command-1","%\"gameUserId\":\"1001\"%"]
 
 -- findWebhookCopies
-select "id", "body" from "webhook_events" where ("body" like ? or "body" like ?) order by "id";
+select "id", "body" from "webhook_events" where ("body" like +? or "body" like +?) order by "id";
 -- values: ["%1001%","%submission-1%"]
 
 -- findResponseCopies
-select "scope", "key", "response_body" from "idempotency_records" where ("response_body" like ? or "response_body" like ?) order by "scope", "key";
+select "scope", "key", "response_body" from "idempotency_records" where ("response_body" like +? or "response_body" like +?) order by "scope", "key";
 -- values: ["%1001%","%submission-1%"]
 
 -- setCommandPayload
-update "commands" set "payload" = ? where "id" = ?;
+update "commands" set "payload" = +? where "id" = +?;
 -- values: ["{}","command-1"]
 
 -- setEventPayload
-update "events" set "payload" = ? where "id" = ?;
+update "events" set "payload" = +? where "id" = +?;
 -- values: ["{}","event-1"]
 
 -- setWebhookBody
-update "webhook_events" set "body" = ? where "id" = ?;
+update "webhook_events" set "body" = +? where "id" = +?;
 -- values: ["{}","event-1"]
 
 -- setResponseBody
-update "idempotency_records" set "response_body" = ? where "scope" = ? and "key" = ?;
+update "idempotency_records" set "response_body" = +? where "scope" = +? and "key" = +?;
 -- values: ["{}","scope-1","key-1"]
 
 -- findReceiverAnswers
-select "id", "last_response", "last_error" from "webhook_deliveries" where "event_id" in (?) order by "id";
+select "id", "last_response", "last_error" from "webhook_deliveries" where "event_id" in (+?) order by "id";
 -- values: ["event-1"]
-select "a"."id", "a"."response_excerpt", "a"."error" from "webhook_attempts" as "a" inner join "webhook_deliveries" as "d" on "d"."id" = "a"."delivery_id" where "d"."event_id" in (?) order by "a"."id";
+select "a"."id", "a"."response_excerpt", "a"."error" from "webhook_attempts" as "a" inner join "webhook_deliveries" as "d" on "d"."id" = "a"."delivery_id" where "d"."event_id" in (+?) order by "a"."id";
 -- values: ["event-1"]
 
 -- clearDeliveryAnswer
-update "webhook_deliveries" set "last_response" = ?, "last_error" = ? where "id" = ?;
+update "webhook_deliveries" set "last_response" = +?, "last_error" = +? where "id" = +?;
 -- values: [null,null,"delivery-1"]
 
 -- clearAttemptAnswer
-update "webhook_attempts" set "response_excerpt" = ?, "error" = ? where "id" = ?;
+update "webhook_attempts" set "response_excerpt" = +?, "error" = +? where "id" = +?;
 -- values: [null,null,"attempt-1"]
 
 -- insertErasure
-insert into "erasures" ("id", "ran_at", "changes") values (?, ?, ?);
+insert into "erasures" ("id", "ran_at", "changes") values (+?, +?, +?);
 -- values: ["erasure-1",1773230400000,"{}"]

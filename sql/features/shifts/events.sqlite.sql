@@ -1,7 +1,11 @@
 -- recordShiftEvents (one shift)
--- named statement findEndpointsWithStaff (named.sqlite.sql)
+select e.id, e.workspace_id, e.events, s.display_name, s.game_user_id
+from webhook_endpoints as e
+join staff as s on s.id = +?
+where e.workspace_id = +? and e.enabled = 1;
 -- values: ["staff-1","workspace-1"]
 
 -- recordShiftEvents (several shifts)
--- named statement findEnabledEndpoints (named.sqlite.sql)
+select id, workspace_id, events from webhook_endpoints
+where workspace_id in (select value from json_each(+?)) and enabled = 1;
 -- values: ["[\"workspace-1\",\"workspace-2\"]"]

@@ -1,3 +1,3 @@
 -- createLiveShiftCounter
-select "environment", count(*) as "n" from "shifts" where "status" = 'active' and "last_seen_at" >= ? group by "environment";
+select "environment", count(*) as "n" from "shifts" where (status = 'active' and last_seen_at >= +?) group by "environment";
 -- values: [1773230100000]

@@ -1,39 +1,96 @@
 -- findOwnedShift
-select * from "shifts" where "id" = ? and "application_id" = ? and "environment" = ?;
+select * from "shifts" where "id" = +? and "application_id" = +? and "environment" = +?;
 -- values: ["shift-1","application-1","test"]
 
 -- findOwnedShifts
-select * from "shifts" where "id" in (?, ?) and "application_id" = ? and "environment" = ?;
+select * from "shifts" where "id" in (+?, +?) and "application_id" = +? and "environment" = +?;
 -- values: ["shift-1","shift-2","application-1","test"]
 
 -- findActiveShift
--- named statement findActiveShift (named.sqlite.sql)
+select * from shifts
+where application_id = +? and environment = +? and staff_id = +? and status = 'active';
 -- values: ["application-1","test","staff-1"]
 
 -- findActiveShiftsOfServer
-select * from "shifts" where "application_id" = ? and "environment" = ? and "status" = 'active' and "server_id" = ?;
+select * from "shifts" where "application_id" = +? and "environment" = +? and "status" = 'active' and "server_id" = +?;
 -- values: ["application-1","test","server-1"]
 
 -- lockShifts
--- named statement lockShifts (named.sqlite.sql)
+select id from shifts where id in (select value from json_each(+?)) order by id;
 -- values: ["[\"shift-1\",\"shift-2\"]"]
 
 -- recordHeartbeat
--- named statement recordHeartbeat (named.sqlite.sql)
+update shifts
+set last_heartbeat_at = max(last_heartbeat_at, +?), last_seen_at = +?
+where id = +?
+  and (case when status = 'active' then last_seen_at end) >= +?
+  and application_id = +? and environment = +? and started_at <= +?
+  and server_id = coalesce(+?, server_id)
+returning id, last_heartbeat_at;
 -- values: [1773230400000,1773230400000,"shift-1",1773230100000,"application-1","test",1773230400000,"server-1"]
 
 -- recordHeartbeats
--- named statement recordHeartbeats (named.sqlite.sql)
+update shifts
+set last_heartbeat_at = max(last_heartbeat_at, +?), last_seen_at = +?
+where id in (select value from json_each(+?))
+  and (case when status = 'active' then last_seen_at end) >= +?
+  and application_id = +? and environment = +? and started_at <= +?
+  and server_id = +?
+returning id, last_heartbeat_at;
 -- values: [1773230400000,1773230400000,"[\"shift-1\",\"shift-2\"]",1773230100000,"application-1","test",1773230400000,"server-1"]
 
 -- recordKnownHeartbeat
--- named statement recordKnownHeartbeat (named.sqlite.sql)
--- values: [1773230400000,1773230400000,"shift-1",1773230100000,1773230400000,"application-1","test",1773230400000,"server-1","key-hash","key-1","test","[\"activity:write\"]",1773230400000,"application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]","app:application-1:test","idempotency-key-1"]
+update shifts
+  set last_heartbeat_at = +?, last_seen_at = +?
+  where id = +?
+    and (case when status = 'active' then last_seen_at end) >= +?
+    and last_heartbeat_at <= +?
+    and application_id = +? and environment = +? and started_at <= +?
+    and server_id = coalesce(+?, server_id)
+    and exists (
+      select 1 from api_keys as k
+      join applications as a on a.id = k.application_id
+      where k.key_hash = +? and k.id = +? and k.environment = +? and k.scopes = +?
+        and a.id = +? and a.name = +? and a.workspace_id = +?
+        and a.features = +? and a.allowed_universe_ids = +?
+        and k.revoked = 0 and (k.expires_at is null or k.expires_at > +?) and a.approved = 1)
+    and not exists (select 1 from idempotency_records where scope = +? and key = +?)
+  returning id;
+-- values: [1773230400000,1773230400000,"shift-1",1773230100000,1773230400000,"application-1","test",1773230400000,"server-1","key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"app:application-1:test","idempotency-key-1"]
+
+-- recordKnownHeartbeatWithResult
+with heartbeat as (
+  update shifts
+  set last_heartbeat_at = +?, last_seen_at = +?
+  where id = +?
+    and (case when status = 'active' then last_seen_at end) >= +?
+    and last_heartbeat_at <= +?
+    and application_id = +? and environment = +? and started_at <= +?
+    and server_id = coalesce(+?, server_id)
+    and exists (
+      select 1 from api_keys as k
+      join applications as a on a.id = k.application_id
+      where k.key_hash = +? and k.id = +? and k.environment = +? and k.scopes = +?
+        and a.id = +? and a.name = +? and a.workspace_id = +?
+        and a.features = +? and a.allowed_universe_ids = +?
+        and k.revoked = 0 and (k.expires_at is null or k.expires_at > +?) and a.approved = 1)
+    and pg_try_advisory_xact_lock(
+         ('x' || left(encode(sha256(convert_to('idempotency' || chr(10) || +? || chr(10) || +?, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+       )
+    and not exists (select 1 from idempotency_records where scope = +? and key = +?)
+  returning id
+)
+insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+select +?::text, +?::text, +?::text, 'completed', +?::integer, +?::text, +?::text, +?::bigint, 0
+from heartbeat
+returning key;
+-- values: [1773230400000,1773230400000,"shift-1",1773230100000,1773230400000,"application-1","test",1773230400000,"server-1","key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"app:application-1:test","idempotency-key-1","app:application-1:test","idempotency-key-1","app:application-1:test","idempotency-key-1","fingerprint",200,"{\"data\":{}}","req_0000000000000000",1773230400000]
 
 -- findVisibleShift
-select "sh".*, "st"."display_name" as "staff_display_name", "st"."game_user_id" as "staff_game_user_id" from "shifts" as "sh" inner join "staff" as "st" on "st"."id" = "sh"."staff_id" where "sh"."id" = ? and "sh"."workspace_id" = ? and "sh"."environment" = ?;
+select "sh".*, "st"."display_name" as "staff_display_name", "st"."game_user_id" as "staff_game_user_id" from "shifts" as "sh" inner join "staff" as "st" on "st"."id" = "sh"."staff_id" where "sh"."id" = +? and "sh"."workspace_id" = +? and "sh"."environment" = +?;
 -- values: ["shift-1","workspace-1","test"]
 
 -- listLiveShifts
-select "sh".*, "st"."display_name" as "staff_display_name", "st"."game_user_id" as "staff_game_user_id" from "shifts" as "sh" inner join "staff" as "st" on "st"."id" = "sh"."staff_id" where "sh"."workspace_id" = ? and "sh"."environment" = ? and "sh"."status" = 'active' and "sh"."last_seen_at" >= ? and ("sh"."started_at" > ? or ("sh"."started_at" = ? and "sh"."id" > ?)) order by "sh"."started_at", "sh"."id" limit ?;
+select "sh".*, "st"."display_name" as "staff_display_name", "st"."game_user_id" as "staff_game_user_id" from "shifts" as "sh" inner join "staff" as "st" on "st"."id" = "sh"."staff_id" where "sh"."workspace_id" = +? and "sh"."environment" = +? and (sh.status = 'active' and sh.last_seen_at >= +?) and ("sh"."started_at" > +? or ("sh"."started_at" = +? and "sh"."id" > +?)) order by "sh"."started_at", "sh"."id" limit +?;
 -- values: ["workspace-1","test",1773230100000,1773226800000,1773226800000,"shift-1",51]

@@ -1,11 +1,28 @@
 -- findStaffByChatUser
--- named statement findStaffByChatUser (named.sqlite.sql)
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.workspace_id = +? and s.chat_user_id = +?
+order by s.created_at, s.id
+limit 1;
 -- values: ["workspace-1","chat-user-1"]
 
 -- findStaffByGameUser
--- named statement findStaffByGameUser (named.sqlite.sql)
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.workspace_id = +? and s.game_user_id = +?;
 -- values: ["workspace-1","1001"]
 
 -- findStaffProfiles
--- named statement findStaffProfiles (named.sqlite.sql)
+select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where s.id in (select value from json_each(+?));
 -- values: ["[\"staff-1\",\"staff-2\"]"]

@@ -1,9 +1,13 @@
 -- lockWorkspacesForTotals
--- named statement lockWorkspacesForTotals (named.postgres.sql)
+update workspaces set activity_version = activity_version + 1
+where id = any(array(select json_array_elements_text($1::json)))
+returning id, timezone, activity_version;
 -- values: ["[\"workspace-1\"]"]
 
 -- recordChangedStaff
--- named statement insertActivityChanges (named.postgres.sql)
+insert into activity_changes (workspace_id, version, staff_id)
+select workspace_id, version, staff_id
+from json_to_recordset($1::json) as r(workspace_id text, version bigint, staff_id text);
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"version\":64,\"staff_id\":\"staff-1\"}]"]
 delete from "activity_changes" where "workspace_id" = $1 and "version" <= $2;
 -- values: ["workspace-1",-4032]
@@ -13,13 +17,26 @@ select "version", "staff_id" from "activity_changes" where "workspace_id" = $1 a
 -- values: ["workspace-1",10,12]
 
 -- addToTotals (taking shifts out)
--- named statement addToTotals (named.postgres.sql)
+insert into activity_totals
+  (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
+select workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts
+from json_to_recordset($1::json) as r(workspace_id text, environment text, grain text, bucket_start bigint, staff_id text, worked_ms bigint, started_shifts integer, carried_shifts integer)
+where true
+on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
+  worked_ms = activity_totals.worked_ms + excluded.worked_ms,
+  started_shifts = activity_totals.started_shifts + excluded.started_shifts,
+  carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts;
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"day\",\"bucket_start\":1773187200000,\"staff_id\":\"staff-1\",\"worked_ms\":-3600000,\"started_shifts\":-1,\"carried_shifts\":0}]"]
 delete from "activity_totals" where "workspace_id" in ($1) and "worked_ms" = $2 and "started_shifts" = $3 and "carried_shifts" = $4;
 -- values: ["workspace-1",0,0,0]
 
 -- raiseLongestShift
--- named statement raiseLongestShifts (named.postgres.sql)
+insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
+select workspace_id, environment, longest_shift_ms
+from json_to_recordset($1::json) as r(workspace_id text, environment text, longest_shift_ms bigint)
+where true
+on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
+where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms;
 -- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":3600000}]"]
 
 -- clearTotals (a workspace)
@@ -63,8 +80,8 @@ select src, staff_id, id, grain, bucket_start, worked_ms, started_shifts, carrie
             from activity_totals where staff_id in ($3, $4) and environment = $5 and workspace_id = $6 and grain = $7
               and bucket_start >= $8 and bucket_start < $9
             group by staff_id, grain union all select 1 as src, staff_id, id, cast(null as text) as grain, cast(null as bigint) as bucket_start, cast(null as bigint) as worked_ms, cast(null as bigint) as started_shifts, cast(null as bigint) as carried_shifts, status, started_at, ended_at, last_heartbeat_at, last_seen_at, universe_id, place_id, server_id
-    from shifts where staff_id in ($10, $11) and environment = $12 and workspace_id = $13 and status = 'active' and started_at < $14
-      and last_seen_at < $15 and last_heartbeat_at >= $16 union all select 2 as src, staff_id, id, cast(null as text) as grain, cast(null as bigint) as bucket_start, cast(null as bigint) as worked_ms, cast(null as bigint) as started_shifts, cast(null as bigint) as carried_shifts, status, started_at, ended_at, last_heartbeat_at, last_seen_at, universe_id, place_id, server_id
+    from shifts where staff_id in ($10, $11) and environment = $12 and workspace_id = $13 and (status = 'active' and last_seen_at < $14) and started_at < $15
+      and last_heartbeat_at >= $16 union all select 2 as src, staff_id, id, cast(null as text) as grain, cast(null as bigint) as bucket_start, cast(null as bigint) as worked_ms, cast(null as bigint) as started_shifts, cast(null as bigint) as carried_shifts, status, started_at, ended_at, last_heartbeat_at, last_seen_at, universe_id, place_id, server_id
     from shifts where staff_id in ($17, $18) and environment = $19 and workspace_id = $20 and status = 'completed'
       and ended_at >= $21 and ended_at <= $22 + (select coalesce(max(longest_shift_ms), 0) from activity_totals_extent where environment = $23 and workspace_id = $24) and started_at < $25) as worked;
--- values: [1772625600000,1772625600000,"staff-1","staff-2","test","workspace-1","day",1772625600000,1773144000000,"staff-1","staff-2","test","workspace-1",1773230400000,1773230100000,1772618400000,"staff-1","staff-2","test","workspace-1",1772618400000,1772625600000,"test","workspace-1",1772625600000]
+-- values: [1772625600000,1772625600000,"staff-1","staff-2","test","workspace-1","day",1772625600000,1773144000000,"staff-1","staff-2","test","workspace-1",1773230100000,1773230400000,1772618400000,"staff-1","staff-2","test","workspace-1",1772618400000,1772625600000,"test","workspace-1",1772625600000]

@@ -1,5 +1,5 @@
 -- findWorkspace
--- named statement findWorkspace (named.postgres.sql)
+select * from workspaces where id = $1;
 -- values: ["workspace-1"]
 
 -- bumpActivityVersion

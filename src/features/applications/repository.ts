@@ -1,7 +1,6 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { storedEnvironment, type Environment } from '../../actor.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
-import { runStatement } from '../../db/sql/index.ts';
 
 export interface Submission {
   readonly id: string;
@@ -123,18 +122,11 @@ export interface CommandRecord {
 }
 
 export async function insertCommand(db: Executor, command: CommandRecord): Promise<void> {
-  await runStatement(db, 'insertCommand', [
-    command.id,
-    command.workspaceId,
-    command.type,
-    command.actorType,
-    command.actorId,
-    command.submissionId,
-    command.requestId,
-    command.idempotencyKey,
-    JSON.stringify(command.payload),
-    command.createdAt,
-  ]);
+  const c = command;
+  await sql`insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
+  created_at)
+values (${c.id}, ${c.workspaceId}, ${c.type}, ${c.actorType}, ${c.actorId}, ${c.submissionId}, ${c.requestId}, ${c.idempotencyKey},
+  ${JSON.stringify(c.payload)}, ${c.createdAt})`.execute(db);
 }
 
 export interface EventRecord {
@@ -147,12 +139,7 @@ export interface EventRecord {
 }
 
 export async function insertEvent(db: Executor, event: EventRecord): Promise<void> {
-  await runStatement(db, 'insertEvent', [
-    event.id,
-    event.workspaceId,
-    event.commandId,
-    event.type,
-    JSON.stringify(event.payload),
-    event.createdAt,
-  ]);
+  const e = event;
+  await sql`insert into events (id, workspace_id, command_id, type, payload, created_at)
+values (${e.id}, ${e.workspaceId}, ${e.commandId}, ${e.type}, ${JSON.stringify(e.payload)}, ${e.createdAt})`.execute(db);
 }

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Permission } from '../../actor.ts';
 import { AppError } from '../../errors.ts';
 import type { WebhookEventType } from '../webhooks/event-types.ts';
@@ -7,6 +8,14 @@ export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 /** Awaiting review: what the queue shows by default, and of which an applicant may hold one per form. */
 export const PENDING_STATUSES: readonly SubmissionStatus[] = ['submitted', 'under_review'];
+
+/**
+ * SQL: the submission's status (`column`) is one of PENDING_STATUSES, written as literals (never values) so that
+ * both stores match the predicates of the partial indexes of pending submissions.
+ */
+export function pendingStatus(column: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.raw(column)} in (${sql.join(PENDING_STATUSES.map((status) => sql.lit(status)))})`;
+}
 
 export type ReviewOperation = 'accept' | 'reject' | 'markUnderReview' | 'updateReview';
 

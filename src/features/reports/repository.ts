@@ -2,10 +2,11 @@
  * Report queries besides worked time (which the activity totals answer: src/features/totals): ranked staff,
  * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
-import { runStatement, type NoticeRow } from '../../db/sql/index.ts';
+import { sql } from 'kysely';
+import { inJsonList, rowsOf } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
-import { ACTIVE } from '../shifts/status.ts';
+import { liveShift } from '../shifts/rules.ts';
 
 /** Which staff data a read sees: one workspace, one environment. */
 export interface ReportAudience {
@@ -30,7 +31,14 @@ export interface StaffShiftRow {
 }
 
 
-export type { NoticeRow } from '../../db/sql/index.ts';
+/** An approved inactivity notice of a staff member. */
+export interface NoticeRow {
+  readonly id: string;
+  readonly staff_id: string;
+  readonly starts_at: number;
+  readonly ends_at: number;
+  readonly reason: string;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Leaderboard
@@ -46,8 +54,7 @@ export async function earliestLiveSeen(db: Executor, audience: ReportAudience, s
     .select((eb) => eb.fn.min<number | string | null>('last_seen_at').as('seen'))
     .where('workspace_id', '=', audience.workspaceId)
     .where('environment', '=', audience.environment)
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '>=', staleBefore)
+    .where(liveShift(staleBefore, 'scan'))
     .executeTakeFirst();
   return row?.seen === null || row?.seen === undefined ? null : Number(row.seen);
 }
@@ -80,6 +87,12 @@ export async function findApprovedNotices(
   period: Interval,
 ): Promise<NoticeRow[]> {
   if (staffIds.length === 0) return [];
-  // A named statement: every summary and leaderboard page runs it.
-  return runStatement(db, 'findApprovedNotices', [JSON.stringify(staffIds), period.start, period.end]);
+  // Every summary and leaderboard page runs it: its ids one JSON value, so one text for any number of them.
+  return rowsOf(
+    db,
+    sql<NoticeRow>`select id, staff_id, starts_at, ends_at, reason
+from inactivity_notices
+where ${inJsonList(db, 'staff_id', staffIds)}
+  and status = 'approved' and ends_at > ${period.start} and starts_at < ${period.end}`,
+  );
 }

@@ -11,7 +11,8 @@ import {
   type Interval,
 } from '../activity/metrics.ts';
 import type { Period } from '../activity/periods.ts';
-import { isActive, isCompleted } from '../shifts/status.ts';
+import { isLive, isStale } from '../shifts/rules.ts';
+import { isCompleted } from '../shifts/status.ts';
 import { liveShiftFields } from '../shifts/views.ts';
 import type { NoticeRow, StaffShiftRow } from './repository.ts';
 import type { InactivityEffect, ReportActiveShift } from './schemas.ts';
@@ -45,9 +46,9 @@ export function splitShifts(rows: readonly StaffShiftRow[], timedOutBefore: numb
   for (const row of rows) {
     if (isCompleted(row) && row.ended_at !== null) {
       worked.push({ start: row.started_at, end: row.ended_at });
-    } else if (isActive(row) && row.last_seen_at < timedOutBefore) {
+    } else if (isStale(row, timedOutBefore)) {
       worked.push({ start: row.started_at, end: row.last_heartbeat_at });
-    } else if (isActive(row)) {
+    } else if (isLive(row, timedOutBefore)) {
       const later = live === null || row.started_at > live.started_at || (row.started_at === live.started_at && row.id > live.id);
       if (later) live = row;
     }

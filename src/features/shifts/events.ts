@@ -3,7 +3,8 @@
  * functions in the transaction that starts or completes the shifts. Nothing is read or written beyond one indexed
  * read of the workspace's endpoints unless an endpoint subscribes to the type.
  */
-import { runStatement } from '../../db/sql/index.ts';
+import { sql } from 'kysely';
+import { rowsOf } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import type { WebhookEventType } from '../webhooks/event-types.ts';
@@ -36,7 +37,13 @@ async function subscribersAndStaff(
   if (rows.length === 1 && only !== undefined) {
     // One shift's event (every start and stop): the workspace's enabled endpoints, each with the staff member's
     // fields, in one indexed read (no row when the workspace has no endpoint).
-    const found = await runStatement(trx, 'findEndpointsWithStaff', [only.staff_id, only.workspace_id]);
+    const found = await rowsOf(
+      trx,
+      sql<{ id: string; workspace_id: string; events: string; display_name: string; game_user_id: string }>`select e.id, e.workspace_id, e.events, s.display_name, s.game_user_id
+from webhook_endpoints as e
+join staff as s on s.id = ${only.staff_id}
+where e.workspace_id = ${only.workspace_id} and e.enabled = 1`,
+    );
     const [first] = found;
     const staff = new Map<string, StaffFields>();
     if (first) staff.set(only.staff_id, staffFieldsOf(first));

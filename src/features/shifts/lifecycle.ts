@@ -6,13 +6,14 @@
  * the webhook events `activity.shift.started` / `activity.shift.ended`) is recorded here, on the same `trx`, once
  * for every path; `now` is the server-clock instant of the change (the event's `createdAt`).
  */
-import type { Transaction } from 'kysely';
-import { runStatement } from '../../db/sql/index.ts';
+import { sql, type Transaction } from 'kysely';
+import { rowsOf } from '../../db/dialect.ts';
 import type { Database } from '../../db/types.ts';
 import { applyCompletedShifts } from '../totals/service.ts';
 import { recordShiftEvents } from './events.ts';
 import { lockShifts, type ShiftOwner, type ShiftRow } from './repository.ts';
-import { ACTIVE, COMPLETED } from './status.ts';
+import { liveShift, timedOutShift } from './rules.ts';
+import { COMPLETED } from './status.ts';
 
 type Trx = Transaction<Database>;
 
@@ -29,20 +30,18 @@ export interface ShiftStop {
  * winner across instances: the partial unique index `shifts_one_active`); true if it started.
  */
 export async function startShift(trx: Trx, row: ShiftRow): Promise<boolean> {
-  const started = await runStatement(trx, 'startShift', [
-    row.id,
-    row.workspace_id,
-    row.application_id,
-    row.environment,
-    row.staff_id,
-    row.universe_id,
-    row.place_id,
-    row.server_id,
-    row.started_at,
-    row.last_heartbeat_at,
-    row.last_seen_at,
-    row.created_at,
-  ]);
+  // The literal 'active' (never a value) lets `on conflict … where status = 'active'` match the partial unique index.
+  const started = await rowsOf(
+    trx,
+    sql<{ id: string }>`insert into shifts
+  (id, workspace_id, application_id, environment, staff_id, universe_id, place_id, server_id, status,
+   started_at, last_heartbeat_at, last_seen_at, ended_at, end_reason, created_at)
+values (${row.id}, ${row.workspace_id}, ${row.application_id}, ${row.environment}, ${row.staff_id}, ${row.universe_id},
+  ${row.place_id}, ${row.server_id}, 'active', ${row.started_at}, ${row.last_heartbeat_at}, ${row.last_seen_at}, null, null,
+  ${row.created_at})
+on conflict (application_id, environment, staff_id) where status = 'active' do nothing
+returning id`,
+  );
   if (started.length === 0) return false;
   // The row's created_at is the server's instant of the start.
   await recordShiftEvents(trx, 'activity.shift.started', [row], row.created_at);
@@ -57,15 +56,15 @@ export async function stopShift(trx: Trx, id: string, stop: ShiftStop, now: numb
   const [stopped] = await complete(
     trx,
     () =>
-      runStatement(trx, 'stopShift', [
-        stop.endedAt,
-        stop.reason,
-        id,
-        stop.staleBefore,
-        stop.owner.applicationId,
-        stop.owner.environment,
-        stop.endedAt,
-      ]),
+      rowsOf(
+        trx,
+        sql<ShiftRow>`update shifts
+set status = 'completed', ended_at = ${stop.endedAt}, end_reason = ${stop.reason}
+where id = ${id}
+  and ${liveShift(stop.staleBefore, 'by id')}
+  and application_id = ${stop.owner.applicationId} and environment = ${stop.owner.environment} and started_at <= ${stop.endedAt}
+returning *`,
+      ),
     now,
   );
   return stopped;
@@ -94,9 +93,7 @@ export async function timeOutShift(
     () =>
       completeTimedOut(trx)
         .where('id', '=', id)
-        // "Active and timed out" as one expression, as the named statements that find a shift by id write "active
-        // and live" (src/db/sql/postgres.ts): the planner then reads the shift by primary key.
-        .where((eb) => eb(eb.case().when('status', '=', ACTIVE).then(eb.ref('last_seen_at')).end(), '<', staleBefore))
+        .where(timedOutShift(staleBefore, 'by id'))
         .returningAll()
         .execute(),
     now,
@@ -112,8 +109,7 @@ export async function timeOutShifts(trx: Trx, staleBefore: number, limit: number
   const due = await trx
     .selectFrom('shifts')
     .select('id')
-    .where('status', '=', ACTIVE)
-    .where('last_seen_at', '<', staleBefore)
+    .where(timedOutShift(staleBefore, 'scan'))
     // No ORDER BY: ordering by id makes the planner walk the primary key over every shift (seconds on a large
     // table) instead of reading the few active ones through their index.
     .limit(limit)
@@ -126,8 +122,7 @@ export async function timeOutShifts(trx: Trx, staleBefore: number, limit: number
     () =>
       completeTimedOut(trx)
         .where('id', 'in', ids)
-        .where('status', '=', ACTIVE)
-        .where('last_seen_at', '<', staleBefore)
+        .where(timedOutShift(staleBefore, 'scan'))
         .returningAll()
         .execute(),
     now,

@@ -2,8 +2,7 @@ import type { Environment } from '../../actor.ts';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/types.ts';
-import { staleBefore } from './rules.ts';
-import { ACTIVE } from './status.ts';
+import { liveShift, staleBefore } from './rules.ts';
 
 export interface LiveShiftCountDeps {
   readonly db: Executor;
@@ -17,8 +16,7 @@ export function createLiveShiftCounter({ db, clock, config }: LiveShiftCountDeps
     const rows = await db
       .selectFrom('shifts')
       .select(['environment', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('status', '=', ACTIVE)
-      .where('last_seen_at', '>=', staleBefore(clock.now(), config.shiftTimeoutSeconds))
+      .where(liveShift(staleBefore(clock.now(), config.shiftTimeoutSeconds), 'scan'))
       .groupBy('environment')
       .execute();
     const counts: Partial<Record<Environment, number>> = {};

@@ -1,18 +1,16 @@
 /**
- * Queries of shifts. The hot writes run named statements (src/db/sql/); the rest are Kysely queries. Starting
- * and completing a shift are not here: only the lifecycle (lifecycle.ts) does that.
+ * Queries of shifts. The hot ones (every heartbeat, start and stop runs them) are `sql` templates, which cost less
+ * to build than Kysely's builders; the rest are Kysely queries. Starting and completing a shift are not here: only
+ * the lifecycle (lifecycle.ts) does that.
  */
 import type { TimeCursor } from '../../paging.ts';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import {
-  runStatement,
-  type CredentialValues,
-  type KnownHeartbeatValues,
-  type RecordedHeartbeatRow,
-} from '../../db/sql/index.ts';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { greatest, inJsonList, rowLock, rowsOf } from '../../db/dialect.ts';
 import type { Database, Executor, ShiftTable } from '../../db/types.ts';
 import type { StoredResult } from '../../idempotency/index.ts';
-import type { KeyCredential } from '../../keys/credential.ts';
+import { idempotencyKeyLock } from '../../idempotency/records.ts';
+import { credentialHolds, type KeyCredential } from '../../keys/credential.ts';
+import { liveShift } from './rules.ts';
 import { ACTIVE } from './status.ts';
 
 export type ShiftRow = Selectable<ShiftTable>;
@@ -55,7 +53,10 @@ export interface KnownHeartbeat extends Heartbeat {
   readonly credential: KeyCredential;
 }
 
-export type RecordedHeartbeat = RecordedHeartbeatRow;
+export interface RecordedHeartbeat {
+  readonly id: string;
+  readonly last_heartbeat_at: number;
+}
 
 export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
   return db
@@ -81,7 +82,11 @@ export async function findOwnedShifts(db: Executor, owner: ShiftOwner, ids: read
 
 /** The staff member's active shift (live or timed out) for the owner, if any. */
 export async function findActiveShift(db: Executor, owner: ShiftOwner, staffId: string): Promise<ShiftRow | undefined> {
-  const [row] = await runStatement(db, 'findActiveShift', [owner.applicationId, owner.environment, staffId]);
+  const [row] = await rowsOf(
+    db,
+    sql<ShiftRow>`select * from shifts
+where application_id = ${owner.applicationId} and environment = ${owner.environment} and staff_id = ${staffId} and status = 'active'`,
+  );
   return row;
 }
 
@@ -104,7 +109,30 @@ export async function findActiveShiftsOfServer(db: Executor, owner: ShiftOwner, 
  * meet then wait for each other instead of deadlocking.
  */
 export async function lockShifts(db: Executor, ids: readonly string[]): Promise<void> {
-  if (ids.length > 0) await runStatement(db, 'lockShifts', [JSON.stringify(ids)]);
+  if (ids.length === 0) return;
+  // Two writers that change overlapping sets of shifts in different orders (a batch heartbeat and a server stop)
+  // could each hold a row the other waits for; locked first, in id order, they wait for each other instead.
+  await sql`select id from shifts where ${inJsonList(db, 'id', ids)} order by id${rowLock(db, 'for no key update')}`.execute(db);
+}
+
+/**
+ * The update of a heartbeat: on the owner's live shifts `which` (one by id, or many by their ids) started by
+ * `recordedAt`, of the game server `server` says; `last_heartbeat_at` only moves forward.
+ */
+function heartbeatUpdate(
+  db: Executor,
+  which: RawBuilder<boolean>,
+  heartbeat: Heartbeat,
+  server: RawBuilder<boolean>,
+): RawBuilder<RecordedHeartbeat> {
+  const { recordedAt, seenAt, staleBefore, owner } = heartbeat;
+  return sql<RecordedHeartbeat>`update shifts
+set last_heartbeat_at = ${greatest(db, sql.raw('last_heartbeat_at'), recordedAt)}, last_seen_at = ${seenAt}
+where ${which}
+  and ${liveShift(staleBefore, 'by id')}
+  and application_id = ${owner.applicationId} and environment = ${owner.environment} and started_at <= ${recordedAt}
+  and ${server}
+returning id, last_heartbeat_at`;
 }
 
 /** Records a heartbeat on one shift (`last_heartbeat_at` only moves forward); undefined when it does not apply. */
@@ -113,17 +141,8 @@ export async function recordHeartbeat(
   id: string,
   heartbeat: Heartbeat,
 ): Promise<RecordedHeartbeat | undefined> {
-  const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
-  const [row] = await runStatement(db, 'recordHeartbeat', [
-    recordedAt,
-    seenAt,
-    id,
-    staleBefore,
-    owner.applicationId,
-    owner.environment,
-    recordedAt,
-    serverId,
-  ]);
+  const server = sql<boolean>`server_id = coalesce(${heartbeat.serverId}, server_id)`;
+  const [row] = await rowsOf(db, heartbeatUpdate(db, sql<boolean>`id = ${id}`, heartbeat, server));
   return row;
 }
 
@@ -134,91 +153,77 @@ export async function recordHeartbeats(
   heartbeat: Heartbeat & { readonly serverId: string },
 ): Promise<RecordedHeartbeat[]> {
   if (ids.length === 0) return [];
-  const { recordedAt, seenAt, staleBefore, owner, serverId } = heartbeat;
-  return runStatement(db, 'recordHeartbeats', [
-    recordedAt,
-    seenAt,
-    JSON.stringify(ids),
-    staleBefore,
-    owner.applicationId,
-    owner.environment,
-    recordedAt,
-    serverId,
-  ]);
-}
-
-function credentialValues(credential: KeyCredential, now: number): CredentialValues {
-  return [
-    credential.keyHash,
-    credential.keyId,
-    credential.environment,
-    credential.scopes,
-    now,
-    credential.applicationId,
-    credential.applicationName,
-    credential.workspaceId,
-    credential.features,
-    credential.allowedUniverseIds,
-  ];
+  return rowsOf(db, heartbeatUpdate(db, inJsonList(db, 'id', ids), heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`));
 }
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
-/** The known heartbeat's values: the heartbeat, the credential to check, and the key that must be free. */
-function knownHeartbeatValues(known: KnownHeartbeat, result: StoredResult): KnownHeartbeatValues {
+/**
+ * The update of a known heartbeat: exactly `recordedAt`, so only when no later heartbeat is recorded; only while
+ * the credential of the key it acts for holds, `keyFree` holds (PostgreSQL: the key's lock) and no result of the
+ * key is stored.
+ */
+function knownHeartbeatUpdate(
+  known: KnownHeartbeat,
+  result: StoredResult,
+  keyFree?: RawBuilder<boolean>,
+): RawBuilder<{ id: string }> {
   const { id, recordedAt, seenAt, staleBefore, owner, serverId, credential } = known;
-  return [
-    recordedAt,
-    seenAt,
-    id,
-    staleBefore,
-    recordedAt,
-    owner.applicationId,
-    owner.environment,
-    recordedAt,
-    serverId,
-    ...credentialValues(credential, result.now),
-    result.scope,
-    result.key,
-  ];
+  return sql<{ id: string }>`update shifts
+  set last_heartbeat_at = ${recordedAt}, last_seen_at = ${seenAt}
+  where id = ${id}
+    and ${liveShift(staleBefore, 'by id')}
+    and last_heartbeat_at <= ${recordedAt}
+    and application_id = ${owner.applicationId} and environment = ${owner.environment} and started_at <= ${recordedAt}
+    and server_id = coalesce(${serverId}, server_id)
+    and ${credentialHolds(credential, result.now)}${keyFree === undefined ? sql`` : sql`
+    and ${keyFree}`}
+    and not exists (select 1 from idempotency_records where scope = ${result.scope} and key = ${result.key})
+  returning id`;
 }
 
 /**
  * A heartbeat whose answer is known before it runs; whether it applied. It moves `last_heartbeat_at` to exactly
  * `recordedAt`, so it applies only when no later heartbeat is recorded; and only while the key is free (no result
- * stored under it; on PostgreSQL its lock free) and the credential of the API key it acts for still holds.
- * SQLite, whose UPDATE cannot feed an INSERT: the update alone, in the job of the group commit that stores
- * `result` after it (src/idempotency/index.ts, applyKnown).
+ * stored under it) and the credential of the API key it acts for still holds. SQLite, whose UPDATE cannot feed an
+ * INSERT: the update alone, in the job of the group commit that stores `result` after it (src/idempotency/index.ts,
+ * applyKnown); the process holds the key in memory meanwhile.
  */
 export async function recordKnownHeartbeat(
   trx: Transaction<Database>,
   known: KnownHeartbeat,
   result: StoredResult,
 ): Promise<boolean> {
-  return (await runStatement(trx, 'recordKnownHeartbeat', knownHeartbeatValues(known, result))).length > 0;
+  return (await rowsOf(trx, knownHeartbeatUpdate(known, result))).length > 0;
 }
 
 /**
  * PostgreSQL: the known heartbeat (as recordKnownHeartbeat) and its stored result, both or neither, in one
- * statement committed on its own.
+ * statement outside any explicit transaction. The update applies only while the key's lock is free and no result
+ * of the key is visible; a result committed after the statement's snapshot makes the insert a unique violation,
+ * which undoes the whole statement.
  */
 export async function recordKnownHeartbeatWithResult(
   db: Kysely<Database>,
   known: KnownHeartbeat,
   result: StoredResult,
 ): Promise<boolean> {
-  const { fingerprint, status, body, requestId, now } = result;
+  const { scope, key, fingerprint, status, body, requestId, now } = result;
+  const update = knownHeartbeatUpdate(known, result, idempotencyKeyLock(scope, key));
   try {
-    const rows = await runStatement(db, 'recordKnownHeartbeatWithResult', [
-      ...knownHeartbeatValues(known, result),
-      fingerprint,
-      status,
-      body,
-      requestId,
-      now,
-    ]);
+    const rows = await rowsOf(
+      db,
+      sql<{ key: string }>`with heartbeat as (
+  ${update}
+)
+insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+select ${scope}::text, ${key}::text, ${fingerprint}::text, 'completed', ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint, 0
+from heartbeat
+returning key`,
+    );
     return rows.length > 0;
   } catch (error) {
     // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
@@ -257,8 +262,7 @@ export async function listLiveShifts(
   let query = shiftsWithStaff(db)
     .where('sh.workspace_id', '=', audience.workspaceId)
     .where('sh.environment', '=', audience.environment)
-    .where('sh.status', '=', ACTIVE)
-    .where('sh.last_seen_at', '>=', page.staleBefore);
+    .where(liveShift(page.staleBefore, 'scan', 'sh'));
   const after = page.after;
   if (after) {
     query = query.where((eb) =>

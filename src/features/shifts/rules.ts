@@ -2,6 +2,7 @@
  * Shift time rules. Accounting uses the game server's times (startedAt, recordedAt, endedAt);
  * liveness uses the server clock (`last_seen_at`, the instant the last start or heartbeat was received).
  */
+import { sql, type RawBuilder } from 'kysely';
 import { validationError } from '../../errors.ts';
 import { parseIsoDateTime } from '../activity/periods.ts';
 import { isActive } from './status.ts';
@@ -22,8 +23,45 @@ export function staleBefore(now: number, timeoutSeconds: number): number {
   return now - timeoutSeconds * 1000;
 }
 
-export function isStale(shift: { readonly status: string; readonly last_seen_at: number }, cutoff: number): boolean {
-  return isActive(shift) && shift.last_seen_at < cutoff;
+type Liveness = { readonly status: string; readonly last_seen_at: number };
+
+/** A live shift: active, and seen at or after the liveness cutoff (`staleBefore`). */
+export function isLive(shift: Liveness, cutoff: number): boolean {
+  return isActive(shift) && shift.last_seen_at >= cutoff;
+}
+
+/** A timed-out shift: active, but not live. */
+export function isStale(shift: Liveness, cutoff: number): boolean {
+  return isActive(shift) && !isLive(shift, cutoff);
+}
+
+/**
+ * How a query finds the shifts it tests: by primary key (`by id`) or among the active ones (`scan`, through the
+ * partial indexes of active shifts). By id, "active and live" is one expression, `(case when status = 'active'
+ * then last_seen_at end) >= cutoff`, on purpose: with the bare `status = 'active'` PostgreSQL's planner may read
+ * the shift through a partial index of active shifts (whose predicate that condition proves) instead of the primary
+ * key, scanning every active shift whenever its statistics undercount them, which they usually do
+ * (test/features/shifts/plans.test.ts). The literal `'active'` (never a value) lets both stores match the partial
+ * indexes' predicates.
+ */
+export type ShiftLookup = 'by id' | 'scan';
+
+function seen(operator: '>=' | '<', cutoff: number, lookup: ShiftLookup, alias: string | undefined): RawBuilder<boolean> {
+  const column = (name: string) => sql.raw(alias === undefined ? name : `${alias}.${name}`);
+  const op = sql.raw(operator);
+  return lookup === 'by id'
+    ? sql<boolean>`(case when ${column('status')} = 'active' then ${column('last_seen_at')} end) ${op} ${cutoff}`
+    : sql<boolean>`(${column('status')} = 'active' and ${column('last_seen_at')} ${op} ${cutoff})`;
+}
+
+/** SQL: the shift is live (isLive). `alias` is the shifts table's in the query, if it has one. */
+export function liveShift(cutoff: number, lookup: ShiftLookup, alias?: string): RawBuilder<boolean> {
+  return seen('>=', cutoff, lookup, alias);
+}
+
+/** SQL: the shift has timed out (isStale). */
+export function timedOutShift(cutoff: number, lookup: ShiftLookup, alias?: string): RawBuilder<boolean> {
+  return seen('<', cutoff, lookup, alias);
 }
 
 /** Whole seconds from `from` to `to`, rounded down; never negative. */

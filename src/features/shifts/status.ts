@@ -2,7 +2,7 @@
  * A shift's status, spelled here once: `active` until it is completed (by its stop, its server's stop, or the
  * timeout). Kysely queries write it as a literal (ACTIVE, COMPLETED), never a bound value, so that both stores
  * match the predicates of the partial indexes of shifts by status (src/db/migrations/20261121_0001_initial.ts);
- * the named statements (src/db/sql/) write it in their text.
+ * `sql` templates write it in their text. Liveness (a live shift, a timed-out one) is in rules.ts.
  */
 import { sql } from 'kysely';
 

@@ -2,8 +2,35 @@
  * Staff profiles as every feature reads them (a shift's start, reports, the chat bot's lookups): the staff
  * feature's shared read module. Other features import these, never a repository of this one.
  */
-import { runStatement, type StaffProfileRow } from '../../db/sql/index.ts';
+import { sql, type RawBuilder } from 'kysely';
+import { inJsonList, rowsOf } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
+
+/** A staff member with their department's fields (null without one). */
+interface StaffProfileRow {
+  readonly id: string;
+  readonly workspace_id: string;
+  readonly display_name: string;
+  readonly game_user_id: string;
+  readonly game_username: string;
+  readonly chat_user_id: string | null;
+  readonly rank: string | null;
+  readonly status: string;
+  readonly weekly_required_minutes: number | null;
+  readonly department_id: string | null;
+  readonly department_name: string | null;
+  readonly department_weekly_required_minutes: number | null;
+}
+
+/** Staff members (`s`) with their departments, where `where` holds, then `rest` (order, limit). */
+function staffProfiles(where: RawBuilder<boolean>, rest: RawBuilder<unknown> = sql``): RawBuilder<StaffProfileRow> {
+  return sql<StaffProfileRow>`select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
+       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+       d.weekly_required_minutes as department_weekly_required_minutes
+from staff as s
+left join departments as d on d.id = s.department_id
+where ${where}${rest}`;
+}
 
 export interface StaffProfile {
   readonly id: string;
@@ -46,7 +73,16 @@ export async function findStaffByChatUser(
   workspaceId: string,
   chatUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const [row] = await runStatement(db, 'findStaffByChatUser', [workspaceId, chatUserId]);
+  // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
+  const [row] = await rowsOf(
+    db,
+    staffProfiles(
+      sql<boolean>`s.workspace_id = ${workspaceId} and s.chat_user_id = ${chatUserId}`,
+      sql`
+order by s.created_at, s.id
+limit 1`,
+    ),
+  );
   return row ? toProfile(row) : undefined;
 }
 
@@ -55,7 +91,7 @@ export async function findStaffByGameUser(
   workspaceId: string,
   gameUserId: string,
 ): Promise<StaffProfile | undefined> {
-  const [row] = await runStatement(db, 'findStaffByGameUser', [workspaceId, gameUserId]);
+  const [row] = await rowsOf(db, staffProfiles(sql<boolean>`s.workspace_id = ${workspaceId} and s.game_user_id = ${gameUserId}`));
   return row ? toProfile(row) : undefined;
 }
 
@@ -68,6 +104,6 @@ export async function findStaffProfiles(
   if (ids.length === 0) return [];
   // By primary key only, the workspace checked on the rows: with a workspace predicate in the statement, SQLite
   // without statistics prefers the workspace index and reads every staff row of the workspace.
-  const rows = await runStatement(db, 'findStaffProfiles', [JSON.stringify(ids)]);
+  const rows = await rowsOf(db, staffProfiles(inJsonList(db, 's.id', ids)));
   return rows.filter((row) => row.workspace_id === workspaceId).map(toProfile);
 }

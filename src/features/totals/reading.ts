@@ -3,6 +3,7 @@
  * staff member, from the rows one read returns (bucket rows, active shifts, completed shifts at the edges).
  */
 import { clipMs, overlaps, type Interval } from '../activity/metrics.ts';
+import { isStale } from '../shifts/rules.ts';
 import type { PeriodPlan } from './buckets.ts';
 
 /** Where a read row comes from. */
@@ -52,7 +53,8 @@ export function workedInPlan(plan: PeriodPlan, rows: readonly WorkedRow[], timed
       count += Number(row.started_shifts ?? 0);
       if (row.bucket_start === run.from) count += Number(row.carried_shifts ?? 0);
     } else if (row.src === SOURCE.active) {
-      if (row.last_seen_at === null || row.last_seen_at >= timedOutBefore) continue;
+      const { status, last_seen_at } = row;
+      if (status === null || last_seen_at === null || !isStale({ status, last_seen_at }, timedOutBefore)) continue;
       const start = Number(row.started_at);
       const end = Number(row.last_heartbeat_at);
       if (!overlaps(start, end, period)) continue;

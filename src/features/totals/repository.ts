@@ -3,9 +3,10 @@
  * the transaction of the change it records.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { runShaped, runStatement } from '../../db/sql/index.ts';
+import { inJsonList, selectJsonRows, type RecordsetColumnType } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import type { Interval } from '../activity/metrics.ts';
+import { timedOutShift } from '../shifts/rules.ts';
 import { COMPLETED } from '../shifts/status.ts';
 import type { BucketRun, CompletedSpan, TotalsDelta } from './buckets.ts';
 import type { WorkedRow } from './reading.ts';
@@ -13,14 +14,18 @@ import type { WorkedRow } from './reading.ts';
 /** Rows per multi-row statement: bounds one statement's work, and its values, in a rebuild. */
 const ROWS_PER_STATEMENT = 500;
 
-/** Runs a named statement that takes its rows as one JSON array, ROWS_PER_STATEMENT rows per execution. */
+/**
+ * Runs `statement` for the rows, ROWS_PER_STATEMENT at a time, each chunk a SELECT of `columns` from one JSON value
+ * (one text whatever the chunk's length).
+ */
 async function runForRows(
   db: Executor,
-  name: 'addToTotals' | 'insertActivityChanges' | 'raiseLongestShifts',
-  rows: readonly unknown[],
+  rows: readonly object[],
+  columns: Readonly<Record<string, RecordsetColumnType>>,
+  statement: (select: RawBuilder<unknown>) => RawBuilder<unknown>,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await runStatement(db, name, [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))]);
+    await statement(selectJsonRows(db, rows.slice(i, i + ROWS_PER_STATEMENT), columns)).execute(db);
   }
 }
 
@@ -39,7 +44,9 @@ export interface LockedWorkspace {
 export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, LockedWorkspace>> {
   const ids = [...new Set(workspaceIds)].sort();
   if (ids.length === 0) return new Map();
-  const rows = await runStatement(db, 'lockWorkspacesForTotals', [JSON.stringify(ids)]);
+  const { rows } = await sql<{ id: string; timezone: string; activity_version: number }>`update workspaces set activity_version = activity_version + 1
+where ${inJsonList(db, 'id', ids)}
+returning id, timezone, activity_version`.execute(db);
   return new Map(rows.map((row) => [row.id, { timezone: row.timezone, version: Number(row.activity_version) }]));
 }
 
@@ -59,7 +66,13 @@ export async function recordChangedStaff(
   const rows = changes.flatMap((c) =>
     [...c.staffIds].sort().map((staffId) => ({ workspace_id: c.workspaceId, version: c.version, staff_id: staffId })),
   );
-  await runForRows(db, 'insertActivityChanges', rows);
+  await runForRows(
+    db,
+    rows,
+    { workspace_id: 'text', version: 'bigint', staff_id: 'text' },
+    (select) => sql`insert into activity_changes (workspace_id, version, staff_id)
+${select}`,
+  );
   for (const change of changes) {
     if (change.version % PRUNE_EVERY !== 0) continue;
     await db
@@ -88,7 +101,30 @@ export async function findChanges(
 
 /** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */
 export async function addToTotals(db: Executor, deltas: readonly TotalsDelta[]): Promise<void> {
-  await runForRows(db, 'addToTotals', deltas);
+  // In the rows' order (the table's key order: concurrent writers lock rows alike). An INSERT … SELECT with an
+  // upsert clause needs a WHERE to be read as one (SQLite's grammar).
+  await runForRows(
+    db,
+    deltas,
+    {
+      workspace_id: 'text',
+      environment: 'text',
+      grain: 'text',
+      bucket_start: 'bigint',
+      staff_id: 'text',
+      worked_ms: 'bigint',
+      started_shifts: 'integer',
+      carried_shifts: 'integer',
+    },
+    (select) => sql`insert into activity_totals
+  (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
+${select}
+where true
+on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
+  worked_ms = activity_totals.worked_ms + excluded.worked_ms,
+  started_shifts = activity_totals.started_shifts + excluded.started_shifts,
+  carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts`,
+  );
   if (deltas.some((d) => d.worked_ms < 0 || d.started_shifts < 0 || d.carried_shifts < 0)) {
     const workspaces = [...new Set(deltas.map((d) => d.workspace_id))];
     await db
@@ -109,7 +145,16 @@ export async function raiseLongestShift(
   const rows = [...longest]
     .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
     .sort((a, b) => (a.workspace_id + a.environment < b.workspace_id + b.environment ? -1 : 1));
-  await runForRows(db, 'raiseLongestShifts', rows);
+  await runForRows(
+    db,
+    rows,
+    { workspace_id: 'text', environment: 'text', longest_shift_ms: 'bigint' },
+    (select) => sql`insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
+${select}
+where true
+on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
+where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms`,
+  );
 }
 
 /** Removes every total of the workspace (before a rebuild). */
@@ -208,12 +253,11 @@ function unionAll(parts: readonly RawBuilder<unknown>[]): RawBuilder<WorkedRow> 
   return sql<WorkedRow>`select ${COLUMN_NAMES} from (${sql.join(parts, sql` union all `)}) as worked`;
 }
 
-async function run(db: Executor, query: RawBuilder<WorkedRow>, scope: TotalsScope): Promise<WorkedRow[]> {
+async function run(db: Executor, query: RawBuilder<WorkedRow>): Promise<WorkedRow[]> {
   // PostgreSQL answers bigint and numeric as numbers (the store's parsers); SQLite answers numbers. A read's text
-  // depends on its periods' shape (runs, edges), of which there are few, except for a ranking's list of changed
-  // staff (any length): that one runs unnamed.
-  if (scope.staffIds !== undefined) return (await query.execute(db)).rows;
-  return runShaped(db, query);
+  // depends only on its periods' shape (runs, edges), of which there are few: the store prepares each once
+  // (src/db/pg-dialect.ts).
+  return (await query.execute(db)).rows;
 }
 
 /**
@@ -238,7 +282,7 @@ export async function readStaffWorked(
   parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
     from shifts where ${scopeWhere(scope)} and ended_at is null and status = 'active'`);
   for (const edge of edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts), scope);
+  return run(db, unionAll(parts));
 }
 
 /**
@@ -270,8 +314,8 @@ export async function readWorkspaceWorked(
     );
   }
   parts.push(sql`select 1 as src, staff_id, id, ${BUCKET_NULLS}, ${SHIFT_COLUMNS}
-    from shifts where ${scopeWhere(scope)} and status = 'active' and started_at < ${period.end}
-      and last_seen_at < ${timedOutBefore} and last_heartbeat_at >= ${period.start}`);
+    from shifts where ${scopeWhere(scope)} and ${timedOutShift(timedOutBefore, 'scan')} and started_at < ${period.end}
+      and last_heartbeat_at >= ${period.start}`);
   for (const edge of plan.edges) parts.push(edgeShifts(scope, edge));
-  return run(db, unionAll(parts), scope);
+  return run(db, unionAll(parts));
 }

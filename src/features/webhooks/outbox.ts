@@ -1,6 +1,7 @@
 import { toIso } from '../../clock.ts';
-import { runStatement } from '../../db/sql/index.ts';
+import { sql, type RawBuilder } from 'kysely';
 import { notifyAfterCommit } from '../../db/connect.ts';
+import { inJsonList, rowsOf, selectJsonRows, type RecordsetColumnType } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
@@ -60,20 +61,31 @@ export async function findSubscribers(
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
   if (workspaceIds.length === 0) return new Map();
-  const endpoints = await runStatement(trx, 'findEnabledEndpoints', [JSON.stringify(workspaceIds)]);
+  const endpoints = await rowsOf(
+    trx,
+    sql<EndpointSubscription>`select id, workspace_id, events from webhook_endpoints
+where ${inJsonList(trx, 'workspace_id', workspaceIds)} and enabled = 1`,
+  );
   return subscribersOf(endpoints, type);
 }
 
 /** Rows per insert: bounds one statement's work (and its JSON value) when a sweep completes many shifts. */
 const INSERT_CHUNK = 200;
 
+/**
+ * Inserts the rows into `into` (its columns: `columns`, then those of `constants`), INSERT_CHUNK at a time, each
+ * chunk one JSON value.
+ */
 async function insertInChunks(
   trx: Executor,
-  name: 'insertWebhookEvents' | 'insertWebhookDeliveries',
   rows: readonly object[],
+  into: RawBuilder<unknown>,
+  columns: Readonly<Record<string, RecordsetColumnType>>,
+  constants?: RawBuilder<unknown>,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await runStatement(trx, name, [JSON.stringify(rows.slice(i, i + INSERT_CHUNK))]);
+    await sql`insert into ${into}
+${selectJsonRows(trx, rows.slice(i, i + INSERT_CHUNK), columns, constants)}`.execute(trx);
   }
 }
 
@@ -86,7 +98,6 @@ export async function writeWebhookEvents(
   const wanted = events.filter((event) => (subscribers.get(event.workspaceId)?.length ?? 0) > 0);
   await insertInChunks(
     trx,
-    'insertWebhookEvents',
     wanted.map((event) => ({
       id: event.id,
       workspace_id: event.workspaceId,
@@ -95,6 +106,8 @@ export async function writeWebhookEvents(
       body: webhookBody(event),
       created_at: event.createdAt,
     })),
+    sql`webhook_events (id, workspace_id, type, environment, body, created_at)`,
+    { id: 'text', workspace_id: 'text', type: 'text', environment: 'text', body: 'text', created_at: 'bigint' },
   );
   const deliveries = wanted.flatMap((event) =>
     (subscribers.get(event.workspaceId) ?? []).map((endpointId) => ({
@@ -108,7 +121,23 @@ export async function writeWebhookEvents(
       updated_at: event.createdAt,
     })),
   );
-  await insertInChunks(trx, 'insertWebhookDeliveries', deliveries);
+  await insertInChunks(
+    trx,
+    deliveries,
+    sql`webhook_deliveries
+  (id, event_id, endpoint_id, workspace_id, next_attempt_at, expires_at, created_at, updated_at, status, attempts)`,
+    {
+      id: 'text',
+      event_id: 'text',
+      endpoint_id: 'text',
+      workspace_id: 'text',
+      next_attempt_at: 'bigint',
+      expires_at: 'bigint',
+      created_at: 'bigint',
+      updated_at: 'bigint',
+    },
+    sql`'pending', 0`,
+  );
   // Its commit wakes this process's dispatcher (src/server.ts), so the deliveries go out at once.
   if (deliveries.length > 0) notifyAfterCommit(trx);
   return deliveries.length;

@@ -1,4 +1,5 @@
-import { runStatement } from '../../db/sql/index.ts';
+import { sql } from 'kysely';
+import { inJsonList, jsonRecordset, notInJsonList, rowLock, rowsOf, selectJsonRows } from '../../db/dialect.ts';
 import type { Store } from '../../db/store.ts';
 import type { Dialect, Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../ids.ts';
@@ -25,6 +26,42 @@ export interface ClaimOptions {
   readonly busy: ReadonlyMap<string, number>;
 }
 
+/**
+ * A pending delivery's status as a literal, never a value: the partial index of pending deliveries
+ * (webhook_deliveries_due) is then usable on both stores, and SQLite never compiles the statement again for a
+ * value it compared with the index's predicate (src/db/dialect.ts).
+ */
+const PENDING = sql.lit('pending');
+
+/** A claimed delivery's row, with what sending it needs. */
+interface ClaimedDeliveryRow {
+  readonly id: string;
+  readonly event_id: string;
+  readonly endpoint_id: string;
+  readonly attempts: number;
+  readonly expires_at: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly body: string;
+}
+
+/**
+ * For the rest of the transaction (PostgreSQL), plans neither sort, scan whole tables nor hash or merge joins,
+ * whatever the tables' statistics say: the due deliveries are walked in the due index's order up to the claim's
+ * limit, and the statements that name deliveries by id (claiming them, reading what was claimed, recording
+ * results) find each by its primary key.
+ */
+async function useOutboxIndexes(trx: Executor): Promise<void> {
+  await sql`select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
+  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin`.execute(trx);
+}
+
+/** SQL: a delivery is pending, due and unclaimed at `now`, and not of a `saturated` endpoint. */
+function dueDeliveries(db: Executor, now: number, saturated: readonly string[]) {
+  return sql<boolean>`status = 'pending' and next_attempt_at <= ${now} and (claimed_until is null or claimed_until <= ${now})
+  and ${notInJsonList(db, 'endpoint_id', saturated)}`;
+}
+
 export interface Claim {
   readonly deliveries: ClaimedDelivery[];
   /** True when due deliveries were left: over the limit, or for an endpoint that has all it may take. */
@@ -42,9 +79,13 @@ export async function claimDueDeliveries(
   options: ClaimOptions,
 ): Promise<Claim> {
   const saturated = [...options.busy].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
-  const skipped = JSON.stringify(saturated);
   // An idle outbox costs one indexed read per poll, never a write transaction.
-  const [due] = await runStatement(db, 'findDueDelivery', [options.now, options.now, skipped]);
+  const [due] = await rowsOf(
+    db,
+    sql<{ id: string }>`select id from webhook_deliveries
+where ${dueDeliveries(db, options.now, saturated)}
+limit 1`,
+  );
   if (!due) return { deliveries: [], more: saturated.length > 0 };
   let more = saturated.length > 0;
   const rows = await write(async (trx) => {
@@ -53,8 +94,16 @@ export async function claimDueDeliveries(
     // autovacuum is off) looked to its planner like a few rows: it read every due row and sorted them to keep the
     // oldest few hundred (22 ms a claim at 15,000 due instead of about 1 ms in index order), and read the whole
     // outbox to find the claimed ones by id.
-    if (dialect === 'postgres') await runStatement(trx, 'useOutboxIndexes', []);
-    const candidates = await runStatement(trx, 'findDueDeliveries', [options.now, options.now, skipped, batch]);
+    if (dialect === 'postgres') await useOutboxIndexes(trx);
+    // Oldest due first; on PostgreSQL two instances claiming at the same moment never meet: each skips the rows
+    // the other has locked.
+    const candidates = await rowsOf(
+      trx,
+      sql<{ id: string; endpoint_id: string }>`select id, endpoint_id from webhook_deliveries
+where ${dueDeliveries(trx, options.now, saturated)}
+order by next_attempt_at
+limit ${batch}${rowLock(trx, 'for update skip locked')}`,
+    );
     more ||= candidates.length >= batch;
     const taken = new Map(options.busy);
     const chosen: string[] = [];
@@ -72,9 +121,16 @@ export async function claimDueDeliveries(
       chosen.push(row.id);
     }
     if (chosen.length === 0) return [];
-    const claimed = JSON.stringify(chosen);
-    await runStatement(trx, 'claimDeliveries', [options.now + options.leaseMs, options.owner, claimed]);
-    return runStatement(trx, 'findClaimedDeliveries', [claimed]);
+    await sql`update webhook_deliveries set claimed_until = ${options.now + options.leaseMs}, claimed_by = ${options.owner}
+where ${inJsonList(trx, 'id', chosen)}`.execute(trx);
+    return rowsOf(
+      trx,
+      sql<ClaimedDeliveryRow>`select d.id, d.event_id, d.endpoint_id, d.attempts, d.expires_at, p.url, p.secret, e.body
+from webhook_deliveries as d
+join webhook_events as e on e.id = d.event_id
+join webhook_endpoints as p on p.id = d.endpoint_id
+where ${inJsonList(trx, 'd.id', chosen)}`,
+    );
   });
   if (rows.length === 0) return { deliveries: [], more };
   const deliveries = rows.map((row) => ({
@@ -120,7 +176,7 @@ export async function recordAttempts(trx: Executor, dialect: Dialect, records: r
   // A backlog written faster than PostgreSQL's statistics follow looked to its planner like a few pending rows,
   // and it hash-joined each chunk with every pending delivery, read through the due index (O(backlog) a chunk);
   // as nested loops each result finds its delivery by the primary key.
-  if (dialect === 'postgres' && records.length > 0) await runStatement(trx, 'useOutboxIndexes', []);
+  if (dialect === 'postgres' && records.length > 0) await useOutboxIndexes(trx);
   for (let i = 0; i < records.length; i += RECORD_CHUNK) {
     const chunk = records.slice(i, i + RECORD_CHUNK);
     const attempts = chunk.map((r) => ({
@@ -146,8 +202,48 @@ export async function recordAttempts(trx: Executor, dialect: Dialect, records: r
       finished_at: r.finishedAt,
       delivered_at: r.outcome === 'delivered' ? r.finishedAt : null,
     }));
-    await runStatement(trx, 'insertWebhookAttempts', [JSON.stringify(attempts)]);
-    await runStatement(trx, 'recordDeliveryResults', [JSON.stringify(results)]);
+    await sql`insert into webhook_attempts (id, delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
+${selectJsonRows(trx, attempts, {
+      id: 'text',
+      delivery_id: 'text',
+      attempt: 'integer',
+      started_at: 'bigint',
+      duration_ms: 'integer',
+      status: 'integer',
+      error: 'text',
+      response_excerpt: 'text',
+    })}`.execute(trx);
+    // The delivery a result applies to: its own, still claimed by the result's owner, hence still pending (a claim
+    // takes only pending deliveries, and every change of status clears the claim). Not testing the status keeps
+    // the partial index on pending deliveries out of the plan: on PostgreSQL, with statistics that took the
+    // pending deliveries for a few rows, the planner read all of them through it for every chunk of results.
+    await sql`update webhook_deliveries set
+  status = results.outcome,
+  attempts = results.attempt,
+  next_attempt_at = results.next_attempt_at,
+  claimed_until = null,
+  claimed_by = null,
+  last_status = results.status,
+  last_duration_ms = results.duration_ms,
+  last_response = results.excerpt,
+  last_error = results.error,
+  updated_at = results.finished_at,
+  delivered_at = coalesce(results.delivered_at, webhook_deliveries.delivered_at)
+from ${jsonRecordset(trx, results, 'results', {
+      id: 'text',
+      owner: 'text',
+      outcome: 'text',
+      attempt: 'integer',
+      next_attempt_at: 'bigint',
+      status: 'integer',
+      duration_ms: 'integer',
+      excerpt: 'text',
+      error: 'text',
+      finished_at: 'bigint',
+      delivered_at: 'bigint',
+    })}
+where webhook_deliveries.id = results.id
+  and webhook_deliveries.claimed_by = results.owner`.execute(trx);
   }
 }
 
@@ -162,7 +258,7 @@ export async function bringDeliveriesForward(trx: Executor, endpointIds: readonl
   const result = await trx
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: now, updated_at: now })
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .where('next_attempt_at', '>', now)
     .where('endpoint_id', 'in', [...endpointIds])
     .executeTakeFirst();
@@ -189,7 +285,7 @@ export async function keepProbeDue(trx: Executor, probe: Probe, now: number): Pr
       eb
         .selectFrom('webhook_deliveries as earliest')
         .select('earliest.id')
-        .where('earliest.status', '=', 'pending')
+        .where('earliest.status', '=', PENDING)
         .where('earliest.endpoint_id', '=', probe.endpointId)
         .orderBy('earliest.next_attempt_at')
         .orderBy('earliest.id')
@@ -216,7 +312,7 @@ export async function pendingBacklog(db: Executor): Promise<{ pending: number; o
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min<number | null>('created_at').as('oldest')])
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .executeTakeFirst();
   return { pending: Number(row?.pending ?? 0), oldestCreatedAt: row?.oldest == null ? null : Number(row.oldest) };
 }

@@ -1,17 +1,26 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_STATEMENTS } from '../../../src/db/sql/index.ts';
 import type { Database } from '../../../src/db/types.ts';
+import { stopShift } from '../../../src/features/shifts/lifecycle.ts';
+import { recordHeartbeat, recordKnownHeartbeatWithResult, type Heartbeat } from '../../../src/features/shifts/repository.ts';
 import { newId } from '../../../src/ids.ts';
+import { recordingDb } from '../../db/sql-samples.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { useShiftWorld } from './shift-client.ts';
 
 const ACTIVE_SHIFTS = 300;
 
-/** A named statement's plan with these values (PostgreSQL's EXPLAIN, as JSON text). */
-async function planOf(db: Kysely<Database>, name: keyof typeof POSTGRES_STATEMENTS, values: unknown[]): Promise<string> {
-  const explain = CompiledQuery.raw(`explain (format json) ${POSTGRES_STATEMENTS[name]}`, values);
+/** The statements `run` sends PostgreSQL, captured without a database. */
+async function statementsOf(run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
+  const queries: CompiledQuery[] = [];
+  await run(recordingDb('postgres', queries));
+  return queries;
+}
+
+/** A statement's plan (PostgreSQL's EXPLAIN, as JSON text). */
+async function planOf(db: Kysely<Database>, query: CompiledQuery): Promise<string> {
+  const explain = CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]);
   const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>(explain);
   return JSON.stringify(rows[0]?.['QUERY PLAN']);
 }
@@ -66,31 +75,34 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statemen
     const id = shifts[ACTIVE_SHIFTS - 1]?.id ?? '';
     const { applicationId } = fixture.ids;
     const staleBefore = DEFAULT_NOW - 120_000;
-    const credential = ['hash', 'key', 'test', '[]', DEFAULT_NOW, applicationId, 'app', fixture.ids.workspaceId, '{}', '[]'];
-    const plans = [];
+    const credential = {
+      keyHash: 'hash',
+      keyId: 'key',
+      environment: 'test',
+      scopes: '[]',
+      applicationId,
+      applicationName: 'app',
+      workspaceId: fixture.ids.workspaceId,
+      features: '{}',
+      allowedUniverseIds: '[]',
+    };
+    const result = { scope: 'scope', key: 'key', fingerprint: 'fingerprint', status: 200, body: '{}', requestId: 'req', now: DEFAULT_NOW };
+    const owner = { applicationId, environment: 'test' };
+    const statements: CompiledQuery[] = [];
     for (const serverId of [null, 'srv-1']) {
-      const heartbeat = [DEFAULT_NOW, DEFAULT_NOW, id, staleBefore];
-      plans.push(await planOf(db, 'recordHeartbeat', [...heartbeat, applicationId, 'test', DEFAULT_NOW, serverId]));
-      plans.push(
-        await planOf(db, 'recordKnownHeartbeatWithResult', [
-          ...heartbeat,
-          DEFAULT_NOW,
-          applicationId,
-          'test',
-          DEFAULT_NOW,
-          serverId,
-          ...credential,
-          'scope',
-          'key',
-          'fingerprint',
-          200,
-          '{}',
-          'req',
-          DEFAULT_NOW,
-        ]),
+      const heartbeat: Heartbeat = { recordedAt: DEFAULT_NOW, seenAt: DEFAULT_NOW, staleBefore, owner, serverId };
+      statements.push(...(await statementsOf((rec) => recordHeartbeat(rec, id, heartbeat))));
+      statements.push(
+        ...(await statementsOf((rec) =>
+          recordKnownHeartbeatWithResult(rec, { ...heartbeat, id, credential }, result),
+        )),
       );
     }
-    plans.push(await planOf(db, 'stopShift', [DEFAULT_NOW, 'manual', id, staleBefore, applicationId, 'test', DEFAULT_NOW]));
+    const stop = { endedAt: DEFAULT_NOW, reason: 'manual', staleBefore, owner };
+    statements.push(...(await statementsOf((rec) => rec.transaction().execute((trx) => stopShift(trx, id, stop, DEFAULT_NOW)))));
+    expect(statements).toHaveLength(5);
+    const plans = [];
+    for (const statement of statements) plans.push(await planOf(db, statement));
     for (const plan of plans) {
       expect(plan).toContain('"Index Name":"shifts_pkey"');
       expect(plan).not.toMatch(/shifts_one_active|shifts_active_by_start/);

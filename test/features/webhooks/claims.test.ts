@@ -1,6 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { POSTGRES_STATEMENTS, runStatement } from '../../../src/db/sql/index.ts';
 import type { Executor } from '../../../src/db/types.ts';
 import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.ts';
 import { claimDueDeliveries, recordAttempts, type AttemptRecord, type ClaimOptions } from '../../../src/features/webhooks/repository.ts';
@@ -122,23 +121,45 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the outbox pla
       .executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${text}`, [...params]))
       .then(({ rows }) => rows.map((row) => row['QUERY PLAN']).join('\n'));
 
+  /** The statements a claim sends PostgreSQL (captured without a database, every query answering one row). */
+  async function claimStatements(): Promise<{ useOutboxIndexes: CompiledQuery; due: CompiledQuery; claimed: CompiledQuery }> {
+    const sent: CompiledQuery[] = [];
+    const db = recordingDb('postgres', sent, { id: 'delivery-1', endpoint_id: 'endpoint-1' });
+    await claimDueDeliveries(
+      { db, dialect: 'postgres', write: (job) => db.transaction().execute(job) },
+      { ...CLAIM, limit: 128 },
+    );
+    const find = (pattern: RegExp) => {
+      const found = sent.find((query) => pattern.test(query.sql));
+      if (!found) throw new Error(`no statement matches ${pattern}`);
+      return found;
+    };
+    return {
+      useOutboxIndexes: find(/enable_sort/),
+      due: find(/order by next_attempt_at/),
+      claimed: find(/join webhook_endpoints/),
+    };
+  }
+
   it('walks the due index in order instead of sorting every due delivery, and reads the claimed ones by key', async () => {
-    const params = [CLAIM.now, CLAIM.now, '[]', 256];
-    const plan = (db: Executor) => explain(db, POSTGRES_STATEMENTS.findDueDeliveries, params);
+    const statements = await claimStatements();
+    const useOutboxIndexes = (trx: Executor) => trx.executeQuery(statements.useOutboxIndexes);
+    const plan = (db: Executor) => explain(db, statements.due.sql, statements.due.parameters);
     await ctx.store.db.transaction().execute(async (trx) => {
       // What the planner does on its own with these statistics: the reason for the setting.
       expect(await plan(trx)).toMatch(/Sort/);
-      await runStatement(trx, 'useOutboxIndexes', []);
+      await useOutboxIndexes(trx);
       const walked = await plan(trx);
       expect(walked).not.toMatch(/Sort/);
       expect(walked).toMatch(/Index Scan using webhook_deliveries_due/);
     });
     // Reading what a claim took (in its transaction): each delivery, its event and its endpoint by primary key.
     const ids = JSON.stringify((await ctx.store.db.selectFrom('webhook_deliveries').select('id').limit(64).execute()).map((r) => r.id));
-    const read = (db: Executor) => explain(db, POSTGRES_STATEMENTS.findClaimedDeliveries, [ids]);
+    expect(statements.claimed.parameters).toHaveLength(1);
+    const read = (db: Executor) => explain(db, statements.claimed.sql, [ids]);
     await ctx.store.db.transaction().execute(async (trx) => {
       expect(await read(trx)).toMatch(/Seq Scan on webhook_deliveries|Hash Join/);
-      await runStatement(trx, 'useOutboxIndexes', []);
+      await useOutboxIndexes(trx);
       const byKey = await read(trx);
       expect(byKey).not.toMatch(/Seq Scan|Hash Join|Merge Join/);
       expect(byKey).toMatch(/webhook_deliveries_pkey/);
@@ -169,13 +190,16 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('the outbox pla
     // The results as recordAttempts sends them: its statements, captured without a database.
     const sent: CompiledQuery[] = [];
     await recordAttempts(recordingDb('postgres', sent), 'postgres', records);
-    const recording = sent.find((query) => query.sql === POSTGRES_STATEMENTS.recordDeliveryResults);
+    const recording = sent.find((query) => query.sql.startsWith('update webhook_deliveries'));
+    const setting = sent.find((query) => /enable_sort/.test(query.sql));
     expect(recording).toBeDefined();
-    const plan = (db: Executor) => explain(db, POSTGRES_STATEMENTS.recordDeliveryResults, recording!.parameters);
+    expect(setting).toBeDefined();
+    const useOutboxIndexes = (trx: Executor) => trx.executeQuery(setting!);
+    const plan = (db: Executor) => explain(db, recording!.sql, recording!.parameters);
     await ctx.store.db.transaction().execute(async (trx) => {
       // What the planner does on its own with these statistics: the reason for the setting.
       expect(await plan(trx)).toMatch(/Hash Join|Merge Join/);
-      await runStatement(trx, 'useOutboxIndexes', []);
+      await useOutboxIndexes(trx);
       const byKey = await plan(trx);
       expect(byKey).toMatch(/Nested Loop/);
       expect(byKey).toMatch(/Index Scan using webhook_deliveries_pkey/);

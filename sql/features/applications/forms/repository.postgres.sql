@@ -3,5 +3,6 @@ select "id", "workspace_id", "name", "slug", "status", "description", "departmen
 -- values: ["workspace-1"]
 
 -- findForm
--- named statement findForm (named.postgres.sql)
+select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
+from application_forms where id = $1 and workspace_id = $2;
 -- values: ["form-1","workspace-1"]

@@ -1,7 +1,8 @@
 -- listForms
-select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "workspace_id" = ?;
+select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "workspace_id" = +?;
 -- values: ["workspace-1"]
 
 -- findForm
--- named statement findForm (named.sqlite.sql)
+select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
+from application_forms where id = +? and workspace_id = +?;
 -- values: ["form-1","workspace-1"]

@@ -1,13 +1,23 @@
 -- findPendingSubmission
--- named statement findPendingSubmission (named.postgres.sql)
+select id from submissions
+where form_id = $1 and environment = $2 and game_user_id = $3 and status in ('submitted', 'under_review');
 -- values: ["form-1","live","2001"]
 
 -- lastRejectionAt
--- named statement findLastRejection (named.postgres.sql)
+select rejected_at from submissions
+where form_id = $1 and environment = $2 and game_user_id = $3 and status = 'rejected' and rejected_at is not null
+order by rejected_at desc
+limit 1;
 -- values: ["form-1","live","2001"]
 
 -- insertSubmissionUnlessPending
--- named statement insertSubmissionUnlessPending (named.postgres.sql)
+insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,
+  accepted_at, rejected_at, staff_profile_id, updated_at, form_id, environment, game_user_id)
+values ($1, $2, $3, $4, $5, $6, $7, $8,
+  $9, $10, $11, $12, $13, $14, $15,
+  $16)
+on conflict do nothing
+returning id;
 -- values: ["submission-1","workspace-1","submitted",null,null,"{\"gameUserId\":\"2001\",\"gameUsername\":null,\"displayName\":null,\"chatUserId\":null}","[]",1773230400000,null,null,null,null,1773230400000,"form-1","live","2001"]
 
 -- listApplicantSubmissions

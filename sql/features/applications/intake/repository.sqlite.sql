@@ -1,15 +1,25 @@
 -- findPendingSubmission
--- named statement findPendingSubmission (named.sqlite.sql)
+select id from submissions
+where form_id = +? and environment = +? and game_user_id = +? and status in ('submitted', 'under_review');
 -- values: ["form-1","live","2001"]
 
 -- lastRejectionAt
--- named statement findLastRejection (named.sqlite.sql)
+select rejected_at from submissions
+where form_id = +? and environment = +? and game_user_id = +? and status = 'rejected' and rejected_at is not null
+order by rejected_at desc
+limit 1;
 -- values: ["form-1","live","2001"]
 
 -- insertSubmissionUnlessPending
--- named statement insertSubmissionUnlessPending (named.sqlite.sql)
+insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,
+  accepted_at, rejected_at, staff_profile_id, updated_at, form_id, environment, game_user_id)
+values (+?, +?, +?, +?, +?, +?, +?, +?,
+  +?, +?, +?, +?, +?, +?, +?,
+  +?)
+on conflict do nothing
+returning id;
 -- values: ["submission-1","workspace-1","submitted",null,null,"{\"gameUserId\":\"2001\",\"gameUsername\":null,\"displayName\":null,\"chatUserId\":null}","[]",1773230400000,null,null,null,null,1773230400000,"form-1","live","2001"]
 
 -- listApplicantSubmissions
-select "s"."id", "s"."form_id", "f"."name" as "form_name", "s"."status", "s"."created_at", "s"."accepted_at", "s"."rejected_at" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = ? and "s"."environment" = ? and "s"."game_user_id" = ? order by "s"."created_at" desc, "s"."id" desc limit ?;
+select "s"."id", "s"."form_id", "f"."name" as "form_name", "s"."status", "s"."created_at", "s"."accepted_at", "s"."rejected_at" from "submissions" as "s" left join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."workspace_id" = +? and "s"."environment" = +? and "s"."game_user_id" = +? order by "s"."created_at" desc, "s"."id" desc limit +?;
 -- values: ["workspace-1","live","2001",20]

@@ -1,6 +1,6 @@
-import type { FormRow } from '../../../db/sql/applications.ts';
-import { runStatement } from '../../../db/sql/index.ts';
-import type { Executor } from '../../../db/types.ts';
+import { sql, type Selectable } from 'kysely';
+import { rowsOf } from '../../../db/dialect.ts';
+import type { ApplicationFormTable, Executor } from '../../../db/types.ts';
 import { readQuestions, type Question } from './questions.ts';
 
 /** An application form as the service reads it. */
@@ -15,6 +15,12 @@ export interface Form {
   readonly cooldownDays: number;
   readonly questions: Question[];
 }
+
+/** A form's columns as the service reads them. */
+type FormRow = Pick<
+  Selectable<ApplicationFormTable>,
+  'id' | 'workspace_id' | 'name' | 'slug' | 'status' | 'description' | 'department_id' | 'cooldown_days' | 'questions'
+>;
 
 const FORM_COLUMNS = [
   'id',
@@ -57,6 +63,10 @@ export async function listForms(db: Executor, workspaceId: string): Promise<Form
 
 /** The form with this id in this workspace (another workspace's form is none). */
 export async function findForm(db: Executor, workspaceId: string, formId: string): Promise<Form | undefined> {
-  const [row] = await runStatement(db, 'findForm', [formId, workspaceId]);
+  const [row] = await rowsOf(
+    db,
+    sql<FormRow>`select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
+from application_forms where id = ${formId} and workspace_id = ${workspaceId}`,
+  );
   return row ? toForm(row) : undefined;
 }

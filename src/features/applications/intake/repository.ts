@@ -1,5 +1,7 @@
-import { runStatement } from '../../../db/sql/index.ts';
+import { sql } from 'kysely';
+import { rowsOf } from '../../../db/dialect.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
+import { pendingStatus } from '../rules.ts';
 
 /** What an applicant's submission to a form needs to know before it is inserted. */
 export interface ApplicantOnForm {
@@ -8,17 +10,29 @@ export interface ApplicantOnForm {
   readonly gameUserId: string;
 }
 
-const applicantValues = (who: ApplicantOnForm): [string, string, string] => [who.formId, who.environment, who.gameUserId];
+/** SQL: a submission of the applicant to the form. */
+const applicantOnForm = (who: ApplicantOnForm) =>
+  sql<boolean>`form_id = ${who.formId} and environment = ${who.environment} and game_user_id = ${who.gameUserId}`;
 
 /** The applicant's submission to the form awaiting review (at most one: `submissions_one_pending`). */
 export async function findPendingSubmission(db: Executor, who: ApplicantOnForm): Promise<string | undefined> {
-  const [row] = await runStatement(db, 'findPendingSubmission', applicantValues(who));
+  const [row] = await rowsOf(
+    db,
+    sql<{ id: string }>`select id from submissions
+where ${applicantOnForm(who)} and ${pendingStatus('status')}`,
+  );
   return row?.id;
 }
 
 /** When the applicant's latest rejection on the form was, if any (a provisioned rejection has no known time). */
 export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promise<number | null> {
-  const [row] = await runStatement(db, 'findLastRejection', applicantValues(who));
+  const [row] = await rowsOf(
+    db,
+    sql<{ rejected_at: number }>`select rejected_at from submissions
+where ${applicantOnForm(who)} and status = 'rejected' and rejected_at is not null
+order by rejected_at desc
+limit 1`,
+  );
   return row === undefined ? null : Number(row.rejected_at);
 }
 
@@ -28,24 +42,17 @@ export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promi
  * nothing). Returns whether this call inserted it.
  */
 export async function insertSubmissionUnlessPending(db: Executor, row: SubmissionTable): Promise<boolean> {
-  const inserted = await runStatement(db, 'insertSubmissionUnlessPending', [
-    row.id,
-    row.workspace_id,
-    row.status,
-    row.score,
-    row.reviewer_notes,
-    row.applicant,
-    row.answers,
-    row.created_at,
-    row.reviewed_at,
-    row.accepted_at,
-    row.rejected_at,
-    row.staff_profile_id,
-    row.updated_at,
-    row.form_id,
-    row.environment,
-    row.game_user_id,
-  ]);
+  const r = row;
+  const inserted = await rowsOf(
+    db,
+    sql<{ id: string }>`insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,
+  accepted_at, rejected_at, staff_profile_id, updated_at, form_id, environment, game_user_id)
+values (${r.id}, ${r.workspace_id}, ${r.status}, ${r.score}, ${r.reviewer_notes}, ${r.applicant}, ${r.answers}, ${r.created_at},
+  ${r.reviewed_at}, ${r.accepted_at}, ${r.rejected_at}, ${r.staff_profile_id}, ${r.updated_at}, ${r.form_id}, ${r.environment},
+  ${r.game_user_id})
+on conflict do nothing
+returning id`,
+  );
   return inserted.length === 1;
 }
 

@@ -1,7 +1,6 @@
 import type { TimeCursor } from '../../../paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
-import { sql } from 'kysely';
-import { PENDING_STATUSES, SUBMISSION_STATUSES } from '../rules.ts';
+import { PENDING_STATUSES, pendingStatus, SUBMISSION_STATUSES } from '../rules.ts';
 import type { SubmissionItemRow } from '../submission-item.ts';
 
 export interface QueueFilter {
@@ -43,7 +42,7 @@ export async function listQueue(db: Executor, filter: QueueFilter): Promise<Subm
   // expect almost no rows, and read them all by another index). Every status is no filter at all.
   const statuses = new Set(filter.statuses);
   const pendingOnly = [...statuses].every((status) => (PENDING_STATUSES as readonly string[]).includes(status));
-  if (pendingOnly) query = query.where(sql<boolean>`s.status in (${sql.join(PENDING_STATUSES.map((status) => sql.lit(status)))})`);
+  if (pendingOnly) query = query.where(pendingStatus('s.status'));
   const narrower = pendingOnly ? statuses.size < PENDING_STATUSES.length : statuses.size < SUBMISSION_STATUSES.length;
   if (narrower) query = query.where('s.status', 'in', [...statuses]);
   if (filter.formId !== null) query = query.where('s.form_id', '=', filter.formId);

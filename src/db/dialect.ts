@@ -1,0 +1,121 @@
+/**
+ * Where the two stores' SQL differs, as small helpers a query uses inline: the store an executor belongs to is
+ * decided here and nowhere else. A statement both stores accept is written once (Kysely compiles its
+ * placeholders per store: `+?` on SQLite, see SqliteValueQueryCompiler; `$n` on PostgreSQL).
+ */
+import { PostgresAdapter, sql, SqliteQueryCompiler, type Dialect as KyselyDialect, type RawBuilder } from 'kysely';
+import type { Dialect, Executor } from './types.ts';
+
+/** Which store `db` (a store's Kysely instance or one of its transactions) belongs to. */
+export function dialectOf(db: Executor): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * SQLite's query compiler, writing every value as `+?` (the no-op unary plus) instead of a bare `?`. When SQLite's
+ * planner compares a bare parameter with a constant while planning (it does for a join, for a partial index, for
+ * an ORDER BY ... LIMIT), it marks the statement to be compiled again whenever that parameter is bound anew, so a
+ * statement the store keeps prepared (statement-cache.ts) was parsed and planned on every run (a heartbeat at 700
+ * a second spent 12% of the gateway's CPU there). `+?` is an expression, not a parameter, to that check, and plans
+ * the same (test/db/prepared-statements.test.ts compares every snapshotted statement's plan with its bare twin).
+ */
+export class SqliteValueQueryCompiler extends SqliteQueryCompiler {
+  protected override getCurrentParameterPlaceholder(): string {
+    return '+?';
+  }
+}
+
+/** A SQLite dialect whose queries compile with SqliteValueQueryCompiler. */
+export function withValuePlaceholders(dialect: KyselyDialect): KyselyDialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => dialect.createDriver(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => new SqliteValueQueryCompiler(),
+  };
+}
+
+/** Column types a JSON recordset declares (PostgreSQL needs them; SQLite reads each field as its JSON type). */
+export type RecordsetColumnType = 'text' | 'bigint' | 'integer';
+
+/**
+ * Rows given as one JSON value (an array of objects), as a table named `alias` with `columns` in a FROM clause
+ * (to join or update from): a statement that writes or joins many rows keeps one text whatever their number (one
+ * prepared statement, not one per count).
+ */
+export function jsonRecordset(
+  db: Executor,
+  rows: readonly object[],
+  alias: string,
+  columns: Readonly<Record<string, RecordsetColumnType>>,
+): RawBuilder<unknown> {
+  const json = JSON.stringify(rows);
+  const names = Object.keys(columns);
+  if (dialectOf(db) === 'postgres') {
+    const declared = names.map((name) => `${name} ${columns[name]}`).join(', ');
+    return sql`json_to_recordset(${json}::json) as ${sql.raw(alias)}(${sql.raw(declared)})`;
+  }
+  const fields = names.map((name) => `value ->> '${name}' as ${name}`).join(', ');
+  return sql`(select ${sql.raw(fields)} from json_each(${json})) as ${sql.raw(alias)}`;
+}
+
+/**
+ * The same rows as a SELECT of `columns` in order, then `constants` (for an INSERT … SELECT): on SQLite read from
+ * the JSON directly (a SELECT from the recordset as a subquery costs SQLite a few more instructions a row).
+ */
+export function selectJsonRows(
+  db: Executor,
+  rows: readonly object[],
+  columns: Readonly<Record<string, RecordsetColumnType>>,
+  constants?: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const names = Object.keys(columns);
+  const rest = constants === undefined ? sql`` : sql`, ${constants}`;
+  if (dialectOf(db) === 'postgres') {
+    return sql`select ${sql.raw(names.join(', '))}${rest}
+from ${jsonRecordset(db, rows, 'r', columns)}`;
+  }
+  const fields = names.map((name) => `value ->> '${name}'`).join(', ');
+  return sql`select ${sql.raw(fields)}${rest}
+from json_each(${JSON.stringify(rows)})`;
+}
+
+/**
+ * Whether `column` is one of `values`, given as one JSON value: one text for any number of values. On PostgreSQL
+ * an array (`= any`), which it reads by index as a list of keys.
+ */
+export function inJsonList(db: Executor, column: string, values: readonly string[]): RawBuilder<boolean> {
+  const json = JSON.stringify(values);
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`${sql.raw(column)} = any(array(select json_array_elements_text(${json}::json)))`
+    : sql<boolean>`${sql.raw(column)} in (select value from json_each(${json}))`;
+}
+
+/** Whether `column` is none of `values`, given as one JSON value. */
+export function notInJsonList(db: Executor, column: string, values: readonly string[]): RawBuilder<boolean> {
+  const json = JSON.stringify(values);
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`${sql.raw(column)} not in (select json_array_elements_text(${json}::json))`
+    : sql<boolean>`${sql.raw(column)} not in (select value from json_each(${json}))`;
+}
+
+/**
+ * The larger of two values (SQLite's two-argument `max`, PostgreSQL's `greatest`); each a `sql` fragment or a
+ * value.
+ */
+export function greatest(db: Executor, a: unknown, b: unknown): RawBuilder<number> {
+  return dialectOf(db) === 'postgres' ? sql<number>`greatest(${a}, ${b})` : sql<number>`max(${a}, ${b})`;
+}
+
+/**
+ * A row lock a statement takes on PostgreSQL (`for no key update`, `for update skip locked`); nothing on SQLite,
+ * whose one writer needs no row locks.
+ */
+export function rowLock(db: Executor, lock: 'for no key update' | 'for update skip locked'): RawBuilder<unknown> {
+  return dialectOf(db) === 'postgres' ? sql.raw(`\n${lock}`) : sql.raw('');
+}
+
+/** Runs a `sql` template on `db` and returns its rows. */
+export async function rowsOf<R>(db: Executor, query: RawBuilder<R>): Promise<R[]> {
+  return (await query.execute(db)).rows;
+}
