@@ -16,10 +16,11 @@ const FEATURES = {
   regex: '^(\\.\\./)+features(/|$)',
   message: 'The store, idempotency and keys know no feature: a feature depends on them, never the reverse.',
 };
-// From a module of one feature: a module of another feature (`../<feature>/…`, or `…/features/<feature>/…`) whose
-// name contains `repository` (repository.ts, batch-repository.ts, …).
+// From a module of one feature: a module of another feature (`../<feature>/…`, `../../<feature>/…` from a feature
+// inside a domain such as activity/, or `…/features/<feature>/…`) whose name contains `repository`
+// (repository.ts, admin-repository.ts, …).
 const OTHER_REPOSITORY = {
-  regex: '^(\\.\\./[^./][^/]*|(\\.\\./)+features/[^/]+)/[^/]*repository[^/]*$',
+  regex: '^((\\.\\./){1,2}[^./][^/]*|(\\.\\./)+features/([^/]+/)?[^/]+)/[^/]*repository[^/]*$',
   message:
     "A feature's repository.ts is its own: read another feature through its service or its shared read module " +
     '(e.g. staff/profiles.ts, workspaces/workspace.ts).',
@@ -29,7 +30,7 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 
 export const layering = [
   { files: ['src/features/**/*.ts'], rules: restrict(OTHER_REPOSITORY) },
-  { files: ['src/features/*/service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
+  { files: ['src/features/**/service.ts', 'src/features/**/*-service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
   {
     files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts', 'src/members/**/*.ts'],
     rules: restrict(FRAMEWORK, HTTP, FEATURES),

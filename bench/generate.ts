@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database, Dialect, ShiftTable } from '../src/db/types.ts';
-import { rebuildTotals } from '../src/features/totals/service.ts';
+import { rebuildTotals } from '../src/features/activity/totals/service.ts';
 import { applyProvisioning } from '../src/provisioning/apply.ts';
 import { insertApplications } from './applications-data.ts';
 import type { DatasetPlan } from './plan.ts';

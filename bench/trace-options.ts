@@ -7,7 +7,7 @@ import type { StoreName } from './targets.ts';
 export const TRACE_DEFAULTS = { repeats: 3, warmup: 300, waitMs: 300 } as const;
 
 /**
- * The webhook dispatcher polls the outbox every second by default (src/config.ts): that poll would fall into some
+ * The webhook dispatcher polls the outbox every second by default (src/shared/config.ts): that poll would fall into some
  * windows and not others. Polling once a minute (the longest allowed) leaves the windows quiet; a write still
  * wakes the dispatcher when it commits deliveries, and that counts as the request's.
  */

@@ -1,8 +1,8 @@
 // Writes the OpenAPI document the service serves (built from the route schemas) to the given file.
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.ts';
-import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import { loadConfig } from '../src/shared/config.ts';
 import { openStore } from '../src/db/connect.ts';
 
 const out = process.argv[2] ?? 'openapi.json';

@@ -1,19 +1,19 @@
 import { parseArgs } from 'node:util';
-import { optional, parseCommand, UsageError } from './cli-args.ts';
-import { systemClock } from './clock.ts';
-import { erase, ERASE_USAGE } from './cli-erase.ts';
-import { backup, keys, OPERATIONS_USAGE } from './cli-operations.ts';
-import { text, uuid } from './cli-values.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { optional, parseCommand, UsageError } from './cli/args.ts';
+import { systemClock } from './shared/clock.ts';
+import { erase, ERASE_USAGE } from './cli/erase.ts';
+import { backup, keys, OPERATIONS_USAGE } from './cli/keys-and-backup.ts';
+import { text, uuid } from './cli/values.ts';
+import { ConfigError, loadConfig } from './shared/config.ts';
 import { BackupError } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
-import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks.ts';
-import { runDemo } from './demo.ts';
+import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli/webhooks.ts';
+import { runDemo } from './cli/demo.ts';
 import { KeyManagementError } from './keys/management.ts';
 import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.ts';
 import { catchSignals, startServer } from './server.ts';
-import { rebuildTotals, workspaceExists } from './features/totals/service.ts';
-import { upgradeStore } from './upgrade.ts';
+import { rebuildTotals, workspaceExists } from './features/activity/totals/service.ts';
+import { upgradeStore } from './runtime/upgrade.ts';
 
 const USAGE = `Usage: workspace-gateway <command> [options]
 

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { BackgroundThread } from './background/thread.ts';
-import { systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { systemClock, type Clock } from './shared/clock.ts';
+import type { Config } from './shared/config.ts';
 import { openStore, type Store } from './db/connect.ts';
 import { logFormatFor, loggerOptions } from './http/logging.ts';
 import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
-import { startBackgroundJobs } from './jobs.ts';
-import { upgradeStore } from './upgrade.ts';
+import { startBackgroundJobs } from './runtime/jobs.ts';
+import { upgradeStore } from './runtime/upgrade.ts';
 
 /** PostgreSQL connections of the webhook dispatcher (claims, results), apart from the API's pool. */
 const DISPATCHER_POOL_SIZE = 2;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { optional, parseCommand, repeated, required, UsageError } from '../src/cli-args.ts';
-import { oneOf, text, uuid, wholeNumber } from '../src/cli-values.ts';
+import { optional, parseCommand, repeated, required, UsageError } from '../src/cli/args.ts';
+import { oneOf, text, uuid, wholeNumber } from '../src/cli/values.ts';
 
 const ID = '8A0F3F4E-1D7B-4C55-9A51-0D5E2B7C0004';
 

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { openStore } from '../src/db/connect.ts';
 import { pendingMigrations } from '../src/db/migrate.ts';
 import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
-import { newId, randomBase62 } from '../src/ids.ts';
+import { newId, randomBase62 } from '../src/shared/ids.ts';
 import { runCli, startCli, type ServingProcess } from './helpers/cli.ts';
 import { bearer, buildFixture, seed, UNIVERSE_ID } from './helpers/fixtures.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/clock.ts';
-import { sha256Hex } from '../src/ids.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import { sha256Hex } from '../src/shared/ids.ts';
 import { runCli, startCli, type ServingProcess } from './helpers/cli.ts';
 import { bearer, buildFixture, seed } from './helpers/fixtures.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toIso, toIsoOrNull } from '../src/clock.ts';
+import { toIso, toIsoOrNull } from '../src/shared/clock.ts';
 
 describe('toIso', () => {
   it('formats exactly as Date#toISOString, across minutes, years and signs', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRequestId, newTimeOrderedId, randomBase62, sha256Hex } from '../src/ids.ts';
+import { newRequestId, newTimeOrderedId, randomBase62, sha256Hex } from '../src/shared/ids.ts';
 
 describe('random ids', () => {
   it('have the requested length and only base62 characters, across pool refills', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/errors.ts';
-import { cursorPair, timeCursor } from '../src/paging.ts';
+import { AppError } from '../src/shared/errors.ts';
+import { cursorPair, timeCursor } from '../src/shared/paging.ts';
 
 function thrown(run: () => unknown): AppError {
   try {

@@ -1,6 +1,6 @@
 import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { randomBase62 } from '../ids.ts';
+import { randomBase62 } from '../shared/ids.ts';
 import { sqliteFilename } from './connect.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
 

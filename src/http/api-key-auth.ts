@@ -1,9 +1,9 @@
-import type { ApiKeyActor, Environment } from '../actor.ts';
-import type { Clock } from '../clock.ts';
+import type { ApiKeyActor, Environment } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
 import { sql } from 'kysely';
 import { rowsOf } from '../db/dialect.ts';
 import type { Executor } from '../db/types.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
 import { keyRefusal, type KeyCredential } from '../keys/credential.ts';
 import { bearerToken, unauthenticated } from './bearer.ts';

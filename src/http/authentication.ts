@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Config } from '../shared/config.ts';
 import type { Executor } from '../db/types.ts';
 import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from './api-key-auth.ts';
 import { createDashboardAuthenticator, type DashboardAuthenticator } from './dashboard-auth.ts';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 
 const BEARER_RE = /^Bearer ([^\s]+)$/i;
 

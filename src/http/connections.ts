@@ -1,9 +1,9 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { Config } from '../config.ts';
-import type { ErrorCode } from '../errors.ts';
-import { newRequestId } from '../ids.ts';
+import type { Config } from '../shared/config.ts';
+import type { ErrorCode } from '../shared/errors.ts';
+import { newRequestId } from '../shared/ids.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
 
 type TimeoutSettings = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, validationError } from '../errors.ts';
+import { AppError, validationError } from '../shared/errors.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** application/json, or a +json type, with optional parameters. */

@@ -1,10 +1,10 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } from 'jose';
-import type { UserActor } from '../actor.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import type { UserActor } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Config } from '../shared/config.ts';
 import type { Executor } from '../db/types.ts';
-import { AppError } from '../errors.ts';
-import { isUuid } from '../ids.ts';
+import { AppError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
 import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.ts';
 import { findMemberships } from '../members/repository.ts';
 import { bearerToken, unauthenticated } from './bearer.ts';

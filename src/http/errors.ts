@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES, type ErrorCode, type ValidationIssue } from '../errors.ts';
+import { AppError, ERROR_CODES, type ErrorCode, type ValidationIssue } from '../shared/errors.ts';
 
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   validation_failed: 400,

@@ -6,9 +6,9 @@
  */
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { Actor } from '../actor.ts';
+import type { Actor } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
-import { AppError, RefusalAfterWrites } from '../errors.ts';
+import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
 import type {
   ErrorResponse,
   Idempotency,

@@ -1,5 +1,5 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { LogLevel } from '../config.ts';
+import type { LogLevel } from '../shared/config.ts';
 
 /** Credentials never reach the logs, whatever a log line carries. */
 export const REDACT_PATHS = [

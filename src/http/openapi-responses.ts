@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors.ts';
+import type { ErrorCode } from '../shared/errors.ts';
 import { AUTH_REALM, ERROR_SCHEMA_ID, STATUS_BY_CODE } from './errors.ts';
 
 /**

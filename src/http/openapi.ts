@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import type { ErrorCode } from '../errors.ts';
+import type { ErrorCode } from '../shared/errors.ts';
 import { ErrorResponseSchema } from './errors.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './headers.ts';
 import {

@@ -1,10 +1,10 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Actor } from '../actor.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import { AppError } from '../errors.ts';
+import type { Actor } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Config } from '../shared/config.ts';
+import { AppError } from '../shared/errors.ts';
 
 export interface RateLimiter {
   /**

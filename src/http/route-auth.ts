@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../actor.ts';
-import { AppError } from '../errors.ts';
+import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../shared/actor.ts';
+import { AppError } from '../shared/errors.ts';
 import type { KeyCredential } from '../keys/credential.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';

@@ -1,6 +1,6 @@
 import { Type, type StringOptions } from '@sinclair/typebox';
 import type { KeywordDefinition } from 'ajv';
-import { isUuid } from '../ids.ts';
+import { isUuid } from '../shared/ids.ts';
 
 /**
  * Schema keyword of request text that names something by uuid (a path parameter, a query parameter, a body

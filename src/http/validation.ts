@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validationError } from '../errors.ts';
+import { validationError } from '../shared/errors.ts';
 import { uuidTextKeyword } from './uuid-text.ts';
 import { IDEMPOTENCY_KEY_HEADER } from './headers.ts';
 

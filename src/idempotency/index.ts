@@ -10,12 +10,12 @@
  * - a concurrent duplicate sees 409 while the first request is in flight.
  */
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { inSavepoint, savepoint } from '../db/savepoint.ts';
 import type { Store } from '../db/store.ts';
 import type { Database } from '../db/types.ts';
-import { AppError } from '../errors.ts';
-import { sha256Hex } from '../ids.ts';
+import { AppError } from '../shared/errors.ts';
+import { sha256Hex } from '../shared/ids.ts';
 import {
   responseOf,
   storableFailure,
@@ -172,7 +172,7 @@ class KeyCompletedMeanwhile extends Error {
 /**
  * A key completed meanwhile, or PostgreSQL's deadlock_detected or serialization_failure: the transaction was
  * rolled back and may simply run again. (A safety net: writers of several shifts lock them in one order,
- * src/features/shifts/repository.ts lockShifts, so that they wait for each other instead of deadlocking.)
+ * src/features/activity/shifts/repository.ts lockShifts, so that they wait for each other instead of deadlocking.)
  */
 function mayRunAgain(error: unknown): boolean {
   if (error instanceof KeyCompletedMeanwhile) return true;

@@ -1,7 +1,7 @@
 /** What an idempotent operation is and comes to, shared by the strategies of both stores. */
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { AppError, RefusalAfterWrites } from '../errors.ts';
+import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
 import type { StoredResponse } from './index.ts';
 
 export { RefusalAfterWrites };

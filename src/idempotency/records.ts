@@ -4,10 +4,10 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { dialectOf, rowsOf } from '../db/dialect.ts';
 import type { Database, Executor } from '../db/types.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../shared/errors.ts';
 import type { StoredResponse, StoredResult } from './index.ts';
 
 /** Results are replayable for this long. */

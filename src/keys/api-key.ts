@@ -3,8 +3,8 @@
  * characters; only its SHA-256 is ever stored. Used by request authentication and by provisioning alike, so it
  * knows neither HTTP nor the database.
  */
-import type { Environment } from '../actor.ts';
-import { randomBase62, sha256Hex } from '../ids.ts';
+import type { Environment } from '../shared/actor.ts';
+import { randomBase62, sha256Hex } from '../shared/ids.ts';
 
 /** Every API key starts with this; a bearer token that does is never taken for a dashboard token. */
 export const API_KEY_PREFIX = 'wsk_';

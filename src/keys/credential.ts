@@ -3,7 +3,7 @@
  * when the key was looked up. A key looked up within the last minute may be used without a lookup (a cached key,
  * src/http/api-key-auth.ts); a statement that acts for it then checks that these values still hold
  * (`credentialHolds`), so its actor is exactly the one a lookup would build now (the known heartbeat's,
- * src/features/shifts/repository.ts). What makes a key usable is defined here once, for the lookup (`keyRefusal`)
+ * src/features/activity/shifts/repository.ts). What makes a key usable is defined here once, for the lookup (`keyRefusal`)
  * and for such a statement (`usableKey`).
  */
 import { sql, type RawBuilder } from 'kysely';

@@ -1,7 +1,7 @@
-import { ENVIRONMENTS, SCOPES, type Environment, type Scope } from '../actor.ts';
-import type { Clock } from '../clock.ts';
+import { ENVIRONMENTS, SCOPES, type Environment, type Scope } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db, Executor } from '../db/types.ts';
-import { newId } from '../ids.ts';
+import { newId } from '../shared/ids.ts';
 import { generateApiKey, hashApiKey } from './api-key.ts';
 import { findApplication, findKey, insertKey, listKeys, revokeKey, setKeyExpiry, type KeyRow } from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Database } from '../db/types.ts';
 import { consistencyIssues } from './consistency.ts';
 import { parseProvisioningDocument } from './document.ts';

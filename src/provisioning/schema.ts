@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../actor.ts';
+import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../shared/actor.ts';
 import { MAX_QUESTIONS, QuestionInputSchema } from '../features/applications/forms/questions.ts';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-types.ts';
-import { UUID_PATTERN } from '../ids.ts';
+import { UUID_PATTERN } from '../shared/ids.ts';
 
 /**
  * The provisioning document (README, "Provisioning"). Every object rejects unknown properties so a typo fails loudly

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import { UUID_PATTERN } from '../ids.ts';
+import { UUID_PATTERN } from '../shared/ids.ts';
 import { jsonPath, type ProvisioningIssue } from './errors.ts';
 import { ProvisioningDocumentSchema, SLUG_PATTERN, type ProvisioningDocument } from './schema.ts';
 

@@ -1,9 +1,9 @@
-import type { Environment, Scope } from '../actor.ts';
+import type { Environment, Scope } from '../shared/actor.ts';
 import { readQuestions, type Question } from '../features/applications/forms/questions.ts';
 import type { Executor } from '../db/types.ts';
 import { rankings } from '../features/workspaces/rankings.ts';
 import { generateApiKey, hashApiKey } from '../keys/api-key.ts';
-import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/totals/service.ts';
+import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/activity/totals/service.ts';
 import { instant } from './document.ts';
 import {
   applicationRow,

@@ -12,8 +12,8 @@ describe('benchmark trace: a real gateway on SQLite', () => {
     expect(health?.kind).toBe('health');
     expect(heartbeat?.kind).toBe('heartbeat');
     expect(health?.every.length).toBeGreaterThan(0);
-    expect(heartbeat?.every).toContain('src/features/shifts/routes.ts');
-    expect(heartbeat?.beyondReference).toContain('src/features/shifts/routes.ts');
-    expect(health?.any).not.toContain('src/features/shifts/routes.ts');
+    expect(heartbeat?.every).toContain('src/features/activity/shifts/routes.ts');
+    expect(heartbeat?.beyondReference).toContain('src/features/activity/shifts/routes.ts');
+    expect(health?.any).not.toContain('src/features/activity/shifts/routes.ts');
   }, 60_000);
 });

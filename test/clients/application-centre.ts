@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Scope } from '../../src/actor.ts';
+import type { Scope } from '../../src/shared/actor.ts';
 import type { FormDocument, ProvisioningDocument } from '../../src/provisioning/schema.ts';
 import { runCli } from '../helpers/cli.ts';
 import type { TestDatabase } from '../helpers/stores.ts';

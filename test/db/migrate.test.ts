@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, migratorFor } from '../../src/db/migrate.ts';
-import { randomBase62 } from '../../src/ids.ts';
+import { randomBase62 } from '../../src/shared/ids.ts';
 import { POSTGRES_URL } from '../helpers/postgres.ts';
 import { createTestDatabase, STORE_KINDS } from '../helpers/stores.ts';
 

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, sqliteFilename, type Store } from '../../src/db/connect.ts';
 import { MAX_NAMED_TEXTS } from '../../src/db/pg-dialect.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../helpers/stores.ts';
 import { loadQueryModule, moduleSamples, queryModules, sampleQueries } from './sql-samples.ts';
 

@@ -4,7 +4,7 @@ import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { recordAttempts, type AttemptRecord } from '../../src/features/webhooks/repository.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';
-import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/shifts/shift-client.ts';
+import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/activity/shifts/shift-client.ts';
 import { recordingDb, SNAPSHOT_DIALECTS } from './sql-samples.ts';
 
 /**

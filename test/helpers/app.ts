@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/clock.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
+import { loadConfig, type Config } from '../../src/shared/config.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { checkedInject, type Inject } from './contract.ts';
 import { createTestDatabase, type StoreKind, type TestDatabase } from './stores.ts';

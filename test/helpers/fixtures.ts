@@ -20,10 +20,10 @@
  * 3001..3003, chat user ids 6661..6663, its only member SECOND_REVIEWER_USER_ID with every permission).
  */
 import { SignJWT } from 'jose';
-import { PERMISSIONS, SCOPES, type Environment, type Feature, type Scope } from '../../src/actor.ts';
-import type { Clock } from '../../src/clock.ts';
+import { PERMISSIONS, SCOPES, type Environment, type Feature, type Scope } from '../../src/shared/actor.ts';
+import type { Clock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
-import { newId, randomBase62 } from '../../src/ids.ts';
+import { newId, randomBase62 } from '../../src/shared/ids.ts';
 import { applyProvisioning, type ProvisionResult } from '../../src/provisioning/apply.ts';
 import type {
   ChatDocument,

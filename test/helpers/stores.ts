@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openStore, type Store } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { randomBase62 } from '../../src/ids.ts';
+import { randomBase62 } from '../../src/shared/ids.ts';
 import { POSTGRES_URL, probePostgres, urlWithSchema } from './postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';

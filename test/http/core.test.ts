@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import { REDACT_PATHS } from '../../src/http/logging.ts';
 import { createTestContext, DEFAULT_NOW, testConfig, type TestContext } from '../helpers/app.ts';
 import { checkedInject } from '../helpers/contract.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/shared/config.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { bearer, buildFixture, seed } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';

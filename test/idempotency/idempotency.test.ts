@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
-import { AppError, RefusalAfterWrites } from '../../src/errors.ts';
+import { AppError, RefusalAfterWrites } from '../../src/shared/errors.ts';
 import pg from 'pg';
 import { errorResponse } from '../../src/http/idempotency.ts';
 import {
@@ -16,7 +16,7 @@ import {
   type StoredResponse,
 } from '../../src/idempotency/index.ts';
 import { storeResult } from '../../src/idempotency/records.ts';
-import { newId, newRequestId } from '../../src/ids.ts';
+import { newId, newRequestId } from '../../src/shared/ids.ts';
 import { advisoryLockKey } from '../helpers/postgres.ts';
 import { STORE_KINDS, type TestDatabase, withTestStore } from '../helpers/stores.ts';
 import { workspaceRow } from '../helpers/rows.ts';

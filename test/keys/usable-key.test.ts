@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyRefusal, usableKey } from '../../src/keys/credential.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';

@@ -14,8 +14,8 @@ async function layeringErrors(filePath: string, specifier: string): Promise<stri
 }
 
 const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: string]> = [
-  ['a service never imports Fastify', 'src/features/shifts/service.ts', 'fastify'],
-  ['a service never imports a Fastify plugin', 'src/features/reports/service.ts', '@fastify/swagger'],
+  ['a service never imports Fastify', 'src/features/activity/shifts/service.ts', 'fastify'],
+  ['a service never imports a Fastify plugin', 'src/features/activity/reports/service.ts', '@fastify/swagger'],
   ['a service never imports src/http', 'src/features/applications/service.ts', '../../http/route-auth.js'],
   ['the store never imports a feature', 'src/db/example.ts', '../features/shifts/service.js'],
   ['a migration never imports a feature', 'src/db/migrations/example.ts', '../../features/staff/profiles.js'],
@@ -29,12 +29,12 @@ const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: s
   ['keys never import src/http', 'src/keys/example.ts', '../http/authentication.js'],
   ['memberships never import a feature', 'src/members/repository.ts', '../features/staff/profiles.js'],
   ['memberships never import src/http', 'src/members/repository.ts', '../http/errors.js'],
-  ["a feature's service never imports another feature's repository", 'src/features/shifts/service.ts', '../staff/repository.ts'],
-  ["a feature's module never imports another feature's repository", 'src/features/reports/totals.ts', '../shifts/repository.ts'],
-  ["a feature's repository never imports another's", 'src/features/shifts/repository.ts', '../../features/workspaces/repository.ts'],
-  ['whatever the importing module is named', 'src/features/reports/ranking-cache.ts', '../totals/repository.ts'],
-  ['whatever the repository module is named', 'src/features/reports/service.ts', '../shifts/batch-repository.ts'],
-  ['a repository imported without its extension', 'src/features/reports/service.ts', '../totals/repository'],
+  ["a feature's service never imports another feature's repository", 'src/features/activity/shifts/service.ts', '../staff/repository.ts'],
+  ["a feature's module never imports another feature's repository", 'src/features/activity/reports/report-arithmetic.ts', '../shifts/repository.ts'],
+  ["a feature's repository never imports another's", 'src/features/activity/shifts/repository.ts', '../../features/workspaces/repository.ts'],
+  ['whatever the importing module is named', 'src/features/activity/reports/ranking-cache.ts', '../totals/repository.ts'],
+  ['whatever the repository module is named', 'src/features/activity/reports/service.ts', '../shifts/batch-repository.ts'],
+  ['a repository imported without its extension', 'src/features/activity/reports/service.ts', '../totals/repository'],
   ['provisioning never imports src/http', 'src/provisioning/example.ts', '../http/authentication.js'],
   ['provisioning never imports Fastify', 'src/provisioning/example.ts', 'fastify'],
   ['the background thread never imports Fastify', 'src/background/example.ts', 'fastify'],
@@ -43,13 +43,13 @@ const rejected: ReadonlyArray<readonly [rule: string, file: string, specifier: s
 ];
 
 const accepted: ReadonlyArray<readonly [rule: string, file: string, specifier: string]> = [
-  ['a feature imports its own repository', 'src/features/shifts/service.ts', './repository.ts'],
-  ['a feature imports its own repository module of another name', 'src/features/shifts/batch.ts', './batch-repository.ts'],
-  ["a feature imports another's shared read module", 'src/features/shifts/service.ts', '../staff/profiles.ts'],
-  ["a feature imports another's service", 'src/features/reports/service.ts', '../totals/service.ts'],
-  ['a service imports the store', 'src/features/shifts/service.ts', '../../db/types.js'],
-  ['routes import Fastify', 'src/features/shifts/routes.ts', 'fastify'],
-  ['routes import src/http', 'src/features/shifts/routes.ts', '../../http/route-auth.js'],
+  ['a feature imports its own repository', 'src/features/activity/shifts/service.ts', './repository.ts'],
+  ['a feature imports its own repository module of another name', 'src/features/activity/shifts/batch-service.ts', './batch-repository.ts'],
+  ["a feature imports another's shared read module", 'src/features/activity/shifts/service.ts', '../staff/profiles.ts'],
+  ["a feature imports another's service", 'src/features/activity/reports/service.ts', '../totals/service.ts'],
+  ['a service imports the store', 'src/features/activity/shifts/service.ts', '../../db/types.js'],
+  ['routes import Fastify', 'src/features/activity/shifts/routes.ts', 'fastify'],
+  ['routes import src/http', 'src/features/activity/shifts/routes.ts', '../../http/route-auth.js'],
   ['the store imports its own modules', 'src/db/example.ts', './types.js'],
   ['idempotency imports the store', 'src/idempotency/example.ts', '../db/types.js'],
   ['keys import the shared id helpers', 'src/keys/example.ts', '../ids.js'],
@@ -70,7 +70,7 @@ describe('lint: layering', () => {
   });
 
   it('names the rule broken and the way around it', async () => {
-    const [message] = await layeringErrors('src/features/shifts/service.ts', '../staff/repository.ts');
+    const [message] = await layeringErrors('src/features/activity/shifts/service.ts', '../staff/repository.ts');
     expect(message).toContain('shared read module');
   });
 });

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/actor.ts';
-import { ManualClock } from '../../src/clock.ts';
+import { SCOPES } from '../../src/shared/actor.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/types.ts';
-import { newId, randomBase62, sha256Hex } from '../../src/ids.ts';
+import { newId, randomBase62, sha256Hex } from '../../src/shared/ids.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { ShiftDocument, StaffDocument } from '../../src/provisioning/schema.ts';
 import { DEFAULT_NOW } from '../helpers/app.ts';

@@ -3,9 +3,9 @@
  * refusal, and the invalid documents with the issue each must get.
  */
 import { beforeAll } from 'vitest';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
-import { newId, randomBase62 } from '../../src/ids.ts';
+import { newId, randomBase62 } from '../../src/shared/ids.ts';
 import { applyProvisioning, ProvisioningError } from '../../src/provisioning/apply.ts';
 import type {
   NoticeDocument,

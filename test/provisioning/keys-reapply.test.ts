@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { createKeyManagement } from '../../src/keys/management.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';

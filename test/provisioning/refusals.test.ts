@@ -3,7 +3,7 @@
  * structural problem is reported at once; an entity never moves to another workspace.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { ProvisioningDocument, WorkspaceDocument } from '../../src/provisioning/schema.ts';

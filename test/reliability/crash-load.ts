@@ -1,5 +1,5 @@
 /** The crash tests' load: the concurrent writes sent to one process until it is killed, and what each got. */
-import { randomBase62 } from '../../src/ids.ts';
+import { randomBase62 } from '../../src/shared/ids.ts';
 import { ContractViolation } from '../helpers/contract.ts';
 import { UNIVERSE_ID } from '../helpers/fixtures.ts';
 import { jsonRequest, send, type LoadWorld, type ShiftBody, type WireRequest, type WireResponse } from './serving.ts';

@@ -28,7 +28,7 @@ import { businessSnapshot, changedTables, seedWorld, type World } from './world.
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 150);
 /** Route i runs with seed BASE_SEED + i, so FUZZ_SEED=<BASE_SEED> replays a whole run. */
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const RESULTS_DIR = fileURLToPath(new URL('./.results/', import.meta.url));
+const RESULTS_DIR = fileURLToPath(new URL('.results/', import.meta.url));
 
 const ROUTES = await servedRoutes();
 

@@ -12,8 +12,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import type { ErrorCode } from '../../src/errors.ts';
-import { newId } from '../../src/ids.ts';
+import type { ErrorCode } from '../../src/shared/errors.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/app.ts';
 import { checkedInject, type Inject } from '../helpers/contract.ts';
 import { UNIVERSE_ID } from '../helpers/fixtures.ts';
@@ -35,7 +35,7 @@ import { servedRoutes, type ServedRoute } from './served-routes.ts';
 import { businessSnapshot, changedTables, seedWorld, type World } from './world.ts';
 
 const ROUTES = await servedRoutes();
-const RESULTS_DIR = fileURLToPath(new URL('./.results/', import.meta.url));
+const RESULTS_DIR = fileURLToPath(new URL('.results/', import.meta.url));
 /** Cases run per store, by expected status: written to .results/hostile.json for the reliability figures. */
 const tally: Record<string, { cases: number; byStatus: Record<string, number> }> = {};
 

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { ContractChecker } from '../helpers/contract.ts';
 import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed, UNIVERSE_ID, type Fixture } from '../helpers/fixtures.ts';

@@ -8,7 +8,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../../src/errors.ts';
+import type { ErrorCode } from '../../src/shared/errors.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { ContractChecker } from '../helpers/contract.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';

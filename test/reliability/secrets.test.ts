@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import pino, { type LoggerOptions } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { loggerOptions } from '../../src/http/logging.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/app.ts';
 import { checkedInject, type Inject } from '../helpers/contract.ts';

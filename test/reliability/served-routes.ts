@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
 import { openStore } from '../../src/db/connect.ts';
 import { DEFAULT_NOW, testConfig } from '../helpers/app.ts';
 

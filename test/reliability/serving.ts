@@ -10,8 +10,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { systemClock } from '../../src/clock.ts';
-import { newId } from '../../src/ids.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import { newId } from '../../src/shared/ids.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { StaffDocument, SubmissionDocument } from '../../src/provisioning/schema.ts';
 import { submissionDoc } from '../features/applications/helpers.ts';
@@ -21,7 +21,7 @@ import { checkerFor, headersOf, type ContractChecker } from '../helpers/contract
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, type Fixture } from '../helpers/fixtures.ts';
 import type { TestDatabase } from '../helpers/stores.ts';
 
-export const RESULTS_DIR = fileURLToPath(new URL('./.results/', import.meta.url));
+export const RESULTS_DIR = fileURLToPath(new URL('.results/', import.meta.url));
 
 /** Writes `figures` to test/reliability/.results/<name>.json. */
 export function writeFigures(name: string, figures: unknown): void {

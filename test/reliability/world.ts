@@ -10,12 +10,12 @@
  * key (11:00-11:30) and 60 minutes with the live key (10:00-11:00) today; alice of B 20 minutes (test).
  */
 import type { Kysely } from 'kysely';
-import { PERMISSIONS } from '../../src/actor.ts';
+import { PERMISSIONS } from '../../src/shared/actor.ts';
 import type { Database } from '../../src/db/types.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/shared/ids.ts';
 import type { SubmissionDocument, WorkspaceDocument } from '../../src/provisioning/schema.ts';
 import { submissionDoc } from '../features/applications/helpers.ts';
-import { addSecondApplication } from '../features/shifts/shift-client.ts';
+import { addSecondApplication } from '../features/activity/shifts/shift-client.ts';
 import type { TestContext } from '../helpers/app.ts';
 import type { Inject } from '../helpers/contract.ts';
 import {

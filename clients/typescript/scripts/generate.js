@@ -24,8 +24,8 @@ export async function renderTypes(document) {
 /** The document the gateway serves, from an in-process app on an in-memory store . */
 export async function servedDocument() {
   const { buildApp } = await import('../../../src/app.ts');
-  const { systemClock } = await import('../../../src/clock.ts');
-  const { loadConfig } = await import('../../../src/config.ts');
+  const { systemClock } = await import('../../../src/shared/clock.ts');
+  const { loadConfig } = await import('../../../src/shared/config.ts');
   const { openStore } = await import('../../../src/db/connect.ts');
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
   const store = openStore(config.databaseUrl);

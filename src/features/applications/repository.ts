@@ -1,5 +1,5 @@
 import { sql, type Updateable } from 'kysely';
-import { storedEnvironment, type Environment } from '../../actor.ts';
+import { storedEnvironment, type Environment } from '../../shared/actor.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 
 export interface Submission {

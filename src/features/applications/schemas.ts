@@ -3,7 +3,7 @@ import { envelopeSchema } from '../../http/envelope.ts';
 import { UuidText } from '../../http/uuid-text.ts';
 import { CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.ts';
 import * as examples from './examples.ts';
-import { UUID_PATTERN } from '../../ids.ts';
+import { UUID_PATTERN } from '../../shared/ids.ts';
 
 export const REVIEW_NOTE_MAX = 5000;
 export const REVIEWER_NOTES_MAX = 5000;

@@ -1,9 +1,9 @@
 import type { Updateable } from 'kysely';
-import type { UserActor } from '../../actor.ts';
-import { toIso, type Clock } from '../../clock.ts';
+import type { UserActor } from '../../shared/actor.ts';
+import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
-import { AppError, notFound } from '../../errors.ts';
-import { isUuid, newId } from '../../ids.ts';
+import { AppError, notFound } from '../../shared/errors.ts';
+import { isUuid, newId } from '../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { storedEnvironment } from '../../actor.ts';
-import { toIso } from '../../clock.ts';
+import { storedEnvironment } from '../../shared/actor.ts';
+import { toIso } from '../../shared/clock.ts';
 import type { SubmissionTable } from '../../db/types.ts';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from './rules.ts';
 

@@ -10,7 +10,7 @@
  *   `reviewerNotes`) become null and any `answers` become empty.
  * Everything else is kept as it was: ids, statuses, scores and times stay exact.
  */
-import { isUuid } from '../../ids.ts';
+import { isUuid } from '../../shared/ids.ts';
 
 /** The identity fields an applicant or a staff member's reference may carry. */
 export const IDENTITY_FIELDS = ['gameUserId', 'gameUsername', 'displayName', 'chatUserId'] as const;

@@ -15,10 +15,10 @@
  * one written by a request running at the same time is found by running the erasure again.
  * Applicants' answers and identity are personal data: nothing here logs them, and the result names rows only.
  */
-import { toIso, type Clock } from '../../clock.ts';
+import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
-import { newId } from '../../ids.ts';
+import { newId } from '../../shared/ids.ts';
 import { applicantView } from '../applications/submission-item.ts';
 import {
   anonymiseStaff,

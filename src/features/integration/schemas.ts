@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { FEATURES, SCOPES } from '../../actor.ts';
+import { FEATURES, SCOPES } from '../../shared/actor.ts';
 import { envelopeSchema } from '../../http/envelope.ts';
 import { CorrelationIdHeader } from '../../http/headers.ts';
 

@@ -1,7 +1,7 @@
-import { SCOPES, type ApiKeyActor, type Scope } from '../../actor.ts';
-import { toIsoOrNull } from '../../clock.ts';
+import { SCOPES, type ApiKeyActor, type Scope } from '../../shared/actor.ts';
+import { toIsoOrNull } from '../../shared/clock.ts';
 import type { Executor } from '../../db/types.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import { assertGuildMatches, isChatConnected } from '../workspaces/chat-binding.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';
 import type { IntegrationContext } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { toIso, type Clock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
+import { toIso, type Clock } from '../../shared/clock.ts';
+import type { Config } from '../../shared/config.ts';
 
 export const SERVICE_NAME = 'workspace-gateway';
 export const API_VERSION = 'v1';

@@ -1,6 +1,6 @@
-import type { ApiKeyActor } from '../../actor.ts';
+import type { ApiKeyActor } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import { assertGuildMatches } from '../workspaces/chat-binding.ts';
 import { findWorkspace, type Workspace } from '../workspaces/workspace.ts';
 import { findStaffByChatUser, type StaffProfile } from './profiles.ts';

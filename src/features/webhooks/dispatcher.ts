@@ -1,6 +1,6 @@
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
-import { randomBase62 } from '../../ids.ts';
+import { randomBase62 } from '../../shared/ids.ts';
 import type { DestinationOptions, PostOutcome } from './destination.ts';
 import { HeldDeliveries } from './held-deliveries.ts';
 import { EndpointRecovery } from './recovery.ts';

@@ -1,7 +1,7 @@
 /** Example event bodies of the webhook events, as the OpenAPI document's `webhooks` show them. */
 import * as review from '../applications/examples.ts';
 import { intakeResponseExample } from '../applications/intake/examples.ts';
-import { shiftDetailResponseExample } from '../shifts/examples.ts';
+import { shiftDetailResponseExample } from '../activity/shifts/examples.ts';
 import type { WebhookEventType } from './event-types.ts';
 
 const AT = '2026-03-11T12:00:00.000Z';

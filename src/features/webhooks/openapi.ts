@@ -11,7 +11,7 @@ import {
   UnderReviewResultSchema,
 } from '../applications/schemas.ts';
 import { IntakeResultSchema } from '../applications/intake/schemas.ts';
-import { ShiftDetailSchema, StaffRefSchema } from '../shifts/schemas.ts';
+import { ShiftDetailSchema, StaffRefSchema } from '../activity/shifts/schemas.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { WEBHOOK_EXAMPLES } from './examples.ts';
 

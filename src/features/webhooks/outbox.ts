@@ -1,9 +1,9 @@
-import { toIso } from '../../clock.ts';
+import { toIso } from '../../shared/clock.ts';
 import { sql, type RawBuilder } from 'kysely';
 import { notifyAfterCommit } from '../../db/connect.ts';
 import { inJsonList, rowsOf, selectJsonRows, type RecordsetColumnType } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
-import { newTimeOrderedId } from '../../ids.ts';
+import { newTimeOrderedId } from '../../shared/ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
 
 /** How long a delivery is retried, counted from its event. */

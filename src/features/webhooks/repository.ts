@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { inJsonList, jsonRecordset, notInJsonList, rowLock, rowsOf, selectJsonRows } from '../../db/dialect.ts';
 import type { Store } from '../../db/store.ts';
 import type { Dialect, Executor } from '../../db/types.ts';
-import { newTimeOrderedId } from '../../ids.ts';
+import { newTimeOrderedId } from '../../shared/ids.ts';
 
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedDelivery {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import { bringDeliveriesForward, keepProbeDue, recordAttempts, type AttemptRecord, type Probe } from './repository.ts';
 import type { Timer, TimerHandle } from './timer.ts';

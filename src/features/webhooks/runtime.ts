@@ -1,6 +1,6 @@
 import type { BackgroundThread } from '../../background/thread.ts';
-import type { Clock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { Config } from '../../shared/config.ts';
 import type { Store } from '../../db/store.ts';
 import { DEFAULT_DISPATCHER_SETTINGS, startDispatcher, type Dispatcher, type DispatcherLog } from './dispatcher.ts';
 import type { AttemptRecord } from './repository.ts';

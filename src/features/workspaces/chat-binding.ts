@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../shared/errors.ts';
 import type { ChatBinding } from './workspace.ts';
 
 export function isChatConnected(chat: ChatBinding): boolean {

@@ -3,7 +3,7 @@ import { bumpActivityVersion } from './workspace.ts';
 
 /**
  * What the workspaces' reports rank. Report caches in every process and instance are keyed on the workspace's
- * activity version (src/features/reports/ranking-cache.ts); a write that changes what is ranked (a shift
+ * activity version (src/features/activity/reports/ranking-cache.ts); a write that changes what is ranked (a shift
  * completed with its own end, staff created) invalidates them by calling `invalidate` in its own transaction.
  */
 export const rankings = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { systemClock } from '../../../src/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { systemClock } from '../../../src/shared/clock.ts';
+import { loadConfig } from '../../../src/shared/config.ts';
 import { openStore } from '../../../src/db/connect.ts';
 import { createGatewayClient, type GatewayClient } from '../../../clients/typescript/src/index.ts';
 import type { ServingProcess } from '../../helpers/cli.ts';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
-import { systemClock } from '../../../src/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { systemClock } from '../../../src/shared/clock.ts';
+import { loadConfig } from '../../../src/shared/config.ts';
 import { openStore } from '../../../src/db/connect.ts';
 import { renderTypes, TYPES_FILE } from '../../../clients/typescript/scripts/generate.js';
 

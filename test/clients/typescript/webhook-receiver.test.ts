@@ -8,14 +8,14 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookReceiver } from '../../../clients/typescript/examples/webhook-receiver.ts';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { call } from '../../features/applications/helpers.ts';
 import { intakeBody, provisionWebhooks, seedIntakeFixture, submit, type IntakeFixture } from '../../features/applications/intake-helpers.ts';
-import { dataOf, shiftClient, startBody } from '../../features/shifts/shift-client.ts';
+import { dataOf, shiftClient, startBody } from '../../features/activity/shifts/shift-client.ts';
 import { deliverDue, testDispatcher } from '../../features/webhooks/harness.ts';
 import { testDispatcherSettings } from '../../features/webhooks/receiver.ts';
 

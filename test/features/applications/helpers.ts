@@ -1,6 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { PERMISSIONS } from '../../../src/actor.ts';
-import { randomBase62, newId } from '../../../src/ids.ts';
+import { PERMISSIONS } from '../../../src/shared/actor.ts';
+import { randomBase62, newId } from '../../../src/shared/ids.ts';
 import type { SubmissionDocument, WorkspaceDocument } from '../../../src/provisioning/schema.ts';
 import type { Inject } from '../../helpers/contract.ts';
 import { afterAll, beforeAll } from 'vitest';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';

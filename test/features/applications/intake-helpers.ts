@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { newId, randomBase62 } from '../../../src/ids.ts';
+import { newId, randomBase62 } from '../../../src/shared/ids.ts';
 import type { FormDocument, WebhookDocument, WorkspaceDocument } from '../../../src/provisioning/schema.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import type { Inject } from '../../helpers/contract.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { insertSubmissionUnlessPending } from '../../../src/features/applications/intake/repository.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import type { Store } from '../../../src/db/connect.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import { checkedInject, type Inject } from '../../helpers/contract.ts';

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { newId, randomBase62 } from '../../../src/ids.ts';
+import { newId, randomBase62 } from '../../../src/shared/ids.ts';
 import { storeAnswers, type StoredAnswer } from '../../../src/features/applications/answers.ts';
 import { insertCommand, insertEvent } from '../../../src/features/applications/repository.ts';
 import type { TestContext } from '../../helpers/app.ts';

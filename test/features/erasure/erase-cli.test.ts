@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeResult } from '../../../src/idempotency/records.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import type { SubmissionDocument } from '../../../src/provisioning/schema.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import { runCli } from '../../helpers/cli.ts';
@@ -15,8 +15,8 @@ import {
 } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { call, submissionDoc, submissionRow } from '../applications/helpers.ts';
-import { addHistory, completedShift, notice } from '../reports/helpers.ts';
-import { shiftClient, startBody } from '../shifts/shift-client.ts';
+import { addHistory, completedShift, notice } from '../activity/reports/helpers.ts';
+import { shiftClient, startBody } from '../activity/shifts/shift-client.ts';
 import { columnsContaining, dumpTables } from './tables.ts';
 
 /** The person whose data is erased: staff in both workspaces, and an applicant. Values found nowhere else. */

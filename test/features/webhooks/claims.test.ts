@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Executor } from '../../../src/db/types.ts';
 import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.ts';
 import { claimDueDeliveries, recordAttempts, type AttemptRecord, type ClaimOptions } from '../../../src/features/webhooks/repository.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueWebhookEvent } from '../../../src/features/webhooks/outbox.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { isWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { buildFixture } from '../../helpers/fixtures.ts';

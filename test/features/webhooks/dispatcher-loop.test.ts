@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CLAIM_GATHER_MS, type Dispatcher, type DispatcherLog } from '../../../src/features/webhooks/dispatcher.ts';
 import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.ts';
 import { RECORD_FLUSH_MS } from '../../../src/features/webhooks/results.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { capped, seedWithEndpoint, testDispatcher } from './harness.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../clients/typescript/src/index.ts';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/features/webhooks/event-types.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
@@ -24,7 +24,7 @@ import {
   submit,
   type IntakeFixture,
 } from '../applications/intake-helpers.ts';
-import { dataOf, shiftClient, startBody } from '../shifts/shift-client.ts';
+import { dataOf, shiftClient, startBody } from '../activity/shifts/shift-client.ts';
 import { deliverDue, testDispatcher } from './harness.ts';
 import { Receiver, type Received } from './receiver.ts';
 

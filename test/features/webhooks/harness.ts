@@ -1,5 +1,5 @@
 import { Dispatcher, type ClaimRound, type DispatcherDeps } from '../../../src/features/webhooks/dispatcher.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import type { TestContext } from '../../helpers/app.ts';
 import { buildFixture, seed } from '../../helpers/fixtures.ts';

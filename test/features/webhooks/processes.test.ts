@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
-import { systemClock } from '../../../src/clock.ts';
+import { systemClock } from '../../../src/shared/clock.ts';
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, UNIVERSE_ID } from '../../helpers/fixtures.ts';
 import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
 import { killAll, startGateway, type Gateway } from '../../reliability/serving.ts';

@@ -3,7 +3,7 @@ import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { writeWebhookEvents } from '../../../src/features/webhooks/outbox.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../src/features/webhooks/retry.ts';
 import { startInlineSender } from '../../../src/features/webhooks/sender.ts';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { capped, deliverDue, seedWithEndpoint, testDispatcher } from './harness.ts';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
-import { sweepTimedOutShifts } from '../../../src/features/shifts/sweep.ts';
-import { newId } from '../../../src/ids.ts';
+import { sweepTimedOutShifts } from '../../../src/features/activity/shifts/sweep.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { dataOf, errorCode, shiftClient, startBody, type ShiftClient } from '../shifts/shift-client.ts';
+import { dataOf, errorCode, shiftClient, startBody, type ShiftClient } from '../activity/shifts/shift-client.ts';
 import { deliverDue, testDispatcher } from './harness.ts';
 import { Receiver, type Received } from './receiver.ts';
 

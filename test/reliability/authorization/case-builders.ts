@@ -1,7 +1,7 @@
 /** The kinds of authorization case a route's table is made of (cases.ts). */
 import { expect } from 'vitest';
-import type { ErrorCode } from '../../../src/errors.ts';
-import { newId } from '../../../src/ids.ts';
+import type { ErrorCode } from '../../../src/shared/errors.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { GUILD_ID, SECOND_GUILD_ID } from '../../helpers/fixtures.ts';
 import type { World } from '../world.ts';
 import { key, type RequestParts } from './requests.ts';

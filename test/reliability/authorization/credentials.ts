@@ -1,6 +1,6 @@
 /** Forged, stolen, stale and misplaced credentials, with the outcome each must get on every route of its kind. */
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import type { ErrorCode } from '../../../src/errors.ts';
+import type { ErrorCode } from '../../../src/shared/errors.ts';
 import { DEFAULT_NOW, TEST_JWT_SECRET } from '../../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
 import { MULTI_USER_ID, type World } from '../world.ts';

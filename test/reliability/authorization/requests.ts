@@ -1,6 +1,6 @@
 /** The hostile-caller suite's requests: a route's valid request with parts of it replaced. */
 import type { InjectOptions } from 'fastify';
-import { newId } from '../../../src/ids.ts';
+import { newId } from '../../../src/shared/ids.ts';
 import { fillPath, type ServedRoute } from '../served-routes.ts';
 
 

@@ -1,7 +1,7 @@
-import type { ApiKeyActor } from '../../../actor.ts';
+import type { ApiKeyActor } from '../../../shared/actor.ts';
 import type { Executor } from '../../../db/types.ts';
-import { notFound } from '../../../errors.ts';
-import { isUuid } from '../../../ids.ts';
+import { notFound } from '../../../shared/errors.ts';
+import { isUuid } from '../../../shared/ids.ts';
 import { findForm, listForms, type Form } from './repository.ts';
 
 export type { Form } from './repository.ts';

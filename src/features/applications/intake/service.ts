@@ -1,8 +1,8 @@
-import type { ApiKeyActor } from '../../../actor.ts';
-import { toIso, type Clock } from '../../../clock.ts';
+import type { ApiKeyActor } from '../../../shared/actor.ts';
+import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
-import { AppError } from '../../../errors.ts';
-import { newId } from '../../../ids.ts';
+import { AppError } from '../../../shared/errors.ts';
+import { newId } from '../../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.ts';
 import { storeAnswers } from '../answers.ts';
 import { findWorkspaceForm, type Form } from '../forms/service.ts';

@@ -1,5 +1,5 @@
-import type { UserActor } from '../../../actor.ts';
-import { AppError } from '../../../errors.ts';
+import type { UserActor } from '../../../shared/actor.ts';
+import { AppError } from '../../../shared/errors.ts';
 
 /** Either permission lets a member read the workspace's submissions, queue and stats. */
 const READ_PERMISSIONS = ['applications.review', 'applications.decide'] as const;

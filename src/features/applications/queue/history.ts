@@ -1,4 +1,4 @@
-import { toIso } from '../../../clock.ts';
+import { toIso } from '../../../shared/clock.ts';
 import type { HistoryRow } from './repository.ts';
 import type { HistoryEntry, HistoryType } from './schemas.ts';
 

@@ -1,4 +1,4 @@
-import type { TimeCursor } from '../../../paging.ts';
+import type { TimeCursor } from '../../../shared/paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { PENDING_STATUSES, pendingStatus, SUBMISSION_STATUSES } from '../rules.ts';
 import type { SubmissionItemRow } from '../submission-item.ts';

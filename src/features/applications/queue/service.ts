@@ -1,9 +1,9 @@
-import type { UserActor } from '../../../actor.ts';
-import { toIso } from '../../../clock.ts';
+import type { UserActor } from '../../../shared/actor.ts';
+import { toIso } from '../../../shared/clock.ts';
 import type { Executor } from '../../../db/types.ts';
-import { notFound } from '../../../errors.ts';
-import { isUuid } from '../../../ids.ts';
-import { timeCursor } from '../../../paging.ts';
+import { notFound } from '../../../shared/errors.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import { timeCursor } from '../../../shared/paging.ts';
 import { readAnswers, type AnswerValue } from '../answers.ts';
 import { PENDING_STATUSES } from '../rules.ts';
 import { toSubmissionItem, type SubmissionItemRow } from '../submission-item.ts';

@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import { envelope } from '../../../http/envelope.ts';
+import { errorResponses } from '../../../http/openapi.ts';
+import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import {
+  ActivitySummaryResponseSchema,
+  LeaderboardQuerySchema,
+  LeaderboardResponseSchema,
+  PeriodQuerySchema,
+  ReportHeadersSchema,
+  StaffActivityParamsSchema,
+  StaffActivityResponseSchema,
+  SummaryHeadersSchema,
+  type LeaderboardQuery,
+  type PeriodQueryParams,
+  type SummaryHeaders,
+} from './schemas.ts';
+import type { ReportService } from './service.ts';
+
+const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
+
+const COMMON_NOTE =
+  'Scope `activity:read`, feature `activity`. Only the calling key\'s workspace and environment are seen (test ' +
+  'keys see test shifts only). Periods are half-open `[start, end)` in the workspace time zone (UTC by default). ' +
+  'A completed shift counts when it overlaps the period (a zero-length one when it starts inside it) and its time ' +
+  'is clipped to the period; an active shift that timed out (nothing received for more than SHIFT_TIMEOUT_SECONDS) ' +
+  'counts as the completed shift it is, ending at its `lastHeartbeatAt`. Live active shifts are reported, never ' +
+  'added to the totals. Seconds are the floor of the summed clipped milliseconds; minutes the floor of those ' +
+  'seconds / 60.';
+
+const PERIOD_NOTE =
+  '`period` is `week` (default; also for any unrecognized value) or `month`; `start` and `end` together give a ' +
+  'custom range and override `period`. One without the other, a malformed date-time, `end` not after `start`, or ' +
+  'a range over 366 × 24 hours is 400.';
+
+export function reportRoutes(service: ReportService) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get<{ Headers: SummaryHeaders }>(
+      '/v1/activity/me/summary',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'getActivitySummary',
+          summary: 'Activity summary of the invoking chat user',
+          description:
+            'Completed minutes today, this week, last week and this month for the staff member behind ' +
+            '`X-Acting-Chat-User-Id`, with this week\'s requirement and progress. Both chat headers are required ' +
+            '(400); the guild must be the workspace\'s connected one (403 `guild_mismatch`, or `chat_not_connected`); ' +
+            'a chat user with no staff profile is 404. Inactive staff get their summary too. ' +
+            '`weeklyRequiredMinutes` is the weekly requirement (staff override, else department, else workspace ' +
+            'setting, else 0) less what approved inactivity notices overlapping the week waive: requirement × ' +
+            'overlap / week length, floored, with overlapping notices counted once. `inactivityEffect` names the ' +
+            'approved notice overlapping the week most (then the earliest) and carries the waiver of all of them; ' +
+            'pending and denied notices are ignored. `progressPercent` = `currentWeekMinutes` / ' +
+            '`weeklyRequiredMinutes` × 100 (two decimals, half up, not capped; 100 when the requirement is 0). ' +
+            '`activeShift` is the staff member\'s live active shift in this environment (the most recently started ' +
+            `if several applications have one), else null. ${COMMON_NOTE}`,
+          tags: ['activity'],
+          headers: SummaryHeadersSchema,
+          response: {
+            200: ActivitySummaryResponseSchema,
+            ...errorResponses({ 403: ['guild_mismatch', 'chat_not_connected'], 404: ['not_found'] }),
+          },
+        },
+      },
+      async (request) => {
+        const data = await service.summary(apiKeyActor(request), {
+          guildId: request.headers['x-chat-guild-id'],
+          actingChatUserId: request.headers['x-acting-chat-user-id'],
+        });
+        return envelope(request, data);
+      },
+    );
+
+    app.get<{ Params: { gameUserId: string }; Querystring: PeriodQueryParams }>(
+      '/v1/activity/staff/:gameUserId',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'getStaffActivity',
+          summary: 'Activity aggregates of one staff member',
+          description:
+            'Totals of the staff member of the key\'s workspace with this `gameUserId` (any status) over the ' +
+            `period; a game user id with no staff member there is 404. ${PERIOD_NOTE} The period is validated ` +
+            'before the staff member is looked up. `activeShift` is the live active shift in this environment, ' +
+            `else null. Answers with \`data\` only (no \`meta\`). ${COMMON_NOTE}`,
+          tags: ['activity'],
+          headers: ReportHeadersSchema,
+          params: StaffActivityParamsSchema,
+          querystring: PeriodQuerySchema,
+          response: { 200: StaffActivityResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
+        },
+      },
+      async (request) => {
+        const data = await service.staffActivity(apiKeyActor(request), request.params.gameUserId, request.query);
+        return { data };
+      },
+    );
+
+    app.get<{ Querystring: LeaderboardQuery }>(
+      '/v1/activity/leaderboard',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'getActivityLeaderboard',
+          summary: 'Staff ranked by activity',
+          description:
+            'Every staff member of the key\'s workspace with status `active` (plus `inactive` with ' +
+            '`includeInactive=true` or `1`), zero totals included, ordered by `totalSeconds` descending then ' +
+            '`staffId` ascending. `position` is absolute (1-based) and continues on later pages; with ' +
+            '`departmentId` only that department is listed and positions count within it (a well-formed id of no ' +
+            'department of this workspace gives an empty page). Pages: pass `nextCursor` back as ' +
+            '`cursorTotalSeconds` and `cursorStaffId` (both or neither, else 400); `nextCursor` is null on the last ' +
+            'page. A cursor is a place in the order, so entries are neither repeated nor skipped while totals stay ' +
+            'unchanged. `limit` is an integer from 1 to 100 (default 25), else 400. `progressPercent` compares the ' +
+            'period minutes with the staff member\'s requirement for the period (weekly × calendar days / 7 for a ' +
+            'week or month, weekly × range / 7 days for a custom range) less what approved notices waive (pro rata ' +
+            'to their overlap with the period, floored). Rankings are computed once and reused until a stop, a new ' +
+            'staff profile, provisioning (on any gateway instance) or a shift timing out changes them, so every ' +
+            `page is exactly what a fresh computation would give. ${PERIOD_NOTE} ${COMMON_NOTE}`,
+          tags: ['activity'],
+          headers: ReportHeadersSchema,
+          querystring: LeaderboardQuerySchema,
+          response: { 200: LeaderboardResponseSchema },
+        },
+      },
+      async (request) => envelope(request, await service.leaderboard(apiKeyActor(request), request.query)),
+    );
+  };
+}

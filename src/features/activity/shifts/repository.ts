@@ -1,0 +1,276 @@
+/**
+ * Queries of shifts. The hot ones (every heartbeat, start and stop runs them) are `sql` templates, which cost less
+ * to build than Kysely's builders; the rest are Kysely queries. Starting and completing a shift are not here: only
+ * the lifecycle (lifecycle.ts) does that.
+ */
+import type { TimeCursor } from '../../../shared/paging.ts';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { greatest, inJsonList, rowLock, rowsOf } from '../../../db/dialect.ts';
+import type { Database, Executor, ShiftTable } from '../../../db/types.ts';
+import type { StoredResult } from '../../../idempotency/index.ts';
+import { idempotencyKeyLock } from '../../../idempotency/records.ts';
+import { credentialHolds, type KeyCredential } from '../../../keys/credential.ts';
+import { liveShift } from './rules.ts';
+import { ACTIVE } from './status.ts';
+
+export type ShiftRow = Selectable<ShiftTable>;
+
+/** A shift with the staff fields the read endpoints show. */
+export interface ShiftWithStaff extends ShiftRow {
+  readonly staff_display_name: string;
+  readonly staff_game_user_id: string;
+}
+
+/** Which application and environment a write acts for. */
+export interface ShiftOwner {
+  readonly applicationId: string;
+  readonly environment: string;
+}
+
+/** Which workspace and environment a read sees. */
+export interface ShiftAudience {
+  readonly workspaceId: string;
+  readonly environment: string;
+}
+
+/**
+ * A heartbeat as the statements record it: it moves only the owner's live shifts (active, and seen at or after
+ * `staleBefore`) started by `recordedAt`, of `serverId` when it names one.
+ */
+export interface Heartbeat {
+  /** The game server's instant of the heartbeat. */
+  readonly recordedAt: number;
+  /** The server clock's instant it was received: liveness is judged by it. */
+  readonly seenAt: number;
+  readonly staleBefore: number;
+  readonly owner: ShiftOwner;
+  readonly serverId: string | null;
+}
+
+/** A heartbeat whose answer is known before it runs (see recordKnownHeartbeat): its shift and its API key's credential. */
+export interface KnownHeartbeat extends Heartbeat {
+  readonly id: string;
+  readonly credential: KeyCredential;
+}
+
+export interface RecordedHeartbeat {
+  readonly id: string;
+  readonly last_heartbeat_at: number;
+}
+
+export async function findOwnedShift(db: Executor, owner: ShiftOwner, id: string): Promise<ShiftRow | undefined> {
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('id', '=', id)
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .executeTakeFirst();
+}
+
+/** The listed shifts that belong to the owner (any status). */
+export async function findOwnedShifts(db: Executor, owner: ShiftOwner, ids: readonly string[]): Promise<ShiftRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .execute();
+}
+
+/** The staff member's active shift (live or timed out) for the owner, if any. */
+export async function findActiveShift(db: Executor, owner: ShiftOwner, staffId: string): Promise<ShiftRow | undefined> {
+  const [row] = await rowsOf(
+    db,
+    sql<ShiftRow>`select * from shifts
+where application_id = ${owner.applicationId} and environment = ${owner.environment} and staff_id = ${staffId} and status = 'active'`,
+  );
+  return row;
+}
+
+/** The owner's active shifts (timed-out ones included) on one game server. */
+export async function findActiveShiftsOfServer(db: Executor, owner: ShiftOwner, serverId: string): Promise<ShiftRow[]> {
+  return db
+    .selectFrom('shifts')
+    .selectAll()
+    .where('application_id', '=', owner.applicationId)
+    .where('environment', '=', owner.environment)
+    .where('status', '=', ACTIVE)
+    .where('server_id', '=', serverId)
+    .execute();
+}
+
+/**
+ * Locks the shifts' rows for the rest of the transaction, in id order (PostgreSQL; on SQLite, whose one writer
+ * needs no row locks, the same statement only reads them). Every writer of several shifts takes their locks
+ * here first, and every completion locks its workspace's row only after its shift's (lifecycle.ts): writers that
+ * meet then wait for each other instead of deadlocking.
+ */
+export async function lockShifts(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  // Two writers that change overlapping sets of shifts in different orders (a batch heartbeat and a server stop)
+  // could each hold a row the other waits for; locked first, in id order, they wait for each other instead.
+  await sql`select id from shifts where ${inJsonList(db, 'id', ids)} order by id${rowLock(db, 'for no key update')}`.execute(db);
+}
+
+/**
+ * The update of a heartbeat: on the owner's live shifts `which` (one by id, or many by their ids) started by
+ * `recordedAt`, of the game server `server` says; `last_heartbeat_at` only moves forward.
+ */
+function heartbeatUpdate(
+  db: Executor,
+  which: RawBuilder<boolean>,
+  heartbeat: Heartbeat,
+  server: RawBuilder<boolean>,
+): RawBuilder<RecordedHeartbeat> {
+  const { recordedAt, seenAt, staleBefore, owner } = heartbeat;
+  return sql<RecordedHeartbeat>`update shifts
+set last_heartbeat_at = ${greatest(db, sql.raw('last_heartbeat_at'), recordedAt)}, last_seen_at = ${seenAt}
+where ${which}
+  and ${liveShift(staleBefore, 'by id')}
+  and application_id = ${owner.applicationId} and environment = ${owner.environment} and started_at <= ${recordedAt}
+  and ${server}
+returning id, last_heartbeat_at`;
+}
+
+/** Records a heartbeat on one shift (`last_heartbeat_at` only moves forward); undefined when it does not apply. */
+export async function recordHeartbeat(
+  db: Executor,
+  id: string,
+  heartbeat: Heartbeat,
+): Promise<RecordedHeartbeat | undefined> {
+  const server = sql<boolean>`server_id = coalesce(${heartbeat.serverId}, server_id)`;
+  const [row] = await rowsOf(db, heartbeatUpdate(db, sql<boolean>`id = ${id}`, heartbeat, server));
+  return row;
+}
+
+/** Records one heartbeat of a server on many shifts in one statement (as recordHeartbeat); the rows it changed. */
+export async function recordHeartbeats(
+  db: Executor,
+  ids: readonly string[],
+  heartbeat: Heartbeat & { readonly serverId: string },
+): Promise<RecordedHeartbeat[]> {
+  if (ids.length === 0) return [];
+  return rowsOf(db, heartbeatUpdate(db, inJsonList(db, 'id', ids), heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/**
+ * The update of a known heartbeat: exactly `recordedAt`, so only when no later heartbeat is recorded; only while
+ * the credential of the key it acts for holds, `keyFree` holds (PostgreSQL: the key's lock) and no result of the
+ * key is stored.
+ */
+function knownHeartbeatUpdate(
+  known: KnownHeartbeat,
+  result: StoredResult,
+  keyFree?: RawBuilder<boolean>,
+): RawBuilder<{ id: string }> {
+  const { id, recordedAt, seenAt, staleBefore, owner, serverId, credential } = known;
+  return sql<{ id: string }>`update shifts
+  set last_heartbeat_at = ${recordedAt}, last_seen_at = ${seenAt}
+  where id = ${id}
+    and ${liveShift(staleBefore, 'by id')}
+    and last_heartbeat_at <= ${recordedAt}
+    and application_id = ${owner.applicationId} and environment = ${owner.environment} and started_at <= ${recordedAt}
+    and server_id = coalesce(${serverId}, server_id)
+    and ${credentialHolds(credential, result.now)}${keyFree === undefined ? sql`` : sql`
+    and ${keyFree}`}
+    and not exists (select 1 from idempotency_records where scope = ${result.scope} and key = ${result.key})
+  returning id`;
+}
+
+/**
+ * A heartbeat whose answer is known before it runs; whether it applied. It moves `last_heartbeat_at` to exactly
+ * `recordedAt`, so it applies only when no later heartbeat is recorded; and only while the key is free (no result
+ * stored under it) and the credential of the API key it acts for still holds. SQLite, whose UPDATE cannot feed an
+ * INSERT: the update alone, in the job of the group commit that stores `result` after it (src/idempotency/index.ts,
+ * applyKnown); the process holds the key in memory meanwhile.
+ */
+export async function recordKnownHeartbeat(
+  trx: Transaction<Database>,
+  known: KnownHeartbeat,
+  result: StoredResult,
+): Promise<boolean> {
+  return (await rowsOf(trx, knownHeartbeatUpdate(known, result))).length > 0;
+}
+
+/**
+ * PostgreSQL: the known heartbeat (as recordKnownHeartbeat) and its stored result, both or neither, in one
+ * statement outside any explicit transaction. The update applies only while the key's lock is free and no result
+ * of the key is visible; a result committed after the statement's snapshot makes the insert a unique violation,
+ * which undoes the whole statement.
+ */
+export async function recordKnownHeartbeatWithResult(
+  db: Kysely<Database>,
+  known: KnownHeartbeat,
+  result: StoredResult,
+): Promise<boolean> {
+  const { scope, key, fingerprint, status, body, requestId, now } = result;
+  const update = knownHeartbeatUpdate(known, result, idempotencyKeyLock(scope, key));
+  try {
+    const rows = await rowsOf(
+      db,
+      sql<{ key: string }>`with heartbeat as (
+  ${update}
+)
+insert into idempotency_records
+  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+select ${scope}::text, ${key}::text, ${fingerprint}::text, 'completed', ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint, 0
+from heartbeat
+returning key`,
+    );
+    return rows.length > 0;
+  } catch (error) {
+    // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+function shiftsWithStaff(db: Executor) {
+  return db
+    .selectFrom('shifts as sh')
+    .innerJoin('staff as st', 'st.id', 'sh.staff_id')
+    .selectAll('sh')
+    .select(['st.display_name as staff_display_name', 'st.game_user_id as staff_game_user_id']);
+}
+
+/** A shift visible to a reader of the workspace and environment. */
+export async function findVisibleShift(
+  db: Executor,
+  audience: ShiftAudience,
+  id: string,
+): Promise<ShiftWithStaff | undefined> {
+  return shiftsWithStaff(db)
+    .where('sh.id', '=', id)
+    .where('sh.workspace_id', '=', audience.workspaceId)
+    .where('sh.environment', '=', audience.environment)
+    .executeTakeFirst();
+}
+
+/** Live active shifts of the workspace and environment after the cursor, by (started_at, id). */
+export async function listLiveShifts(
+  db: Executor,
+  audience: ShiftAudience,
+  page: { readonly staleBefore: number; readonly after: TimeCursor | null; readonly limit: number },
+): Promise<ShiftWithStaff[]> {
+  let query = shiftsWithStaff(db)
+    .where('sh.workspace_id', '=', audience.workspaceId)
+    .where('sh.environment', '=', audience.environment)
+    .where(liveShift(page.staleBefore, 'scan', 'sh'));
+  const after = page.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('sh.started_at', '>', after.at),
+        eb.and([eb('sh.started_at', '=', after.at), eb('sh.id', '>', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('sh.started_at').orderBy('sh.id').limit(page.limit).execute();
+}

@@ -1,0 +1,94 @@
+/**
+ * Shift time rules. Accounting uses the game server's times (startedAt, recordedAt, endedAt);
+ * liveness uses the server clock (`last_seen_at`, the instant the last start or heartbeat was received).
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { validationError } from '../../../shared/errors.ts';
+import { parseIsoDateTime } from '../periods/periods.ts';
+import { isActive } from './status.ts';
+
+/** A start time may lie at most this far in the past. */
+const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;
+/** A game-server time may lie at most this far ahead of the server clock. */
+const MAX_AHEAD_MS = 60 * 1000;
+/** The sweep runs at most this far apart, and at least this often relative to the timeout. */
+const MAX_SWEEP_INTERVAL_MS = 30 * 1000;
+const MIN_SWEEP_INTERVAL_MS = 1000;
+
+/**
+ * An active shift last seen before this instant has timed out: nothing was received for more than
+ * `timeoutSeconds` (a shift seen exactly `timeoutSeconds` ago is still live).
+ */
+export function staleBefore(now: number, timeoutSeconds: number): number {
+  return now - timeoutSeconds * 1000;
+}
+
+type Liveness = { readonly status: string; readonly last_seen_at: number };
+
+/** A live shift: active, and seen at or after the liveness cutoff (`staleBefore`). */
+export function isLive(shift: Liveness, cutoff: number): boolean {
+  return isActive(shift) && shift.last_seen_at >= cutoff;
+}
+
+/** A timed-out shift: active, but not live. */
+export function isStale(shift: Liveness, cutoff: number): boolean {
+  return isActive(shift) && !isLive(shift, cutoff);
+}
+
+/**
+ * How a query finds the shifts it tests: by primary key (`by id`) or among the active ones (`scan`, through the
+ * partial indexes of active shifts). By id, "active and live" is one expression, `(case when status = 'active'
+ * then last_seen_at end) >= cutoff`, on purpose: with the bare `status = 'active'` PostgreSQL's planner may read
+ * the shift through a partial index of active shifts (whose predicate that condition proves) instead of the primary
+ * key, scanning every active shift whenever its statistics undercount them, which they usually do
+ * (test/features/activity/shifts/plans.test.ts). The literal `'active'` (never a value) lets both stores match the partial
+ * indexes' predicates.
+ */
+export type ShiftLookup = 'by id' | 'scan';
+
+function seen(operator: '>=' | '<', cutoff: number, lookup: ShiftLookup, alias: string | undefined): RawBuilder<boolean> {
+  const column = (name: string) => sql.raw(alias === undefined ? name : `${alias}.${name}`);
+  const op = sql.raw(operator);
+  return lookup === 'by id'
+    ? sql<boolean>`(case when ${column('status')} = 'active' then ${column('last_seen_at')} end) ${op} ${cutoff}`
+    : sql<boolean>`(${column('status')} = 'active' and ${column('last_seen_at')} ${op} ${cutoff})`;
+}
+
+/** SQL: the shift is live (isLive). `alias` is the shifts table's in the query, if it has one. */
+export function liveShift(cutoff: number, lookup: ShiftLookup, alias?: string): RawBuilder<boolean> {
+  return seen('>=', cutoff, lookup, alias);
+}
+
+/** SQL: the shift has timed out (isStale). */
+export function timedOutShift(cutoff: number, lookup: ShiftLookup, alias?: string): RawBuilder<boolean> {
+  return seen('<', cutoff, lookup, alias);
+}
+
+/** Whole seconds from `from` to `to`, rounded down; never negative. */
+export function wholeSecondsBetween(from: number, to: number): number {
+  return Math.max(0, Math.floor((to - from) / 1000));
+}
+
+/** How often each instance sweeps: a fifth of the timeout, at most 30 s, at least 1 s. */
+export function sweepIntervalMs(timeoutSeconds: number): number {
+  return Math.max(MIN_SWEEP_INTERVAL_MS, Math.min(Math.floor((timeoutSeconds * 1000) / 5), MAX_SWEEP_INTERVAL_MS));
+}
+
+/** A body instant the rules refuse (400). */
+export function outOfRange(field: string, message: string) {
+  return validationError([{ path: `body.${field}`, message }], `\`${field}\` ${message}.`);
+}
+
+/** A game-server instant from the body, or the server clock when omitted; at most 60 s ahead of the server clock (400). */
+export function clientInstant(field: string, text: string | undefined, now: number): number {
+  if (text === undefined) return now;
+  const at = parseIsoDateTime(text);
+  if (at === undefined) throw outOfRange(field, 'must be an ISO 8601 date-time with an offset');
+  if (at > now + MAX_AHEAD_MS) throw outOfRange(field, 'must be at most 60 seconds ahead of the server clock');
+  return at;
+}
+
+/** A start may be reported late, but by at most 24 hours (400). */
+export function assertRecentStart(startedAt: number, now: number): void {
+  if (startedAt < now - MAX_START_AGE_MS) throw outOfRange('startedAt', 'must lie within the last 24 hours');
+}

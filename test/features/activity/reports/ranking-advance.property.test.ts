@@ -1,0 +1,203 @@
+/**
+ * Property: a leaderboard kept between requests and brought forward by recomputing only the staff a write
+ * changed (RankingCache with `advance`, activity_changes) is always the ranking a computation from the raw
+ * shifts gives. Random sequences of starts, stops, server stops, heartbeat silence (timeouts), sweeps and provisioning,
+ * written through two gateway instances on one database, each read through both instances, on both stores.
+ */
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../../src/app.ts';
+import type { Store } from '../../../../src/db/connect.ts';
+import { clipMs, overlaps } from '../../../../src/features/activity/periods/period-math.ts';
+import { weekPeriod } from '../../../../src/features/activity/periods/periods.ts';
+import { sweepTimedOutShifts } from '../../../../src/features/activity/shifts/sweep.ts';
+import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
+import { createTestContext, type TestContext } from '../../../helpers/app.ts';
+import { checkedInject, type Inject } from '../../../helpers/contract.ts';
+import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../../helpers/stores.ts';
+import { addHistory, completedShift } from './helpers.ts';
+
+// Wednesday 2026-03-11 12:00 UTC.
+const NOW = Date.parse('2026-03-11T12:00:00Z');
+const TIMEOUT_SECONDS = 300;
+const ZONE = 'Europe/Berlin';
+const LEADERBOARD = '/v1/activity/leaderboard?period=week&limit=100';
+
+type Command =
+  | { readonly op: 'start'; readonly staff: number; readonly via: number; readonly backdateMinutes: number }
+  | { readonly op: 'stop'; readonly staff: number; readonly via: number }
+  | { readonly op: 'heartbeat'; readonly staff: number; readonly via: number }
+  | { readonly op: 'wait'; readonly seconds: number }
+  | { readonly op: 'sweep'; readonly chunk: number }
+  | { readonly op: 'serverStop'; readonly via: number }
+  | { readonly op: 'provision'; readonly inactive: number | null };
+
+const STAFF = 3;
+const commandArb: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('start' as const), staff: fc.nat(STAFF - 1), via: fc.nat(1), backdateMinutes: fc.nat(180) }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('stop' as const), staff: fc.nat(STAFF - 1), via: fc.nat(1) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('heartbeat' as const), staff: fc.nat(STAFF - 1), via: fc.nat(1) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('wait' as const), seconds: fc.oneof(fc.nat(60), fc.integer({ min: 250, max: 400 })) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('sweep' as const), chunk: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('serverStop' as const), via: fc.nat(1) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('provision' as const), inactive: fc.option(fc.nat(STAFF - 1), { nil: null }) }) },
+);
+
+interface Entry {
+  readonly staffId: string;
+  readonly totalSeconds: number;
+  readonly completedShifts: number;
+  readonly position: number;
+}
+
+describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write changed (%s)', (kind) => {
+  let ctx: TestContext;
+  let secondStore: Store;
+  let second: FastifyInstance;
+  let instances: Inject[];
+
+  beforeAll(async () => {
+    ctx = await createTestContext(kind, { now: NOW, env: { SHIFT_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) } });
+    secondStore = ctx.database.open();
+    second = await buildApp({ config: ctx.config, store: secondStore, clock: ctx.clock, logger: false });
+    instances = [ctx.inject, await checkedInject(second)];
+  });
+  afterAll(async () => {
+    await second?.close();
+    await secondStore?.close();
+    await ctx?.close();
+  });
+
+  /** The week ranking straight from the raw shifts (completed ones, and active ones timed out). */
+  async function reference(fixture: Fixture, ranked: ReadonlySet<string>): Promise<Entry[]> {
+    const now = ctx.clock.now();
+    const period = weekPeriod(now, ZONE);
+    const timedOutBefore = now - TIMEOUT_SECONDS * 1000;
+    const rows = await ctx.store.db
+      .selectFrom('shifts')
+      .selectAll()
+      .where('workspace_id', '=', fixture.ids.workspaceId)
+      .where('environment', '=', 'test')
+      .execute();
+    const worked = new Map<string, { ms: number; count: number }>([...ranked].map((id) => [id, { ms: 0, count: 0 }]));
+    for (const row of rows) {
+      const start = Number(row.started_at);
+      let end: number;
+      if (row.status === 'completed' && row.ended_at !== null) end = Number(row.ended_at);
+      else if (row.status === 'active' && Number(row.last_seen_at) < timedOutBefore) end = Number(row.last_heartbeat_at);
+      else continue;
+      const entry = worked.get(row.staff_id);
+      if (entry === undefined || !overlaps(start, end, period)) continue;
+      entry.ms += clipMs(start, end, period);
+      entry.count += 1;
+    }
+    const list = [...worked].map(([staffId, w]) => ({ staffId, totalSeconds: Math.floor(w.ms / 1000), completedShifts: w.count }));
+    list.sort((a, b) => b.totalSeconds - a.totalSeconds || (a.staffId < b.staffId ? -1 : a.staffId > b.staffId ? 1 : 0));
+    return list.map((e, i) => ({ ...e, position: i + 1 }));
+  }
+
+  it('every read equals the ranking computed from the raw shifts', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 24 }), async (commands) => {
+        run += 1;
+        ctx.clock.set(NOW + run * 7 * 24 * 3600 * 1000);
+        const fixture = buildFixture({ timezone: ZONE });
+        fixture.workspace.staff = fixture.workspace.staff?.map((s) => ({ ...s, status: 'active' as const }));
+        const staffIds = (fixture.workspace.staff ?? []).map((s) => s.id);
+        const weekStart = weekPeriod(ctx.clock.now(), ZONE).start;
+        addHistory(fixture, {
+          shifts: staffIds.map((id, i) =>
+            completedShift(fixture, id, new Date(weekStart + (i + 1) * 3600_000).toISOString(), new Date(weekStart + (2 * i + 2) * 3600_000).toISOString()),
+          ),
+        });
+        await seed(ctx, fixture);
+        const ranked = new Set(staffIds);
+        const auth = bearer(fixture.keys.test.secret);
+        let key = 0;
+        const post = (via: number, url: string, payload: object) =>
+          instances[via]!({ method: 'POST', url, headers: { ...auth, 'idempotency-key': `k-${run}-${(key += 1)}` }, payload });
+        const activeShift = async (staffId: string) =>
+          ctx.store.db
+            .selectFrom('shifts')
+            .select('id')
+            .where('staff_id', '=', staffId)
+            .where('environment', '=', 'test')
+            .where('status', '=', 'active')
+            .executeTakeFirst();
+
+        const check = async (step: string) => {
+          const want = await reference(fixture, ranked);
+          for (const [i, inject] of instances.entries()) {
+            const res = await inject({ method: 'GET', url: LEADERBOARD, headers: auth });
+            expect(res.statusCode).toBe(200);
+            const got = (res.json() as { data: { entries: Entry[] } }).data.entries.map((e) => ({
+              staffId: e.staffId,
+              totalSeconds: e.totalSeconds,
+              completedShifts: e.completedShifts,
+              position: e.position,
+            }));
+            expect({ step, instance: i, entries: got }).toEqual({ step, instance: i, entries: want });
+          }
+        };
+
+        await check('seeded');
+        for (const [n, command] of commands.entries()) {
+          const step = `${n}: ${JSON.stringify(command)}`;
+          if (command.op === 'start') {
+            const staff = fixture.workspace.staff?.[command.staff];
+            if (!staff) throw new Error('no staff');
+            const startedAt = new Date(ctx.clock.now() - command.backdateMinutes * 60_000).toISOString();
+            const res = await post(command.via, '/v1/activity/shifts/start', {
+              gameUserId: staff.gameUserId,
+              universeId: UNIVERSE_ID,
+              placeId: '7',
+              serverId: 'srv-1',
+              startedAt,
+            });
+            // 403: the staff member is inactive (provisioned so).
+            expect([200, 403, 409, 422]).toContain(res.statusCode);
+          } else if (command.op === 'stop' || command.op === 'heartbeat') {
+            const shift = await activeShift(staffIds[command.staff] ?? '');
+            if (shift) {
+              const url = `/v1/activity/shifts/${shift.id}/${command.op}`;
+              const res = await post(command.via, url, command.op === 'stop' ? { reason: 'manual' } : {});
+              expect([200, 409]).toContain(res.statusCode);
+            }
+          } else if (command.op === 'wait') {
+            ctx.clock.advance(command.seconds * 1000);
+          } else if (command.op === 'sweep') {
+            await sweepTimedOutShifts({
+              write: (job) => ctx.store.write(job),
+              clock: ctx.clock,
+              config: { shiftTimeoutSeconds: TIMEOUT_SECONDS },
+              chunk: command.chunk,
+            });
+          } else if (command.op === 'serverStop') {
+            // Every active shift of the server in one transaction: one version that changed several staff.
+            const res = await post(command.via, '/v1/activity/servers/srv-1/stop', { reason: 'server_shutdown' });
+            expect(res.statusCode).toBe(200);
+          } else {
+            // Provisioning through a connection of its own (as the CLI does): who is ranked may change.
+            const document = structuredClone(fixture.document);
+            for (const staff of document.workspaces[0]?.staff ?? []) {
+              staff.status = staff.id === staffIds[command.inactive ?? -1] ? 'inactive' : 'active';
+            }
+            const other = ctx.database.open();
+            try {
+              await applyProvisioning(other.db, document, ctx.clock);
+            } finally {
+              await other.close();
+            }
+            ranked.clear();
+            for (const staff of document.workspaces[0]?.staff ?? []) if (staff.status === 'active') ranked.add(staff.id);
+          }
+          await check(step);
+        }
+      }),
+      { numRuns: Number(process.env.RANKING_PROPERTY_RUNS ?? 25) },
+    );
+  }, 600_000);
+});

@@ -1,0 +1,117 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestContext } from '../../../helpers/app.ts';
+import { type Fixture } from '../../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../../helpers/stores.ts';
+import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
+
+/**
+ * Heartbeats use a key verified within the last minute from the cache and check its credential in their own
+ * statement. Whatever changes about the key or its application (here written straight to the database, as
+ * another instance or the CLI would) takes effect on the very next heartbeat, exactly as on routes that look the
+ * key up every time.
+ */
+describe.each(STORE_KINDS)('heartbeat with a cached key (%s)', (kind) => {
+  let ctx: TestContext;
+  let fixture: Fixture;
+  let client: ShiftClient;
+  let shiftId: string;
+
+  const world = useShiftWorld(kind);
+  beforeEach(async () => {
+    ({ ctx, fixture, client } = world);
+    shiftId = dataOf<{ shift: { id: string } }>(await client.start(startBody(fixture))).shift.id;
+    // The first heartbeat verifies the key; the next ones use it from the cache.
+    expect((await client.heartbeat(shiftId)).statusCode).toBe(200);
+  });
+
+  async function lastHeartbeatAt(): Promise<number> {
+    const row = await ctx.store.db.selectFrom('shifts').select('last_heartbeat_at').where('id', '=', shiftId).executeTakeFirstOrThrow();
+    return Number(row.last_heartbeat_at);
+  }
+
+  async function heartbeatLater() {
+    ctx.clock.advance(1000);
+    return client.heartbeat(shiftId, { recordedAt: iso(ctx.clock.now()) });
+  }
+
+  it('is used from the cache while nothing changes: heartbeats keep applying', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const res = await heartbeatLater();
+      expect(dataOf<{ shift: { lastHeartbeatAt: string } }>(res).shift.lastHeartbeatAt).toBe(iso(ctx.clock.now()));
+      expect(await lastHeartbeatAt()).toBe(ctx.clock.now());
+    }
+  });
+
+  const changes: ReadonlyArray<{ name: string; status: number; code: string; apply: (ctx: TestContext, f: Fixture) => Promise<unknown> }> = [
+    {
+      name: 'revoked',
+      status: 401,
+      code: 'unauthenticated',
+      apply: (c, f) => c.store.db.updateTable('api_keys').set({ revoked: 1 }).where('id', '=', f.keys.test.id).execute(),
+    },
+    {
+      name: 'expired',
+      status: 401,
+      code: 'unauthenticated',
+      apply: (c, f) =>
+        c.store.db.updateTable('api_keys').set({ expires_at: c.clock.now() + 500 }).where('id', '=', f.keys.test.id).execute(),
+    },
+    {
+      name: 'stripped of activity:write',
+      status: 403,
+      code: 'insufficient_scope',
+      apply: (c, f) =>
+        c.store.db.updateTable('api_keys').set({ scopes: '["activity:read"]' }).where('id', '=', f.keys.test.id).execute(),
+    },
+    {
+      name: 'of an application whose activity feature is turned off',
+      status: 403,
+      code: 'feature_disabled',
+      apply: (c, f) =>
+        c.store.db
+          .updateTable('applications')
+          .set({ features: '{"activity":false,"applications":true}' })
+          .where('id', '=', f.ids.applicationId)
+          .execute(),
+    },
+    {
+      name: 'of an application no longer approved',
+      status: 403,
+      code: 'application_not_approved',
+      apply: (c, f) => c.store.db.updateTable('applications').set({ approved: 0 }).where('id', '=', f.ids.applicationId).execute(),
+    },
+  ];
+
+  it.each(changes)('a key $name is refused on the next heartbeat, which changes nothing', async ({ status, code, apply }) => {
+    const before = await lastHeartbeatAt();
+    await apply(ctx, fixture);
+    const res = await heartbeatLater();
+    expect(res.statusCode).toBe(status);
+    expect(errorCode(res)).toBe(code);
+    expect(await lastHeartbeatAt()).toBe(before);
+    // And the one after it, now that the key is no longer cached.
+    expect((await heartbeatLater()).statusCode).toBe(status);
+  });
+
+  it('a right granted after a refusal is honoured at once (a refusal is never based on a cached key)', async () => {
+    await changes[2]?.apply(ctx, fixture);
+    expect(errorCode(await heartbeatLater())).toBe('insufficient_scope');
+    await ctx.store.db
+      .updateTable('api_keys')
+      .set({ scopes: '["activity:write","activity:read","staff:read"]' })
+      .where('id', '=', fixture.keys.test.id)
+      .execute();
+    const res = await heartbeatLater();
+    expect(res.statusCode).toBe(200);
+    expect(await lastHeartbeatAt()).toBe(ctx.clock.now());
+  });
+
+  it('a replay under a key revoked since is refused, not replayed', async () => {
+    const first = await client.heartbeat(shiftId, undefined, { idempotencyKey: 'replay-after-revoke' });
+    expect(first.statusCode).toBe(200);
+    expect((await client.heartbeat(shiftId, undefined, { idempotencyKey: 'replay-after-revoke' })).headers['idempotent-replayed']).toBe('true');
+    await changes[0]?.apply(ctx, fixture);
+    const res = await client.heartbeat(shiftId, undefined, { idempotencyKey: 'replay-after-revoke' });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,122 @@
+import pg from 'pg';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fingerprintOf } from '../../../../src/idempotency/index.ts';
+import { DEFAULT_NOW } from '../../../helpers/app.ts';
+import type { Fixture } from '../../../helpers/fixtures.ts';
+import { advisoryLockKey } from '../../../helpers/postgres.ts';
+import { STORE_KINDS } from '../../../helpers/stores.ts';
+import { dataOf, errorCode, iso, startBody, useShiftWorld } from './shift-client.ts';
+
+/** The idempotency scope of the fixture's test key: its application in the test environment. */
+const scopeOf = (fixture: Fixture) => `app:${fixture.ids.applicationId}:test`;
+
+/**
+ * A heartbeat under its Idempotency-Key, through the HTTP API: whichever way it commits (one statement with its
+ * stored result when its answer is known, or the full operation), it has one effect per key, replays its stored
+ * answer, and refuses another request under the key.
+ */
+describe.each(STORE_KINDS)('heartbeat idempotency (%s)', (kind) => {
+  const world = useShiftWorld(kind);
+  let shiftId: string;
+
+  beforeEach(async () => {
+    shiftId = dataOf<{ shift: { id: string } }>(await world.client.start(startBody(world.fixture))).shift.id;
+    world.ctx.clock.advance(5_000);
+  });
+
+  async function shiftRow() {
+    return world.ctx.store.db.selectFrom('shifts').selectAll().where('id', '=', shiftId).executeTakeFirstOrThrow();
+  }
+
+  async function recordsOf(key: string) {
+    return world.ctx.store.db.selectFrom('idempotency_records').select(['key', 'response_status']).where('key', '=', key).execute();
+  }
+
+  it('replays its stored answer, changing nothing, and refuses another request under its key with 422', async () => {
+    const { client, ctx } = world;
+    const body = { recordedAt: iso(ctx.clock.now()) };
+    const first = await client.heartbeat(shiftId, body, { idempotencyKey: 'hb-replay' });
+    expect(dataOf<{ shift: { lastHeartbeatAt: string } }>(first).shift.lastHeartbeatAt).toBe(body.recordedAt);
+    const seen = (await shiftRow()).last_seen_at;
+    ctx.clock.advance(1_000);
+    const replay = await client.heartbeat(shiftId, body, { idempotencyKey: 'hb-replay' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(first.json());
+    expect((await shiftRow()).last_seen_at).toBe(seen);
+    const other = await client.heartbeat(shiftId, { recordedAt: iso(ctx.clock.now()) }, { idempotencyKey: 'hb-replay' });
+    expect(other.statusCode).toBe(422);
+    expect(errorCode(other)).toBe('idempotency_key_reused');
+    expect((await shiftRow()).last_seen_at).toBe(seen);
+  });
+
+  it('ten identical heartbeats at once have one effect: one stored answer, the others replay it or get 409', async () => {
+    const { client, ctx } = world;
+    const body = { recordedAt: iso(ctx.clock.now()) };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => client.heartbeat(shiftId, body, { idempotencyKey: 'hb-burst' })),
+    );
+    const fresh = answers.filter((a) => a.statusCode === 200 && a.headers['idempotent-replayed'] === undefined);
+    expect(fresh).toHaveLength(1);
+    for (const answer of answers) {
+      if (answer.statusCode === 200) expect(answer.json()).toEqual(fresh[0]?.json());
+      else expect({ status: answer.statusCode, code: errorCode(answer) }).toEqual({ status: 409, code: 'idempotency_request_in_progress' });
+    }
+    expect(await recordsOf('hb-burst')).toEqual([{ key: 'hb-burst', response_status: 200 }]);
+    expect((await shiftRow()).last_heartbeat_at).toBe(ctx.clock.now());
+  });
+
+  if (kind === 'postgres') {
+    it('while another instance holds the key it is 409 and changes nothing; once released it applies', async () => {
+      const { client, ctx, fixture } = world;
+      const holder = new pg.Client({ connectionString: ctx.database.url });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        const scope = scopeOf(fixture);
+        await holder.query('select pg_advisory_xact_lock($1::bigint)', [advisoryLockKey(scope, 'hb-held')]);
+        const held = await client.heartbeat(shiftId, undefined, { idempotencyKey: 'hb-held' });
+        expect({ status: held.statusCode, code: errorCode(held) }).toEqual({ status: 409, code: 'idempotency_request_in_progress' });
+        expect((await shiftRow()).last_heartbeat_at).toBe(DEFAULT_NOW);
+        await holder.query('commit');
+      } finally {
+        await holder.end();
+      }
+      const applied = await client.heartbeat(shiftId, undefined, { idempotencyKey: 'hb-held' });
+      expect(dataOf<{ shift: { lastHeartbeatAt: string } }>(applied).shift.lastHeartbeatAt).toBe(iso(ctx.clock.now()));
+    });
+
+    it('a result another instance commits under the key while the heartbeat runs is the answer; the heartbeat changes nothing', async () => {
+      const { client, ctx, fixture } = world;
+      // The other instance's request: same key, another body. Its result is committed while this heartbeat's
+      // statement waits for the shift's row, which the other session holds.
+      const other = new pg.Client({ connectionString: ctx.database.url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('update shifts set server_id = server_id where id = $1', [shiftId]);
+        const pending = client.heartbeat(shiftId, undefined, { idempotencyKey: 'hb-raced' });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const theirs = fingerprintOf({
+          scope: scopeOf(fixture),
+          key: 'hb-raced',
+          method: 'POST',
+          path: `/v1/activity/shifts/${shiftId}/heartbeat`,
+          body: { serverId: 'srv-1' },
+          requestId: 'req_0123456789abcdefgh',
+        });
+        await other.query(
+          `insert into idempotency_records
+             (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
+           values ($1, 'hb-raced', $2, 'completed', 200, '{}', 'req_0123456789abcdefgh', $3, 0)`,
+          [scopeOf(fixture), theirs, ctx.clock.now()],
+        );
+        await other.query('commit');
+        const answer = await pending;
+        expect({ status: answer.statusCode, code: errorCode(answer) }).toEqual({ status: 422, code: 'idempotency_key_reused' });
+      } finally {
+        await other.end();
+      }
+      expect((await shiftRow()).last_heartbeat_at).toBe(DEFAULT_NOW);
+    });
+  }
+});

@@ -1,0 +1,93 @@
+/**
+ * A store that held shifts before the activity totals existed: the upgrade that creates them also fills them
+ * from the shifts, so the reports of the new version read what the old one computed from the shifts.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../../../src/db/connect.ts';
+import { ACTIVITY_TOTALS_MIGRATION } from '../../../../src/db/migrate.ts';
+import * as webhooks from '../../../../src/db/migrations/20261124_0005_webhooks.ts';
+import * as activityChanges from '../../../../src/db/migrations/20261125_0006_activity_changes.ts';
+import * as activityTotals from '../../../../src/db/migrations/20261124_0004_activity_totals.ts';
+import * as applicationForms from '../../../../src/db/migrations/20261127_0008_application_forms.ts';
+import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
+import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
+import { DEFAULT_NOW } from '../../../helpers/app.ts';
+import { runCli } from '../../../helpers/cli.ts';
+import { buildFixture, UNIVERSE_ID } from '../../../helpers/fixtures.ts';
+import { STORE_KINDS, withTestStore, type TestDatabase } from '../../../helpers/stores.ts';
+
+const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
+const CHANGES_MIGRATION = '20261125_0006_activity_changes';
+const RECORDS_MIGRATION = '20261126_0007_completed_idempotency_records';
+const FORMS_MIGRATION = '20261127_0008_application_forms';
+const LATER_MIGRATIONS = [ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION, RECORDS_MIGRATION, FORMS_MIGRATION];
+
+const HOUR = 60 * 60 * 1000;
+
+describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals (%s)', (kind) => {
+  let store: Store;
+  let database: TestDatabase;
+  withTestStore(kind, (opened, db) => {
+    store = opened;
+    database = db;
+  });
+
+  const totals = () =>
+    store.db
+      .selectFrom('activity_totals')
+      .select(['workspace_id', 'environment', 'grain', 'bucket_start', 'staff_id', 'worked_ms', 'started_shifts', 'carried_shifts'])
+      .orderBy('workspace_id')
+      .orderBy('environment')
+      .orderBy('grain')
+      .orderBy('bucket_start')
+      .orderBy('staff_id')
+      .execute();
+
+  /** The store as the previous version left it: shifts, and no totals (nor the migrations after them). */
+  async function storeBeforeTotals(): Promise<Awaited<ReturnType<typeof totals>>> {
+    const fixture = buildFixture({ timezone: 'Europe/Berlin' });
+    const workspace = fixture.document.workspaces[0];
+    if (!workspace) throw new Error('fixture without a workspace');
+    const shift = (n: number, hours: number) => ({
+      id: randomUUID(),
+      staffId: fixture.ids.staff.alice,
+      applicationId: fixture.ids.applicationId,
+      environment: 'test' as const,
+      startedAt: new Date(DEFAULT_NOW - 10 * 24 * HOUR + n * 7 * HOUR).toISOString(),
+      endedAt: new Date(DEFAULT_NOW - 10 * 24 * HOUR + n * 7 * HOUR + hours * HOUR).toISOString(),
+      endReason: 'manual' as const,
+      universeId: UNIVERSE_ID,
+      placeId: '7',
+      serverId: 'srv-1',
+    });
+    await applyProvisioning(store.db, { workspaces: [{ ...workspace, shifts: [shift(1, 2), shift(2, 30), shift(8, 0)] }] }, { now: () => DEFAULT_NOW });
+    const expected = await totals();
+    expect(expected.length).toBeGreaterThan(0);
+
+    // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
+    // changes), 0007 (completed idempotency records) and 0008 (application forms), which came after it, not applied.
+    await applicationForms.down(store.db as unknown as Parameters<typeof applicationForms.down>[0]);
+    await activityChanges.down(store.db as unknown as Parameters<typeof activityChanges.down>[0]);
+    await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);
+    await activityTotals.down(store.db as unknown as Parameters<typeof activityTotals.down>[0]);
+    await sql`delete from kysely_migration where name in (${sql.join(LATER_MIGRATIONS)})`.execute(store.db);
+    return expected;
+  }
+
+  it('builds the totals of the existing shifts when it creates them', async () => {
+    const expected = await storeBeforeTotals();
+    const { applied } = await upgradeStore(store);
+    expect(applied).toEqual(LATER_MIGRATIONS);
+    expect(await totals()).toEqual(expected);
+    expect((await upgradeStore(store)).applied).toEqual([]);
+  });
+
+  it('builds them too when the first command after the upgrade is a key or webhook command', async () => {
+    const expected = await storeBeforeTotals();
+    const listed = await runCli(['keys', 'list', '--database-url', database.url]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(await totals()).toEqual(expected);
+  });
+});
