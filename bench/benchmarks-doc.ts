@@ -2,6 +2,7 @@
  * docs/BENCHMARKS.md: how to run and read the benchmark (sizes, rates, durations and targets from the code, so the
  * numbers cannot drift), the results table of the newest full run of each store, then each run's detail.
  */
+import { DESIGN } from './benchmarks-design.ts';
 import { HISTORY, MADE_OF, READING, RETIRED } from './benchmarks-text.ts';
 import { CYCLE_HOLD_MS, OPEN_LEVELS, STREAM_NAMES } from './open/scenario.ts';
 import { OPEN_LEVEL_NAMES, OPEN_PHASE_NAMES } from './options.ts';
@@ -214,7 +215,7 @@ export function benchmarksDocument(resultsDir: string, resultsPrefix: string): s
     sections.push(run ? runMarkdown(run.record, `${resultsPrefix}/${run.file}`) : NO_RUN_YET);
     sections.push('');
   }
-  sections.push(dataSet(), READING, MADE_OF, HISTORY, requestFilesSection());
+  sections.push(dataSet(), READING, MADE_OF, HISTORY, DESIGN, requestFilesSection());
   return `${sections.join('\n').trimEnd()}\n`;
 }
 

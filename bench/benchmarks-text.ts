@@ -108,7 +108,7 @@ own statement log; the figures themselves are in the results above.
 - **Memory.** About 26 MB of the main heap is live after start-up and 40 to 55 MB while serving. The command's
   memory settings (README, "Memory") keep the young generation at 2 x 16 MB and let the old one grow to about
   1.5 times what was live before a full collection; the background thread (checkpoints, webhook sends) adds its
-  own heap, which grows once deliveries flow. docs/ARCHITECTURE.md ("Memory") says where a peak goes and what
+  own heap, which grows once deliveries flow. "Measurements behind the design" ("Memory") says where a peak goes and what
   each setting and change was measured to do.
 - **Found on the way.** On PostgreSQL, every heartbeat and stop read its shift through a partial index of active
   shifts instead of the primary key whenever the statistics undercounted active shifts, scanning all of them;

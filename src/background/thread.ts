@@ -50,7 +50,7 @@ export interface ServiceHandlers {
  * generation is where each request's and answer's garbage goes. At 12 MB (4 MB semi-spaces) a backlog of 30,000
  * deliveries took 282 scavenges and 250 ms of pauses, against 169 scavenges and 150 ms at 24 MB: about 3 µs more
  * per delivery of about 200, for a peak resident memory about 9 MB lower while deliveries flow
- * (docs/ARCHITECTURE.md, "Memory"). At 2 MB it took 990 scavenges and a fifth more of the thread's CPU.
+ * (docs/BENCHMARKS.md, "Measurements behind the design"). At 2 MB it took 990 scavenges and a fifth more of the thread's CPU.
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 12 };
 

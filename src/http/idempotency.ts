@@ -1,5 +1,5 @@
 /**
- * The one pipeline of every write (docs/ARCHITECTURE.md, "A heartbeat" and "An accept"). A route declares its
+ * The one pipeline of every write (docs/ARCHITECTURE.md, "A heartbeat" and "An intake"). A route declares its
  * write: who acts, its input, the service operation, which answer it gives (`{ data }` or `{ data, meta }`) and,
  * optionally, a known write; the pipeline runs it under the request's Idempotency-Key (src/idempotency/) and
  * sends the outcome, fresh or replayed. Services stay plain functions of (transaction, actor, input).

@@ -1,0 +1,175 @@
+/**
+ * docs/BENCHMARKS.md, "Measurements behind the design": the measurements that decided the performance techniques
+ * docs/ARCHITECTURE.md keeps and the serving process's memory settings, kept as they were written.
+ */
+export const DESIGN = `## Measurements behind the design
+
+The figures behind the techniques docs/ARCHITECTURE.md keeps, and behind the serving process's memory settings,
+as they were measured (paths as they were then; the statements once named in \`db/sql/\` are now written in their
+repositories).
+
+### Performance techniques kept
+
+A technique stays only where it saves at least 15% of an operation's cost. Each was measured against a build
+without it (\`npm run bench -- --only heartbeat,heartbeat-batch,start-stop,summary --compare <builds>\`, full
+dataset, two interleaved rounds, CPU per operation including the database's on PostgreSQL). "Without" is the
+operation's mean cost in the build without the technique over its cost with it; the saving is 1 - with/without.
+
+| technique | where | SQLite: without / with | PostgreSQL: without / with |
+|---|---|---|---|
+| **Group commit** (SQLite, \`db/group-commit.ts\`; see above) | writes on SQLite | heartbeat 3.83x (saves 74%), batch 2.22x (55%), start + stop 2.24x (55%) | - |
+| **Waiting for company** (SQLite, \`db/group-commit.ts\`: a batch that would start short waits 2 ms while writers are concurrent; see above) | writes on SQLite below saturation | heartbeat at 700/s 1.34x (saves 25%: 252 and 256 µs against 334 and 348); saturated heartbeat, batch and start + stop, and batches and cycles at the busy rate within the noise (0.99x to 1.16x) | - |
+| **Statements prepared once**: per connection and name on PostgreSQL (\`db/pg-dialect.ts\`: the named statements, and a report's union of reads per shape, \`runShaped\`), per text on SQLite (\`db/statement-cache.ts\`, every statement) | every request | heartbeat 1.70x (41%), batch 1.51x (34%), start + stop 1.98x (49%), summary 1.98x (49%) | heartbeat 2.17x (54%), batch 1.32x (24%), start + stop 1.31x (24%), summary 1.23x (19%) |
+| **The cached key** (\`http/api-key-auth.ts\`): a heartbeat within a minute of its key's lookup makes none; the known heartbeat's statement checks the key's credential instead | heartbeats | heartbeat 1.34x (25%) | heartbeat 1.46x (31%) |
+| **The known heartbeat** (\`idempotency.applyKnown\`, \`shifts/repository.ts\` \`recordKnownHeartbeat\` and \`recordKnownHeartbeatWithResult\`): on PostgreSQL one statement instead of a transaction of five (begin, the key, the update, the result, commit) and its savepoint pair; on SQLite two statements instead of five in the group commit's job | heartbeats | heartbeat 1.15x (13%; 1.164 and 1.147 in two sessions, five runs each way) | heartbeat 2.53x (60%) |
+
+The known heartbeat saves less than 15% on SQLite and is kept there all the same: it is the same code path on both
+stores (the service does not know the store; \`idempotency.applyKnown\` applies it with its stored result as each
+store does, where the key's in-flight rules already differ), so dropping it on SQLite alone would add a
+store-dependent branch to the route's declaration, and without it SQLite's saturated
+heartbeat would cost about 1.2x what it cost before the data layer was made plain (the plain build is within 1.05x
+with it). Every other technique saves more than 15% of some operation's cost on each store it runs on.
+
+Not a technique but a rule of the same kind: the statements a request runs on every call are named statements
+(\`db/sql/\`), not Kysely builders, because building and compiling a query per request is a cost of its own. The
+reads most requests make (a workspace, a staff member by game or chat user) and the writes of every stop (the
+totals writer's workspace lock, longest-shift bound and change rows, a shift event's endpoints) were Kysely
+builders at first; against the build before the data layer was made plain, SQLite's summary then cost 1.34x and
+1.38x, staff-month 1.14x and 1.22x, and start + stop 1.37x and 1.47x, and a CPU profile showed Kysely's own code
+(building and compiling those queries) at 13% of the CPU instead of 6%. As named statements they cost 1.09x,
+0.92x and 0.99x. The approved notices a summary and every leaderboard page read were the last such builder
+(on PostgreSQL sent unnamed, so parsed and planned on every request, its list of ids one parameter each); as
+\`findApprovedNotices\`, its ids one JSON value, PostgreSQL's week leaderboard page costs 538 and 542 µs instead
+of 617 and 619 and the summary 445 and 464 instead of 518 and 528 (database included; two interleaved rounds,
+per-staff month, which reads no notices, 0.96x); on SQLite 0.92x and 1.0x.
+
+On PostgreSQL a report's union of reads (its text depends only on the periods' shape) was sent unnamed at first
+and planned on every request: summary then cost 1.80x and staff-month 2.10x the earlier build's. Prepared per
+shape (\`runShaped\`, at most 256 shapes per process) they cost 1.34x and 1.52x, which is the cost of running
+second on the same PostgreSQL dataset: the earlier build measured against itself, second after first, reads
+1.30x and 1.45x.
+
+### Memory
+
+What a busy gateway holds, measured on the benchmark's full dataset (SQLite, saturated scenarios one after the
+other, the heap read every few seconds inside the server and the mappings from \`/proc/<pid>/smaps\`): about 60 MB
+of live JavaScript objects; the node binary's code (about 60 MB resident); glibc's heaps (40 to 60 MB, SQLite's
+caches and statements among them); the webhook sender's thread when deliveries run (its own heap, sized in
+\`webhooks/sender-thread.ts\`). With V8's and glibc's defaults on a machine with plenty of memory, three things
+add to that:
+
+- the young generation: V8 sizes each semi-space from the machine's memory, up to 64 MB, and a busy server
+  fills both: 105 to 128 MB;
+- the old generation: with a 4 GB limit V8 lets it grow to four times what was live at the last full collection
+  before the next one, so it climbs from 40 to 110 MB of mostly garbage over a few minutes of load;
+- malloc arenas: glibc gives each thread that allocates its own, and the webhook scenario's threads added 50 MB.
+
+So \`bin/workspace-gateway.js\` starts \`serve\` and \`demo\` once more in the same process (\`process.execve\`: same pid,
+same streams, same signals) with \`--max-semi-space-size=16\`, \`--max-old-space-size=768\` (with a limit under
+2 GB V8 grows the old generation by a smaller factor, about 1.5 here) and \`MALLOC_ARENA_MAX=2\`; what the operator
+set wins. Measured interleaved on one dataset, each build's peak resident memory (VmHWM) over the run:
+
+| scenarios | defaults | semi-space 16 | + old space 768 | + 2 arenas |
+|---|---|---|---|---|
+| summary, leaderboard, heartbeat, batch, start, intake, webhook delivery | 401 to 430 MB | 340 to 402 MB | 321 MB | 302 MB |
+| heartbeat, summary, intake, batch | 361 MB | - | - | 239 MB |
+
+A worker thread (the SQLite checkpointer, the webhook sender) does not share the main thread's compile cache:
+it reads \`NODE_COMPILE_CACHE\` when it starts, and without it Node strips the thread's TypeScript sources itself,
+loading its TypeScript parser into that thread for good (about 12 MB each, measured on a one-line worker). So the
+command sets \`NODE_COMPILE_CACHE\` to the cache it enabled, for the threads it starts: an idle \`serve\` on SQLite
+holds 169 MB instead of 185 (three starts each); the peak while 30,000 webhook deliveries drain moved by less
+than the noise (294 to 300 MB against 300 to 301).
+
+V8's heap flags belong to the process and take precedence over a worker thread's own limits (the
+\`resourceLimits\` it is started with), so with the flags above every thread had the main thread's 16 MB
+semi-spaces and 768 MB old-generation limit: the webhook sender held 40 to 44 MB of heap, 27 MB of it young
+generation, for 8 to 15 MB in use. The command clears both flags once the main thread is up (its heap was sized
+when it started), and each thread is sized by its own limits: the sender 24 MB young (8 MB semi-spaces, which
+collect its garbage about as rarely as 16 MB did: 150 scavenges over 30,000 deliveries against 140; 2 MB took
+990 and a fifth more of the thread's CPU) and 64 MB old, the checkpointer 2 MB and 32 MB. The sender's heap is
+now 27 to 28 MB; a test reads each thread's heap limit inside \`serve\`. Later the sender's young generation went
+to 12 MB (4 MB semi-spaces): over a 30,000-delivery backlog 282 scavenges and 250 ms of pauses against 169 scavenges and
+150 ms (about 3 µs more per delivery of about 200), and the peak over heartbeat, intake and the two webhook
+scenarios (three interleaved rounds, SQLite) 239, 233 and 239 MB against 241, 253 and 244.
+
+With all three the old generation stays under 61 MB and the young under 32 MB; the gateway's garbage-collection
+pauses took 1.3% of its CPU instead of 0.6% (the pauses' own sum, which the machine's noise does not blur as it
+does a cost per request).
+
+Response serializers: Fastify compiles one for every response schema of every route (a GET's HEAD twin too) and
+keeps each one's generated source, about 15 KB each. Of the 303 it compiled, 257 wrote the error body, which every
+error status of every route declares as the same \`$ref\`. \`http/serialization.ts\` compiles once per schema object
+and once for the error body: 29 serializers, an idle demo's live heap 38 MB instead of 47 (old space 26 MB
+instead of 37), and the peak over summary, leaderboard, heartbeat, intake and the two webhook scenarios (SQLite,
+one after the other on the full dataset) 245 to 264 MB over nine runs, median 249, against 275 and 281 MB in two
+runs of the build before; on PostgreSQL 224 MB against 252, one run each.
+
+What remains above 250 MB is the webhook scenario after a run of others. Where a 273 MB peak went (SQLite,
+summary, leaderboard, queue and heartbeat, then 30,000 deliveries drained; the mappings of \`/proc/<pid>/smaps\`
+and each thread's heap, every 2 s): 67 MB of mapped files (the node binary's code, SQLite's library); glibc's
+main heap 46 MB (SQLite's page cache, then of up to 16 MB, the prepared statements, Node's own allocations); the main
+thread's V8 heap 105 MB (young 32, old 57 for 45 to 55 MB live: promoted garbage up to V8's limit, as heap
+snapshots before and after a drain show: 52 and 55 MB of live objects, Node's own sources included, of which 17
+MB are module sources, 4.6 MB of those the generated validators and serializers, and 10 MB bytecode); the sender
+thread 27 MB, which it adds when the first delivery starts it (248 MB the moment before); the checkpointer
+thread 10 MB; thread stacks and the second malloc arena the rest. What was tried, against the same build:
+
+- Recording attempts with a statement per chunk length left up to 87 shapes of each of two statements in
+  SQLite's statement cache (one compiled program each); one JSON-valued statement of each took the webhook
+  scenario alone from 279 to 294 MB down to 264 to 271 MB.
+- Sending on the event loop instead of the sender thread: 243 to 244 MB against 262 to 268 in the webhook
+  scenarios alone, and 0.8x the CPU per delivery (no messages between threads), but lower saturated throughput
+  with deliveries flowing (1,301 and 1,242 start/stop cycles a second against 1,450 and 1,306) and TLS
+  handshakes on the loop that serves the API. Measured again once the benchmark's receiver spoke HTTPS
+  (interleaved, two rounds each): with kept-alive connections the two cost the same (CPU per start/stop cycle
+  with webhooks 1.02x, per delivery 200 and 219 µs against 193 and 257) for 240 to 242 MB against 253 to 277;
+  with a receiver that closes every connection, each delivery's handshake costs 1.2 to 1.4 ms of CPU, and on the
+  event loop it took the API with it: 453 and 383 requests a second in the start/stop scenario with webhooks
+  against 1,154 and 968, 1.6x the CPU per cycle, event-loop delay p99 26 and 29 ms (max 48) against 13 and 12 ms. A receiver's choice
+  must not cost the API that, so sending stays on its thread.
+- SQLite's page cache: better-sqlite3 builds it at 16 MB a connection, which the full dataset fills; the store's
+  connection keeps 4 MB (\`db/connect.ts\`). The pages it no longer keeps are read back from the operating system's
+  file cache: a summary 17.6 pages instead of 10.3, a start/stop cycle 12.4 instead of 10, a heartbeat and a
+  leaderboard page under one more (counted with strace). Peak over five scenarios, interleaved: 262 and 266 MB
+  against 284 and 268.
+- A young generation of 2 x 8 MB instead of 2 x 16 brings the webhook scenario's peak down by about 25 MB
+  (interleaved, two rounds: 275 MB against 299), but the garbage-collection pauses double (3.0% of the
+  gateway's CPU instead of 1.5%) and the reads that allocate most cost more (week leaderboard 1.22x, summary
+  1.12x), so the setting stays at 16. Measured again once the serializers were shared (two interleaved rounds):
+  8 MB took the peak to 235 and 233 MB against 250 and 249, with the week leaderboard at 1.34x and the summary
+  at 1.10x; 12 MB left the peak where it was (251 and 248).
+- Also within the run-to-run spread of the peak (about 15 MB) once the serializers were shared, each in two
+  interleaved rounds or two runs: a first old-generation limit of 16 or 32 MB (\`--initial-old-space-size\`), a
+  heap growing factor of 1.25 (\`--heap-growing-percent=25\`), one malloc arena instead of two. None is set. (The
+  sender thread's young generation at 12 MB looked the same in two runs of six scenarios; three interleaved
+  rounds of the four scenarios that end with deliveries showed its 9 MB, above.)
+- Where the peak went after the serializers were shared (SQLite, the six scenarios above, 245 MB, from
+  \`/proc/<pid>/smaps\` as the backlog finished draining): V8's heap pages 118 MB (101 MB before the sender thread
+  started; the main thread's young generation is 32 of them), the node binary's pages 62 MB (its code 33 MB, its
+  read-only data 26 MB: the time-zone and other ICU data Intl reads, which a bare \`node\` process with one
+  time-zone format already maps 13 MB of), glibc's main heap 35 MB, the second malloc arena 16 MB.
+- A fixed malloc trim and mmap threshold: glibc's heap reached 52 MB instead of 62, the peak stayed where it was.
+
+One thread for both background services. The checkpointer and the sender each had a thread of their own, and a
+thread costs resident memory before it does anything (18 MB for an idle one-line worker here: its V8 heap and
+Node's own modules). Both now run on one thread (\`background/thread.ts\`), started with the first of them (the
+checkpointer, on SQLite) and sized by the sender's limits. A SQLite store checkpointing and 2,000 deliveries
+sent, in one process: 143 to 155 MB on one thread against 163 to 177 MB on two (five runs each). In the
+benchmark the saving is smaller: heartbeat, intake and the two webhook scenarios, three interleaved rounds, peaked
+at 233, 237 and 228 MB against 238, 240 and 239 (the six scenarios above, two rounds: 238 and 259 against 254
+and 253, one round of the first build taking 30 MB at the week leaderboard). CPU per start/stop cycle with
+webhooks 0.93x, per delivery 0.95x, both within the noise. What the sharing costs: a checkpoint holds the thread
+while it copies, so the sends wait. Under saturated intake (the heaviest writes) the checkpoints took 2.1 s of a
+13.4 s profile of the thread, rounds every 500 ms: about 75 ms a round; the start/stop scenario's event-to-delivery p99 was 77 to 102 ms
+(five runs, mean 90) against 69 to 88 (mean 79), and a backlog drained at 5,910 to 6,436 deliveries a second
+against 5,634 to 6,105. A delivery's deadline is a timer on that thread: an answer that arrives in the last
+tens of milliseconds before a 10 s deadline, while a checkpoint runs, can be recorded as a timeout (and
+retried).
+
+A full SQLite run of the benchmark on this build (every scenario, then the open loop) peaked at 243 MB, highest
+in the webhook backlog's drain, against 275 MB in the recorded run of the build before the shared serializers.
+That run is not the recorded one: its machine had another CPU (an Intel Xeon against the recorded runs' AMD
+EPYC), on which reads cost about 1.4 times as much against \`GET /health\` and the open loop's tails were two to
+three times as long for the earlier build too (interleaved: busy mix heartbeat p99 18 to 32 ms for both builds).
+`;
