@@ -33,7 +33,7 @@ const ANY_CASE_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /**
  * The path a request asks for, as the idempotency record identifies it: a uuid names one thing in any case
- * (src/http/uuid-text.ts), so a uuid in the path is compared in lower case and a retry may spell it either way.
+ * (src/http/validation.ts), so a uuid in the path is compared in lower case and a retry may spell it either way.
  */
 function requestPath(url: string): string {
   const path = url.split('?')[0] ?? url;
