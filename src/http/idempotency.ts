@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastif
 import type { Transaction } from 'kysely';
 import type { Actor } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
-import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
+import { type AppError, RefusalAfterWrites, unauthenticated } from '../shared/errors.ts';
 import type {
   ErrorResponse,
   Idempotency,
@@ -47,7 +47,7 @@ function idempotencyScope(actor: Actor): string {
 
 /** The idempotent call a request makes: its principal's scope, its key, and what it asks. */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
-  if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
+  if (!request.actor) throw unauthenticated();
   const rawKey = request.headers['idempotency-key'];
   return {
     scope: idempotencyScope(request.actor),
