@@ -4,8 +4,7 @@ import { sql } from 'kysely';
 import { rowsOf } from '../db/dialect.ts';
 import type { Executor } from '../db/types.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
-import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
-import { keyRefusal, type KeyCredential } from '../keys/credential.ts';
+import { apiKeyEnvironment, hashApiKey, keyRefusal, type KeyCredential } from '../keys/api-key.ts';
 import { parseFlags, parseStringArray } from './json-columns.ts';
 
 /** A verified key is cached (for routes whose statement checks its credential) for at most this long. */

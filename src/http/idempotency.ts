@@ -18,7 +18,7 @@ import type {
   KnownChange,
   StoredResponse,
 } from '../idempotency/index.ts';
-import type { KeyCredential } from '../keys/credential.ts';
+import type { KeyCredential } from '../keys/api-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
 import { headerValue, type ConfirmKey } from './route-auth.ts';

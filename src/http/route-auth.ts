@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../shared/actor.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
-import type { KeyCredential } from '../keys/credential.ts';
+import type { KeyCredential } from '../keys/api-key.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';
 import type { RateLimiter } from './rate-limit.ts';

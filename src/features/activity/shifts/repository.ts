@@ -9,7 +9,7 @@ import { greatest, inJsonList, rowLock, rowsOf } from '../../../db/dialect.ts';
 import type { Database, Executor, ShiftTable } from '../../../db/types.ts';
 import type { StoredResult } from '../../../idempotency/index.ts';
 import { idempotencyKeyLock } from '../../../idempotency/records.ts';
-import { credentialHolds, type KeyCredential } from '../../../keys/credential.ts';
+import { credentialHolds, type KeyCredential } from '../../../keys/api-key.ts';
 import { liveShift } from './rules.ts';
 import { ACTIVE } from './status.ts';
 
