@@ -3,10 +3,8 @@ import type { Clock } from '../shared/clock.ts';
 import { sql } from 'kysely';
 import { rowsOf } from '../db/dialect.ts';
 import type { Executor } from '../db/types.ts';
-import { AppError } from '../shared/errors.ts';
-import { apiKeyEnvironment, hashApiKey } from '../keys/api-key.ts';
-import { keyRefusal, type KeyCredential } from '../keys/credential.ts';
-import { bearerToken, unauthenticated } from './bearer.ts';
+import { AppError, unauthenticated } from '../shared/errors.ts';
+import { apiKeyEnvironment, hashApiKey, keyRefusal, type KeyCredential } from '../keys/api-key.ts';
 import { parseFlags, parseStringArray } from './json-columns.ts';
 
 /** A verified key is cached (for routes whose statement checks its credential) for at most this long. */
@@ -28,14 +26,14 @@ export interface VerifiedActor {
 }
 
 export interface ApiKeyAuthenticator {
-  /** The key's actor, looked up now (401/403 as the key and its application stand). */
-  apiKey(authorization: string | string[] | undefined): Promise<ApiKeyActor>;
+  /** The actor of a bearer token's key, looked up now (401/403 as the key and its application stand). */
+  apiKey(token: string): Promise<ApiKeyActor>;
   /**
    * The key's actor and credential. With `useCache`, for a route whose statement checks the credential, a key
    * verified within the last minute comes from the cache, without a lookup; otherwise it is looked up as by
    * `apiKey`.
    */
-  verifiedApiKey(authorization: string | string[] | undefined, useCache: boolean): Promise<VerifiedActor>;
+  verifiedApiKey(token: string, useCache: boolean): Promise<VerifiedActor>;
 }
 
 export interface ApiKeyAuthenticatorDeps {
@@ -72,9 +70,8 @@ where k.key_hash = ${keyHash}`,
   return row;
 }
 
-/** The bearer API key's environment (from its prefix) and hash; 401 when it is not an API key. */
-function presentedKey(authorization: string | string[] | undefined): { environment: Environment; hash: string } {
-  const token = bearerToken(authorization);
+/** The bearer token's environment (from its key prefix) and hash; 401 when it is not an API key. */
+function presentedKey(token: string): { environment: Environment; hash: string } {
   const environment = apiKeyEnvironment(token);
   if (!environment) throw unauthenticated('A valid API key is required.');
   return { environment, hash: hashApiKey(token) };
@@ -149,13 +146,13 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
   }
 
   return {
-    async apiKey(authorization) {
-      const { environment, hash } = presentedKey(authorization);
+    async apiKey(token) {
+      const { environment, hash } = presentedKey(token);
       return (await lookUp(environment, hash)).actor;
     },
 
-    async verifiedApiKey(authorization, useCache) {
-      const { environment, hash } = presentedKey(authorization);
+    async verifiedApiKey(token, useCache) {
+      const { environment, hash } = presentedKey(token);
       const now = clock.now();
       const hit = useCache ? cache.get(hash) : undefined;
       if (hit && hit.verifiedAt <= now && now - hit.verifiedAt <= CACHE_MS) {

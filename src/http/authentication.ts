@@ -5,8 +5,9 @@ import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from './api-key-a
 import { createDashboardAuthenticator, type DashboardAuthenticator } from './dashboard-auth.ts';
 
 /**
- * Who a request's bearer credential is: an API key (game servers, the chat bot; see api-key-auth.ts) or a
- * dashboard user's token (see dashboard-auth.ts). The route hook (route-auth.ts) picks by the route's `auth`.
+ * Who a request's bearer token is: an API key (game servers, the chat bot; see api-key-auth.ts) or a dashboard
+ * user's token (see dashboard-auth.ts). The route hook (route-auth.ts) reads the token from the `Authorization`
+ * header and picks by the route's `auth`.
  */
 export interface Authenticator extends ApiKeyAuthenticator, DashboardAuthenticator {}
 

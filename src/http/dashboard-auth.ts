@@ -3,18 +3,17 @@ import type { UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Config } from '../shared/config.ts';
 import type { Executor } from '../db/types.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, unauthenticated } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.ts';
 import { findMemberships } from '../members/repository.ts';
-import { bearerToken, unauthenticated } from './bearer.ts';
 import { parseStringArray } from './json-columns.ts';
 
 const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 export interface DashboardAuthenticator {
-  /** The dashboard user of a bearer JWT, with their workspace memberships and the selected workspace, if any. */
-  user(authorization: string | string[] | undefined, workspaceSelector: string | undefined): Promise<UserActor>;
+  /** The dashboard user of a bearer token (a JWT), with their workspace memberships and the selected workspace, if any. */
+  user(token: string, workspaceSelector: string | undefined): Promise<UserActor>;
 }
 
 export interface DashboardAuthenticatorDeps {
@@ -55,8 +54,7 @@ export function createDashboardAuthenticator({ db, clock, config }: DashboardAut
   }
 
   return {
-    async user(authorization, workspaceSelector) {
-      const token = bearerToken(authorization);
+    async user(token, workspaceSelector) {
       if (isApiKeyFormat(token) || token.startsWith(API_KEY_PREFIX)) {
         throw unauthenticated('API keys are not accepted here; use a dashboard user token.');
       }

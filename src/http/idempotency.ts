@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastif
 import type { Transaction } from 'kysely';
 import type { Actor } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
-import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
+import { type AppError, RefusalAfterWrites, unauthenticated } from '../shared/errors.ts';
 import type {
   ErrorResponse,
   Idempotency,
@@ -18,7 +18,7 @@ import type {
   KnownChange,
   StoredResponse,
 } from '../idempotency/index.ts';
-import type { KeyCredential } from '../keys/credential.ts';
+import type { KeyCredential } from '../keys/api-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
 import { headerValue, type ConfirmKey } from './route-auth.ts';
@@ -33,7 +33,7 @@ const ANY_CASE_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /**
  * The path a request asks for, as the idempotency record identifies it: a uuid names one thing in any case
- * (src/http/uuid-text.ts), so a uuid in the path is compared in lower case and a retry may spell it either way.
+ * (src/http/validation.ts), so a uuid in the path is compared in lower case and a retry may spell it either way.
  */
 function requestPath(url: string): string {
   const path = url.split('?')[0] ?? url;
@@ -47,7 +47,7 @@ function idempotencyScope(actor: Actor): string {
 
 /** The idempotent call a request makes: its principal's scope, its key, and what it asks. */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
-  if (!request.actor) throw new AppError('unauthenticated', 'A valid bearer credential is required.');
+  if (!request.actor) throw unauthenticated();
   const rawKey = request.headers['idempotency-key'];
   return {
     scope: idempotencyScope(request.actor),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../shared/actor.ts';
-import { AppError } from '../shared/errors.ts';
-import type { KeyCredential } from '../keys/credential.ts';
+import { AppError, unauthenticated } from '../shared/errors.ts';
+import type { KeyCredential } from '../keys/api-key.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -65,6 +65,16 @@ function refusal(actor: ApiKeyActor, auth: ApiKeyAuth): AppError | null {
   return null;
 }
 
+const BEARER_RE = /^Bearer ([^\s]+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; 401 when there is none. */
+function bearerToken(header: string | string[] | undefined): string {
+  if (typeof header !== 'string') throw unauthenticated();
+  const token = BEARER_RE.exec(header)?.[1];
+  if (!token) throw unauthenticated();
+  return token;
+}
+
 function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
@@ -85,25 +95,25 @@ export function registerRouteAuth(
     reply.header('x-request-id', request.id);
     const auth = request.routeOptions.config.auth;
     if (!auth || auth.kind === 'none') return;
+    const token = bearerToken(request.headers.authorization);
     if (auth.kind === 'user') {
       const selector = singleHeader(request.headers['x-service-workspace-id']);
-      request.actor = await authenticator.user(request.headers.authorization, selector);
+      request.actor = await authenticator.user(token, selector);
       await rateLimiter?.check(request, reply);
       return;
     }
-    const authorization = request.headers.authorization;
     if (auth.useCachedKey !== true) {
-      const actor = await authenticator.apiKey(authorization);
+      const actor = await authenticator.apiKey(token);
       request.actor = actor;
       await rateLimiter?.check(request, reply);
       const refused = refusal(actor, auth);
       if (refused) throw refused;
       return;
     }
-    let verified = await authenticator.verifiedApiKey(authorization, true);
+    let verified = await authenticator.verifiedApiKey(token, true);
     // Never refuse on cached rights: they may have been granted since.
     if (verified.cached && refusal(verified.actor, auth)) {
-      verified = await authenticator.verifiedApiKey(authorization, false);
+      verified = await authenticator.verifiedApiKey(token, false);
     }
     const actor = verified.actor;
     request.actor = actor;
@@ -133,7 +143,7 @@ export function registerRouteAuth(
   return async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth?.kind !== 'apiKey') return;
-    const fresh = await authenticator.apiKey(request.headers.authorization);
+    const fresh = await authenticator.apiKey(bearerToken(request.headers.authorization));
     const refused = refusal(fresh, auth);
     if (refused) throw refused;
     request.actor = fresh;
@@ -142,13 +152,13 @@ export function registerRouteAuth(
 
 export function apiKeyActor(request: FastifyRequest): ApiKeyActor {
   const actor = request.actor;
-  if (actor?.kind !== 'apiKey') throw new AppError('unauthenticated', 'A valid API key is required.');
+  if (actor?.kind !== 'apiKey') throw unauthenticated('A valid API key is required.');
   return actor;
 }
 
 export function userActor(request: FastifyRequest): UserActor {
   const actor = request.actor;
-  if (actor?.kind !== 'user') throw new AppError('unauthenticated', 'A valid dashboard token is required.');
+  if (actor?.kind !== 'user') throw unauthenticated('A valid dashboard token is required.');
   return actor;
 }
 

@@ -5,7 +5,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
-import { dialectOf, rowsOf } from '../db/dialect.ts';
+import { dialectOf } from '../db/dialect.ts';
 import type { Database, Executor } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
 import type { StoredResponse, StoredResult } from './index.ts';
@@ -60,13 +60,11 @@ export async function takeKey(
   // in between is not seen here, and storeResult then finds it instead. On SQLite the store's one writing process
   // holds its keys in memory (src/idempotency/index.ts): here the key is free.
   const locked = dialectOf(trx) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
-  const [row] = await rowsOf(
-    trx,
-    sql<IdempotencyKeyRow>`select ${locked} as locked,
+  const query = sql<IdempotencyKeyRow>`select ${locked} as locked,
        r.fingerprint, r.response_status, r.response_body, r.created_at
 from (select 1) as one
-left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`,
-  );
+left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`;
+  const [row] = (await query.execute(trx)).rows;
   const replay = row ? judgeRecord(row, fingerprint, now) : null;
   if (replay) return replay;
   if (!row?.locked) throw keyInProgress();
@@ -89,9 +87,7 @@ function judgeRecord(row: IdempotencyKeyRow, fingerprint: string, now: number): 
  */
 export async function storeResult(trx: Transaction<Database>, result: StoredResult): Promise<boolean> {
   const { scope, key, fingerprint, status, body, requestId, now } = result;
-  const stored = await rowsOf(
-    trx,
-    sql<{ key: string }>`insert into idempotency_records
+  const query = sql<{ key: string }>`insert into idempotency_records
   (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
 values (${scope}, ${key}, ${fingerprint}, 'completed', ${status}, ${body}, ${requestId}, ${now}, 0)
 on conflict (scope, key) do update set
@@ -99,9 +95,8 @@ on conflict (scope, key) do update set
   response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
   locked_until = 0
 where idempotency_records.created_at <= ${now - IDEMPOTENCY_RETENTION_MS}
-returning key`,
-  );
-  return stored.length > 0;
+returning key`;
+  return (await query.execute(trx)).rows.length > 0;
 }
 
 /** Records one purge step deletes: bounds how long a step holds the event loop (SQLite) and its locks. */

@@ -75,6 +75,11 @@ export function validationError(issues: ValidationIssue[], message = 'The reques
   return new AppError('validation_failed', message, { issues });
 }
 
+/** 401: the request carries no credential this gateway accepts (the message says which one it wanted). */
+export function unauthenticated(message = 'A valid bearer credential is required.'): AppError {
+  return new AppError('unauthenticated', message);
+}
+
 export function notFound(what: string): AppError {
   return new AppError('not_found', `${what} was not found.`);
 }

@@ -1,5 +1,5 @@
 import { validationError } from './errors.ts';
-import { parseIsoDateTime } from './iso-date-time.ts';
+import { parseIsoDateTime } from './clock.ts';
 
 /**
  * The two query parameters of a keyset cursor (the last item's sort value and id, from the previous page's

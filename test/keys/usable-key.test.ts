@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyRefusal, usableKey } from '../../src/keys/credential.ts';
+import { keyRefusal, usableKey } from '../../src/keys/api-key.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';

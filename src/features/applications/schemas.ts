@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { envelopeSchema } from '../../http/envelope.ts';
-import { UuidText } from '../../http/uuid-text.ts';
+import { UuidText } from '../../http/validation.ts';
 import { CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.ts';
 import * as examples from './examples.ts';
 import { UUID_PATTERN } from '../../shared/ids.ts';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../shared/errors.ts';
+import { AppError, unauthenticated } from '../../shared/errors.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import type { Metrics } from './metrics.ts';
 import type { ReadinessCheck } from './readiness.ts';
@@ -102,7 +102,7 @@ export function operationsRoutes({ readiness, metrics, metricsToken }: Operation
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
         if (expected && !tokenMatches(expected, request.headers.authorization)) {
-          throw new AppError('unauthenticated', 'The metrics token is missing or wrong.');
+          throw unauthenticated('The metrics token is missing or wrong.');
         }
         const text = await metrics.render();
         return reply.type(metrics.contentType).send(text);

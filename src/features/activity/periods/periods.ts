@@ -11,7 +11,7 @@
  */
 import { Temporal } from 'temporal-polyfill';
 import { AppError } from '../../../shared/errors.ts';
-import { parseIsoDateTime } from '../../../shared/iso-date-time.ts';
+import { parseIsoDateTime } from '../../../shared/clock.ts';
 
 export { parseIsoDateTime };
 

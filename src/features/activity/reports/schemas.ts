@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { dataSchema, envelopeSchema } from '../../../http/envelope.ts';
-import { UuidText } from '../../../http/uuid-text.ts';
+import { UuidText } from '../../../http/validation.ts';
 import { UUID_PATTERN } from '../../../shared/ids.ts';
 import { CorrelationHeadersSchema, CorrelationIdHeader } from '../../../http/headers.ts';
 import { ChatHeadersSchema } from '../../staff/schemas.ts';

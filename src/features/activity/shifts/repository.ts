@@ -9,7 +9,7 @@ import { greatest, inJsonList, rowLock, rowsOf } from '../../../db/dialect.ts';
 import type { Database, Executor, ShiftTable } from '../../../db/types.ts';
 import type { StoredResult } from '../../../idempotency/index.ts';
 import { idempotencyKeyLock } from '../../../idempotency/records.ts';
-import { credentialHolds, type KeyCredential } from '../../../keys/credential.ts';
+import { credentialHolds, type KeyCredential } from '../../../keys/api-key.ts';
 import { liveShift } from './rules.ts';
 import { ACTIVE } from './status.ts';
 
@@ -142,7 +142,7 @@ export async function recordHeartbeat(
   heartbeat: Heartbeat,
 ): Promise<RecordedHeartbeat | undefined> {
   const server = sql<boolean>`server_id = coalesce(${heartbeat.serverId}, server_id)`;
-  const [row] = await rowsOf(db, heartbeatUpdate(db, sql<boolean>`id = ${id}`, heartbeat, server));
+  const [row] = (await heartbeatUpdate(db, sql<boolean>`id = ${id}`, heartbeat, server).execute(db)).rows;
   return row;
 }
 
@@ -153,7 +153,8 @@ export async function recordHeartbeats(
   heartbeat: Heartbeat & { readonly serverId: string },
 ): Promise<RecordedHeartbeat[]> {
   if (ids.length === 0) return [];
-  return rowsOf(db, heartbeatUpdate(db, inJsonList(db, 'id', ids), heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`));
+  const update = heartbeatUpdate(db, inJsonList(db, 'id', ids), heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`);
+  return (await update.execute(db)).rows;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -196,7 +197,7 @@ export async function recordKnownHeartbeat(
   known: KnownHeartbeat,
   result: StoredResult,
 ): Promise<boolean> {
-  return (await rowsOf(trx, knownHeartbeatUpdate(known, result))).length > 0;
+  return (await knownHeartbeatUpdate(known, result).execute(trx)).rows.length > 0;
 }
 
 /**
@@ -213,18 +214,15 @@ export async function recordKnownHeartbeatWithResult(
   const { scope, key, fingerprint, status, body, requestId, now } = result;
   const update = knownHeartbeatUpdate(known, result, idempotencyKeyLock(scope, key));
   try {
-    const rows = await rowsOf(
-      db,
-      sql<{ key: string }>`with heartbeat as (
+    const query = sql<{ key: string }>`with heartbeat as (
   ${update}
 )
 insert into idempotency_records
   (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
 select ${scope}::text, ${key}::text, ${fingerprint}::text, 'completed', ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint, 0
 from heartbeat
-returning key`,
-    );
-    return rows.length > 0;
+returning key`;
+    return (await query.execute(db)).rows.length > 0;
   } catch (error) {
     // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
     if (isUniqueViolation(error)) return false;

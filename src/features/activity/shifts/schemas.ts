@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { dataSchema } from '../../../http/envelope.ts';
-import { UuidText } from '../../../http/uuid-text.ts';
+import { UuidText } from '../../../http/validation.ts';
 import { CorrelationHeadersSchema, CorrelationIdHeader, idempotencyKeyHeader } from '../../../http/headers.ts';
 import * as examples from './examples.ts';
 

@@ -7,7 +7,7 @@ import type { Store } from '../../../db/store.ts';
 import type { Database } from '../../../db/types.ts';
 import { AppError, notFound, RefusalAfterWrites, validationError } from '../../../shared/errors.ts';
 import { isUuid, newTimeOrderedId } from '../../../shared/ids.ts';
-import type { KeyCredential } from '../../../keys/credential.ts';
+import type { KeyCredential } from '../../../keys/api-key.ts';
 import { findStaffByGameUser } from '../../staff/profiles.ts';
 import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
 import { refusalError, refusalFor, shiftNotActive, shiftNotFound, type ShiftWrite } from './refusals.ts';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { envelopeSchema } from '../../../http/envelope.ts';
 import { CorrelationHeadersSchema } from '../../../http/headers.ts';
-import { UuidText } from '../../../http/uuid-text.ts';
+import { UuidText } from '../../../http/validation.ts';
 import * as examples from './examples.ts';
 import { QuestionSchema } from './questions.ts';
 
