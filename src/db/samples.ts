@@ -25,6 +25,12 @@ export interface NoQuery {
 
 export const noQuery = (reason: string): NoQuery => ({ noQuery: reason });
 
+/** The sample of a statement only one store runs (its twin for the other stands beside it): none on the other. */
+export const onlyOn =
+  (dialect: Store['dialect'], sample: Sample): Sample =>
+  (db, store) =>
+    store.dialect === dialect ? sample(db, store) : Promise.resolve();
+
 type FunctionName<M> = { [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never }[keyof M] & string;
 
 /** One entry per exported function of the module `M` (`typeof import('./module.ts')`). */

@@ -41,23 +41,6 @@ returning id, last_heartbeat_at;
 -- values: [1773230400000,1773230400000,"[\"shift-1\",\"shift-2\"]",1773230100000,"application-1","test",1773230400000,"server-1"]
 
 -- recordKnownHeartbeat
-update shifts
-  set last_heartbeat_at = $1, last_seen_at = $2
-  where id = $3
-    and (case when status = 'active' then last_seen_at end) >= $4
-    and last_heartbeat_at <= $5
-    and application_id = $6 and environment = $7 and started_at <= $8
-    and server_id = coalesce($9, server_id)
-    and exists (
-      select 1 from api_keys as k
-      join applications as a on a.id = k.application_id
-      where k.key_hash = $10 and k.id = $11 and k.environment = $12 and k.scopes = $13
-        and a.id = $14 and a.name = $15 and a.workspace_id = $16
-        and a.features = $17 and a.allowed_universe_ids = $18
-        and k.revoked = 0 and (k.expires_at is null or k.expires_at > $19) and a.approved = 1)
-    and not exists (select 1 from idempotency_records where scope = $20 and key = $21)
-  returning id;
--- values: [1773230400000,1773230400000,"shift-1",1773230100000,1773230400000,"application-1","test",1773230400000,"server-1","key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"app:application-1:test","idempotency-key-1"]
 
 -- recordKnownHeartbeatWithResult
 with heartbeat as (
