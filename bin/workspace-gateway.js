@@ -10,8 +10,8 @@ if (major < 22 || (major === 22 && minor < 18)) {
 }
 
 // The long-running commands start once more in the same process (same pid, same streams) with memory settings for a
-// server (docs/ARCHITECTURE.md, "Memory"). On a machine with plenty of memory V8 sizes the young generation at up
-// to 64 MB per semi-space and lets the old generation grow to four times what was live at the last full
+// server (docs/BENCHMARKS.md, "Measurements behind the design", "Memory"). On a machine with plenty of memory V8
+// sizes the young generation at up to 64 MB per semi-space and lets the old generation grow to four times what was live at the last full
 // collection, and glibc gives each thread its own malloc arena; a busy gateway then holds 400 to 500 MB for about
 // 60 MB of live objects. What the operator set (a flag on the command line or in NODE_OPTIONS, MALLOC_ARENA_MAX)
 // wins. Node.js 22 has no process.execve and keeps the defaults.

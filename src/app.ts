@@ -11,7 +11,6 @@ import {
   registerExpectationHandler,
   registerUpgradeAnswer,
 } from './http/connections.ts';
-import { BODY_LIMIT_BYTES, registerJsonParser } from './http/content-type.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { errorResponse, writePipeline } from './http/idempotency.ts';
 import { createIdempotency } from './idempotency/index.ts';
@@ -23,7 +22,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
 import { registerRouteAuth } from './http/route-auth.ts';
 import { serializerFactory } from './http/serialization.ts';
-import { registerValidators } from './http/validation.ts';
+import { BODY_LIMIT_BYTES, registerJsonParser, registerValidators } from './http/validation.ts';
 import { applicationRoutes } from './features/applications/routes.ts';
 import { createApplicationService } from './features/applications/service.ts';
 import { queueRoutes } from './features/applications/queue/routes.ts';

@@ -1,11 +1,10 @@
-import type { ApiKeyActor, Environment } from '../shared/actor.ts';
+import { parseFlags, parseStringArray, type ApiKeyActor, type Environment } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sql } from 'kysely';
 import { rowsOf } from '../db/dialect.ts';
 import type { Executor } from '../db/types.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
 import { apiKeyEnvironment, hashApiKey, keyRefusal, type KeyCredential } from '../keys/api-key.ts';
-import { parseFlags, parseStringArray } from './json-columns.ts';
 
 /** A verified key is cached (for routes whose statement checks its credential) for at most this long. */
 const CACHE_MS = 60_000;

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JWTPayload } from 'jose';
-import type { UserActor } from '../shared/actor.ts';
+import { parseStringArray, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Config } from '../shared/config.ts';
 import type { Executor } from '../db/types.ts';
@@ -7,7 +7,6 @@ import { AppError, unauthenticated } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.ts';
 import { findMemberships } from '../members/repository.ts';
-import { parseStringArray } from './json-columns.ts';
 
 const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 

@@ -14,24 +14,11 @@ import type { Clock } from '../shared/clock.ts';
 import { inSavepoint, savepoint } from '../db/savepoint.ts';
 import type { Store } from '../db/store.ts';
 import type { Database } from '../db/types.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
 import { sha256Hex } from '../shared/ids.ts';
-import {
-  responseOf,
-  storableFailure,
-  type ErrorResponse,
-  type IdempotentOperation,
-  type IdempotentOutcome,
-} from './operation.ts';
 import { keyInProgress, purgeExpiredRecords, reusedKey, storeResult, takeKey } from './records.ts';
 
-export type {
-  ErrorResponse,
-  IdempotentOperation,
-  IdempotentOutcome,
-  OperationResult,
-  RefusalAfterWrites,
-} from './operation.ts';
+export type { RefusalAfterWrites };
 export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords } from './records.ts';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -108,6 +95,36 @@ export interface StoredResult {
   readonly requestId: string;
   /** When it is stored: it is replayed for IDEMPOTENCY_RETENTION_MS from then. */
   readonly now: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What an idempotent operation is and comes to
+// ---------------------------------------------------------------------------------------------------------
+
+/** What an operation comes to: its response, or a refusal after writes. */
+export type OperationResult = StoredResponse | RefusalAfterWrites;
+
+/** An idempotent operation: it runs in the transaction its result is stored in. */
+export type IdempotentOperation = (trx: Transaction<Database>) => Promise<OperationResult>;
+
+export interface IdempotentOutcome {
+  readonly response: StoredResponse;
+  readonly replayed: boolean;
+}
+
+/** How a refusal is answered (its status and error body): given by the HTTP layer, which alone knows statuses. */
+export type ErrorResponse = (error: AppError, requestId: string) => StoredResponse;
+
+/** The response an operation's result is. */
+export function responseOf(result: OperationResult, requestId: string, errorResponse: ErrorResponse): StoredResponse {
+  return result instanceof RefusalAfterWrites ? errorResponse(result.refusal, requestId) : result;
+}
+
+/** A thrown 4xx refusal becomes a stored response; anything else (a 5xx, a key in progress) is not kept. */
+export function storableFailure(error: unknown, requestId: string, errorResponse: ErrorResponse): StoredResponse | null {
+  if (!(error instanceof AppError) || error.code === 'idempotency_request_in_progress') return null;
+  const response = errorResponse(error, requestId);
+  return response.status >= 500 ? null : response;
 }
 
 // ---------------------------------------------------------------------------------------------------------
