@@ -40,7 +40,7 @@ const RUNS_QUERIES = /\.(selectFrom|insertInto|replaceInto|updateTable|deleteFro
 /**
  * The modules whose queries are snapshotted, as paths under src/ without `.ts`: every `*repository*` module, and
  * every other module whose text runs queries. Under db/ (the store itself: connections, pragmas, savepoints,
- * checkpoints, migrations, the named statements, which have their own snapshot) only repositories.
+ * checkpoints, migrations) only repositories.
  */
 export function queryModules(): string[] {
   const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })

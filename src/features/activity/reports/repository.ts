@@ -1,5 +1,5 @@
 /**
- * Report queries besides worked time (which the activity totals answer: src/features/totals): ranked staff,
+ * Report queries besides worked time (which the activity totals answer: src/features/activity/totals): ranked staff,
  * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
 import { sql } from 'kysely';
