@@ -160,6 +160,24 @@ export async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * When PostgreSQL does not answer at the run's URL: `skip` (said as a warning) when the store was left to its
+ * default outside CI, else `fail`; null when it answers.
+ */
+export async function missingPostgres(
+  options: { readonly postgresUrl: string; readonly storesDefaulted: boolean },
+  log: (line: string) => void,
+): Promise<'skip' | 'fail' | null> {
+  if (await postgresAnswers(options.postgresUrl)) return null;
+  const where = options.postgresUrl.replace(/\/\/[^@/]*@/, '//…@');
+  if (options.storesDefaulted && process.env.CI !== 'true') {
+    log(`WARNING: PostgreSQL does not answer at ${where}; the PostgreSQL run is skipped`);
+    return 'skip';
+  }
+  log(`PostgreSQL does not answer at ${where}`);
+  return 'fail';
+}
+
 export async function preparePostgres(
   profile: Profile,
   baseUrl: string,

@@ -68,6 +68,35 @@ function isOpenPhase(text: string): boolean {
   return rest.length === 0 && level !== undefined && phase !== undefined && OPEN_LEVEL_NAMES.includes(level) && OPEN_PHASE_NAMES.includes(phase);
 }
 
+/** One argument of a command line: the flag, and its value (`--flag value` or `--flag=value`) when asked for. */
+export interface Flag {
+  /** The argument as written. */
+  readonly arg: string;
+  readonly flag: string;
+  value(): string;
+}
+
+/** The arguments of a benchmark command, flag by flag; `value()` takes the next argument unless the flag has `=`. */
+export function* readFlags(argv: readonly string[]): Generator<Flag> {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    yield {
+      arg,
+      flag,
+      value: () => {
+        if (inline !== undefined) return inline;
+        i += 1;
+        const next = argv[i];
+        if (next === undefined) throw new OptionsError(`${flag} needs a value`);
+        return next;
+      },
+    };
+  }
+}
+
 export class OptionsError extends Error {
   override name = 'OptionsError';
 }
@@ -97,16 +126,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
   let pin = true;
   let keep = false;
   let help = false;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      i += 1;
-      const next = argv[i];
-      if (next === undefined) throw new OptionsError(`${flag} needs a value`);
-      return next;
-    };
+  for (const { arg, flag, value } of readFlags(argv)) {
     switch (flag) {
       case '--store':
         store = value();

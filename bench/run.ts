@@ -9,7 +9,7 @@ import { pinLoadGenerator } from './affinity.ts';
 import { benchmarksDocument } from './benchmarks-doc.ts';
 import { buildLabel, compareTable, type BuildRecord } from './compare.ts';
 import { findDatabaseServer } from './cpu.ts';
-import { BENCH_APPLICATION_NAME, postgresAnswers, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.ts';
+import { BENCH_APPLICATION_NAME, missingPostgres, prepareSqlite, preparePostgres, type PreparedDatabase } from './database.ts';
 import { currentLoad, describeMachine } from './machine.ts';
 import { measureScenarios, type Measured } from './measure.ts';
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from './options.ts';
@@ -295,15 +295,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const command = `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
   let ok = true;
   for (const store of options.stores) {
-    if (store === 'postgres' && !(await postgresAnswers(options.postgresUrl))) {
-      const where = options.postgresUrl.replace(/\/\/[^@/]*@/, '//…@');
-      if (options.storesDefaulted && process.env.CI !== 'true') {
-        log(`WARNING: PostgreSQL does not answer at ${where}; the PostgreSQL run is skipped`);
-        continue;
-      }
-      log(`PostgreSQL does not answer at ${where}`);
-      ok = false;
-      continue;
+    if (store === 'postgres') {
+      const missing = await missingPostgres(options, log);
+      if (missing === 'fail') ok = false;
+      if (missing !== null) continue;
     }
     if (interrupted) break;
     try {

@@ -1,5 +1,5 @@
 /** The options of `npm run bench:trace` (trace.ts). */
-import { OptionsError } from './options.ts';
+import { OptionsError, readFlags } from './options.ts';
 import { KIND_NAMES, type KindName } from './trace-requests.ts';
 import type { StoreName } from './targets.ts';
 
@@ -64,16 +64,7 @@ export function parseTraceOptions(argv: readonly string[], env: NodeJS.ProcessEn
   let verbose = false;
   let keep = false;
   let help = false;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      i += 1;
-      const next = argv[i];
-      if (next === undefined) throw new OptionsError(`${flag} needs a value`);
-      return next;
-    };
+  for (const { arg, flag, value } of readFlags(argv)) {
     switch (flag) {
       case '--store':
         store = value();

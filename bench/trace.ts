@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { postgresAnswers } from './database.ts';
+import { missingPostgres } from './database.ts';
 import { OptionsError } from './options.ts';
 import { REPO_ROOT, RESULTS_DIR } from './paths.ts';
 import { parseTraceOptions, TRACE_USAGE, type TraceCliOptions } from './trace-options.ts';
@@ -73,15 +73,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const traces: StoreTrace[] = [];
   let ok = true;
   for (const store of options.stores) {
-    if (store === 'postgres' && !(await postgresAnswers(options.postgresUrl))) {
-      const where = options.postgresUrl.replace(/\/\/[^@/]*@/, '//…@');
-      if (options.storesDefaulted && process.env.CI !== 'true') {
-        log(`WARNING: PostgreSQL does not answer at ${where}; the PostgreSQL run is skipped`);
-        continue;
-      }
-      log(`PostgreSQL does not answer at ${where}`);
-      ok = false;
-      continue;
+    if (store === 'postgres') {
+      const missing = await missingPostgres(options, log);
+      if (missing === 'fail') ok = false;
+      if (missing !== null) continue;
     }
     if (interrupt.signal.aborted) break;
     log(`== ${store}`);
