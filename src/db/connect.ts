@@ -6,7 +6,7 @@ import { BackgroundThread } from '../background/thread.ts';
 import { withValuePlaceholders } from './dialect.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
 import { startCheckpointer } from './checkpointer.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type AfterCommitMarks } from './group-commit.ts';
 import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
@@ -33,7 +33,7 @@ export function notifyAfterCommit(trx: Executor): void {
 }
 
 /** A store's after-commit listeners, and the mark its writes' transactions carry (see notifyAfterCommit). */
-export class CommitListeners {
+export class CommitListeners implements AfterCommitMarks {
   private readonly listeners: (() => void)[] = [];
 
   add(listener: () => void): void {

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { inSavepoint, savepoint, type SavepointOutcome } from './savepoint.ts';
-import type { CommitListeners } from './connect.ts';
 import type { WriteJob } from './store.ts';
 import type { Database } from './types.ts';
 
@@ -10,6 +9,17 @@ interface Pending {
   readonly job: WriteJob<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
+}
+
+/**
+ * What the group commit needs of its store's after-commit listeners (src/db/connect.ts, CommitListeners): to mark
+ * a job's transaction, to learn whether the job asked for the call, and to make it once the shared commit is
+ * durable.
+ */
+export interface AfterCommitMarks {
+  begin(trx: Transaction<Database>): void;
+  asked(trx: Transaction<Database>): boolean;
+  notify(): void;
 }
 
 export interface GroupCommitOptions {
@@ -22,7 +32,7 @@ export interface GroupCommitOptions {
   /** Writers count as concurrent for this long after a job arrived while another was still unanswered. */
   readonly concurrentForMs?: number;
   /** The store's after-commit listeners: called after a batch's commit when one of its committed jobs asked. */
-  readonly commits?: CommitListeners;
+  readonly commits?: AfterCommitMarks;
 }
 
 /** A queue this long already shares its commit widely: its batch starts at once. */
@@ -54,7 +64,7 @@ export class GroupCommit {
   private readonly budgetMs: number;
   private readonly gatherMs: number;
   private readonly concurrentForMs: number;
-  private readonly commits: CommitListeners | undefined;
+  private readonly commits: AfterCommitMarks | undefined;
   constructor(db: Kysely<Database>, options: GroupCommitOptions = {}) {
     this.db = db;
     this.maxBatch = options.maxBatch ?? 128;

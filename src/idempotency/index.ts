@@ -16,9 +16,17 @@ import type { Store } from '../db/store.ts';
 import type { Database } from '../db/types.ts';
 import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
 import { sha256Hex } from '../shared/ids.ts';
-import { keyInProgress, purgeExpiredRecords, reusedKey, storeResult, takeKey } from './records.ts';
+import {
+  keyInProgress,
+  purgeExpiredRecords,
+  reusedKey,
+  storeResult,
+  takeKey,
+  type StoredResponse,
+  type StoredResult,
+} from './records.ts';
 
-export type { RefusalAfterWrites };
+export type { RefusalAfterWrites, StoredResponse, StoredResult };
 export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords } from './records.ts';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -76,25 +84,6 @@ function acceptableKey(raw: string | undefined): string | null {
 /** The request's fingerprint: method, path and canonical body. */
 export function fingerprintOf(call: IdempotentCall): string {
   return sha256Hex(`${call.method.toUpperCase()} ${call.path}\n${canonicalJson(call.body)}`);
-}
-
-/** A result as stored and replayed: the response's status and body. */
-export interface StoredResponse {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/** A request's result as it is stored under its key. */
-export interface StoredResult {
-  readonly scope: string;
-  readonly key: string;
-  readonly fingerprint: string;
-  readonly status: number;
-  /** The response body as JSON text. */
-  readonly body: string;
-  readonly requestId: string;
-  /** When it is stored: it is replayed for IDEMPOTENCY_RETENTION_MS from then. */
-  readonly now: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -8,7 +8,25 @@ import type { Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
 import type { Database, Executor } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
-import type { StoredResponse, StoredResult } from './index.ts';
+
+/** A result as stored and replayed: the response's status and body. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** A request's result as it is stored under its key. */
+export interface StoredResult {
+  readonly scope: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly status: number;
+  /** The response body as JSON text. */
+  readonly body: string;
+  readonly requestId: string;
+  /** When it is stored: it is replayed for IDEMPOTENCY_RETENTION_MS from then. */
+  readonly now: number;
+}
 
 /** Results are replayable for this long. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
