@@ -83,7 +83,9 @@ const ErrorDetailsSchema = Type.Object(
       Type.String({ description: '`permission_denied`: the workspace permission the operation needs.' }),
     ),
     status: Type.Optional(
-      Type.String({ description: '`submission_finalized`, `invalid_state_transition`: the submission\'s status.' }),
+      Type.String({
+        description: '`submission_finalized`, `notice_finalized`, `invalid_state_transition`: the submission\'s or notice\'s status.',
+      }),
     ),
     submissionId: Type.Optional(
       Type.String({ format: 'uuid', description: '`submission_pending`: the applicant\'s submission awaiting review.' }),

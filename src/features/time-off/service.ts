@@ -76,8 +76,9 @@ function overlap(noticeId: string): AppError {
   });
 }
 
-function finalized(status: string): AppError {
-  return new AppError('notice_finalized', `The inactivity notice is ${status}; it can no longer be cancelled.`, { status });
+function finalized(status: string, ended: boolean): AppError {
+  const state = ended ? 'approved and has ended' : status;
+  return new AppError('notice_finalized', `The inactivity notice is ${state}; it can no longer be cancelled.`, { status });
 }
 
 /** How a cancellation changes the notice at `now`, or why it cannot (README, "Inactivity notices"). */
@@ -90,8 +91,7 @@ function cancellation(notice: NoticeRow, now: number) {
   if (notice.status === 'approved' && Number(notice.ends_at) > now) {
     return { from: { status: 'approved', underWayAt: now }, changes: { ends_at: now } };
   }
-  const status = notice.status === 'approved' ? 'approved and ended' : notice.status;
-  throw finalized(status);
+  throw finalized(notice.status, notice.status === 'approved');
 }
 
 export interface NoticeServiceDeps {
