@@ -30,12 +30,15 @@ export interface ProvisionedDatabase {
   readonly submissions: Readonly<Record<string, string>>;
   /** Game user ids of fresh active staff members (no shift yet), by name. */
   readonly staff: Readonly<Record<string, string>>;
+  /** Chat user ids of the same staff members, by name. */
+  readonly staffChat: Readonly<Record<string, string>>;
   drop(): Promise<void>;
 }
 
 /**
  * A fresh database of `kind`, provisioned through the CLI with the example document, plus one `submitted`
- * submission per submission name and one active staff member per staff name.
+ * submission per submission name and one active staff member (with a chat user id) per staff name. The test key
+ * also holds `staff:write` and the owner `notices.decide`, so the bot and the manager may handle time off.
  */
 export async function provisionedDatabase(
   kind: StoreKind,
@@ -45,7 +48,12 @@ export async function provisionedDatabase(
   const database = await createTestDatabase(kind);
   const dir = mkdtempSync(join(tmpdir(), 'wsg-tsclient-'));
   const document = JSON.parse(readFileSync(join(ROOT, 'examples/provision.example.json'), 'utf8')) as {
-    workspaces: Array<{ submissions: unknown[]; staff: unknown[] }>;
+    workspaces: Array<{
+      submissions: unknown[];
+      staff: unknown[];
+      members: Array<{ userId: string; permissions: string[] }>;
+      applications: Array<{ keys: Array<{ environment: string; scopes: string[] }> }>;
+    }>;
   };
   const submissions: Record<string, string> = {};
   const workspace = document.workspaces[0];
@@ -61,11 +69,18 @@ export async function provisionedDatabase(
       createdAt: '2026-03-05T10:00:00Z',
     });
   });
+  for (const key of workspace.applications.flatMap((a) => a.keys)) {
+    if (key.environment === 'test') key.scopes.push('staff:write');
+  }
+  workspace.members.find((m) => m.userId === WORLD.owner)?.permissions.push('notices.decide');
   const staff: Record<string, string> = {};
+  const staffChat: Record<string, string> = {};
   staffNames.forEach((name, i) => {
     const gameUserId = `40${i}`;
+    const chatUserId = `60${i}`;
     staff[name] = gameUserId;
-    workspace.staff.push({ id: randomUUID(), displayName: name, gameUserId, gameUsername: `staff_${i}`, status: 'active' });
+    staffChat[name] = chatUserId;
+    workspace.staff.push({ id: randomUUID(), displayName: name, gameUserId, gameUsername: `staff_${i}`, chatUserId, status: 'active' });
   });
   const file = join(dir, 'provision.json');
   writeFileSync(file, JSON.stringify(document));
@@ -75,7 +90,7 @@ export async function provisionedDatabase(
   const keys = (JSON.parse(result.stdout) as { keys: Array<{ environment: string; secret?: string }> }).keys;
   const apiKey = keys.find((k) => k.environment === 'test')?.secret;
   if (!apiKey) throw new Error('provision printed no test key');
-  return { database, apiKey, submissions, staff, drop: () => database.drop() };
+  return { database, apiKey, submissions, staff, staffChat, drop: () => database.drop() };
 }
 
 /** A real gateway process (`workspace-gateway serve`) on a free port over `database`. */
