@@ -125,7 +125,7 @@ function OptionalBody<T extends TSchema>(schema: T, description: string) {
 }
 
 export const CancelBodySchema = OptionalBody(
-  Type.Object({}, { additionalProperties: false }),
+  Type.Object({}, { additionalProperties: false, examples: [{}] }),
   'Optional: no body, or `{}`. Unknown properties are rejected (400).',
 );
 
