@@ -2191,6 +2191,7 @@ export interface operations {
         /** @description Optional: no body, or `{}`. Unknown properties are rejected (400). */
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
