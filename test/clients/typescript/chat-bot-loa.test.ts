@@ -155,6 +155,37 @@ describe.each(STORE_KINDS)('the chat bot\'s /loa against a real gateway (%s)', (
   });
 });
 
+describe('/loa refusals a gateway gives only under load or to a faulty bot', () => {
+  /** A client whose every call is answered `status` with the error envelope of `code`. */
+  const answering = (status: number, code: string, headers: Record<string, string> = {}) =>
+    createGatewayClient({
+      baseUrl: 'http://gateway.invalid',
+      apiKey: `wsk_test_${'x'.repeat(32)}`,
+      retry: false,
+      fetch: async () =>
+        new Response(JSON.stringify({ error: { code, message: 'refused', requestId: 'req_0123456789abcdefgh' } }), {
+          status,
+          headers: { 'content-type': 'application/json', ...headers },
+        }),
+    });
+  const ctx = { guildId: WORLD.guildId, chatUserId: '5551', commandId: 'interaction-1' };
+
+  it.each([
+    [409, 'idempotency_request_in_progress', 'Your previous `/loa` command is still being handled; look at `/loa list` in a moment.'],
+    [400, 'invalid_idempotency_key', 'The bot could not send this command safely (its command id is not usable); please run it again.'],
+    [400, 'idempotency_key_required', 'The bot could not send this command safely (its command id is not usable); please run it again.'],
+    [500, 'internal_error', 'Something went wrong (internal_error, request req_0123456789abcdefgh).'],
+  ])('%i %s', async (status, code, sentence) => {
+    expect(await loaCommand(answering(status, code), ctx, { action: 'cancel', noticeId: 'x' })).toBe(sentence);
+    expect(await loaCommand(answering(status, code), ctx, { action: 'ask', from: '2099-01-01', to: '2099-01-02', reason: 'r' })).toBe(sentence);
+  });
+
+  it('429 rate_limited names the wait', async () => {
+    const limited = answering(429, 'rate_limited', { 'retry-after': '7' });
+    expect(await loaCommand(limited, ctx, { action: 'list' })).toBe('Too many requests right now; try again in 7 s.');
+  });
+});
+
 describe('the chat bot as a program', () => {
   it('without a gateway address or key prints its usage and exits 2', async () => {
     const env = { ...process.env, GATEWAY_URL: '', GATEWAY_API_KEY: '' };
