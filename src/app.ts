@@ -46,6 +46,9 @@ import { shiftRoutes } from './features/activity/shifts/routes.ts';
 import { createLiveShiftCounter } from './features/activity/shifts/live-count.ts';
 import { createShiftService } from './features/activity/shifts/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
+import { createNoticeDecisionService } from './features/time-off/manager-service.ts';
+import { noticeRoutes } from './features/time-off/routes.ts';
+import { createNoticeService } from './features/time-off/service.ts';
 import { createStaffService } from './features/staff/service.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
 
@@ -130,6 +133,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerReferencePage(app);
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));
+  await app.register(
+    noticeRoutes({
+      service: createNoticeService({ db, clock }),
+      decisions: createNoticeDecisionService({ db, clock }),
+      writes,
+    }),
+  );
   await app.register(reportRoutes(createReportService({ db, read: (job) => store.read(job), clock, config })));
   await app.register(shiftRoutes({ service: createShiftService({ store, clock, config }), writes }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ clock, config }), writes));

@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('keys commands (%s)', { timeout: 120_000 }, (kind) =>
       applicationId,
       workspaceId: fixture.ids.workspaceId,
       environment: 'live',
-      scopes: ['activity:write', 'activity:read', 'staff:read', 'applications:read', 'applications:write'],
+      scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write'],
       status: 'active',
       expiresAt: null,
     });
@@ -77,6 +77,8 @@ describe.each(STORE_KINDS)('keys commands (%s)', { timeout: 120_000 }, (kind) =>
     expect(key.scopes).toEqual(['activity:read', 'staff:read']);
     const commas = await created('--application', applicationId, '--environment=test', '--scope', 'activity:write,activity:read');
     expect(commas.scopes).toEqual(['activity:write', 'activity:read']);
+    const notices = await created('--application', applicationId, '--environment', 'test', '--scope', 'staff:write,staff:read');
+    expect(notices.scopes).toEqual(['staff:read', 'staff:write']);
     const res = await integration(key.secret ?? '');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ data: { environment: 'test', scopes: ['activity:read', 'staff:read'] } });

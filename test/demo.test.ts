@@ -6,12 +6,18 @@ import { createTestDatabase, STORE_KINDS } from './helpers/stores.ts';
 interface SubmitData {
   readonly submission: { readonly id: string; readonly status: string; readonly environment: string };
 }
+interface NoticeData {
+  readonly notice: { readonly id: string; readonly status: string; readonly environment: string; readonly startsAt: string };
+}
+interface NoticeListData {
+  readonly notices: { readonly id: string; readonly status: string; readonly staff: { readonly gameUserId: string } }[];
+}
 interface QueueData {
   readonly submissions: { readonly id: string; readonly status: string; readonly applicant: { readonly gameUserId: string } }[];
 }
 
 describe.each(STORE_KINDS)('demo (%s)', (kind) => {
-  it('provisions, prints a working test key, a dashboard token and curl commands that all succeed, and serves', async () => {
+  it('provisions, prints a working test key, a reviewer\'s and a manager\'s token and curl commands that all succeed, and serves', async () => {
     const database = await createTestDatabase(kind, { migrate: false });
     const demo = await startCli(
       ['demo', '--port', '0', '--database-url', database.url],
@@ -24,6 +30,8 @@ describe.each(STORE_KINDS)('demo (%s)', (kind) => {
       expect(key).toBeDefined();
       const token = /Dashboard token[^:]*:\s+(ey\S+)/.exec(out)?.[1];
       expect(token).toBeDefined();
+      const managerToken = /Manager token[^:]*:\s+(ey\S+)/.exec(out)?.[1];
+      expect(managerToken).toBeDefined();
       expect(out).toMatch(/curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/integration/);
       expect(out).toMatch(/Metrics \(Prometheus\):\s+http:\/\/127\.0\.0\.1:\d+\/metrics/);
       expect((await demo.request('/ready')).statusCode).toBe(200);
@@ -42,6 +50,10 @@ describe.each(STORE_KINDS)('demo (%s)', (kind) => {
       const queue = commands.findIndex((c) => c.includes('/v1/applications/submissions?'));
       expect(submit).toBeGreaterThanOrEqual(0);
       expect(queue).toBeGreaterThan(submit);
+      const ask = commands.findIndex((c) => /-X POST \S+\/v1\/staff\/me\/inactivity-notices /.test(c));
+      const notices = commands.findIndex((c) => c.includes('/v1/staff/inactivity-notices?'));
+      expect(ask).toBeGreaterThanOrEqual(0);
+      expect(notices).toBeGreaterThan(ask);
       const answers: unknown[] = [];
       for (const command of commands) {
         const request = parseCurl(command);
@@ -66,6 +78,21 @@ describe.each(STORE_KINDS)('demo (%s)', (kind) => {
       expect(queueRequest.headers.authorization).toBe(`Bearer ${token}`);
       const listed = (answers[queue] as { data: QueueData }).data.submissions;
       expect(listed.map((s) => [s.id, s.status, s.applicant.gameUserId])).toContainEqual([submitted.id, 'submitted', '3001']);
+
+      // Alice asks for time off with the bot's key; the manager's list of the test environment shows it pending.
+      const askRequest = parseCurl(commands[ask] ?? '');
+      expect(askRequest.headers.authorization).toBe(`Bearer ${key}`);
+      expect(askRequest.headers['idempotency-key']).toMatch(/^\d+$/);
+      const asked = (answers[ask] as { data: NoticeData }).data.notice;
+      expect(asked).toMatchObject({ status: 'pending', environment: 'test' });
+      expect(Date.parse(asked.startsAt)).toBeGreaterThan(Date.now());
+      const noticesRequest = parseCurl(commands[notices] ?? '');
+      expect(noticesRequest.headers.authorization).toBe(`Bearer ${managerToken}`);
+      const pending = (answers[notices] as { data: NoticeListData }).data.notices;
+      expect(pending.map((n) => [n.id, n.status, n.staff.gameUserId])).toEqual([[asked.id, 'pending', '1001']]);
+      // The reviewer may review applications but not decide on time off.
+      const reviewer = await demo.request(noticesRequest.url.slice(demo.baseUrl.length), { headers: { authorization: `Bearer ${token}` } });
+      expect(reviewer.statusCode).toBe(403);
     } finally {
       expect(await demo.stop('SIGINT')).toBe(0);
       await database.drop();

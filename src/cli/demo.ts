@@ -17,6 +17,7 @@ const DEMO = {
   submissionId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0005',
   formId: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0006',
   userId: 'demo-reviewer',
+  managerId: 'demo-manager',
   guildId: '100000000000000001',
   chatUserId: '200000000000000001',
   gameUserId: '1001',
@@ -36,6 +37,8 @@ function demoDocument(keyId: string) {
         departments: [{ id: DEMO.departmentId, name: 'Moderation', weeklyRequiredMinutes: 180 }],
         members: [
           { userId: DEMO.userId, permissions: ['applications.review', 'applications.decide', 'staff.create'] },
+          // Decides on time off (docs/TIME-OFF.md), and nothing else.
+          { userId: DEMO.managerId, permissions: ['notices.decide'] },
         ],
         staff: [
           {
@@ -89,9 +92,22 @@ function demoDocument(keyId: string) {
   };
 }
 
-function curlExamples(base: string, apiKey: string, token: string): string {
+const HOUR_MS = 3_600_000;
+
+/**
+ * An hour of time off a day after `now` (to the minute): a notice the bot may ask for, which a run of the demo an
+ * hour later on the same database does not overlap (docs/TIME-OFF.md).
+ */
+function demoNotice(now: number): string {
+  const start = Math.floor(now / 60_000) * 60_000 + 24 * HOUR_MS;
+  const notice = { startsAt: new Date(start).toISOString(), endsAt: new Date(start + HOUR_MS).toISOString(), reason: 'Dentist' };
+  return JSON.stringify(notice);
+}
+
+function curlExamples({ base, apiKey, token, managerToken, now }: BannerValues): string {
   const key = `-H 'Authorization: Bearer ${apiKey}'`;
   const bearer = `-H 'Authorization: Bearer ${token}'`;
+  const chat = `-H 'X-Chat-Guild-Id: ${DEMO.guildId}' -H 'X-Acting-Chat-User-Id: ${DEMO.chatUserId}'`;
   return [
     `curl -s ${base}/health`,
     `curl -s ${base}/v1/integration ${key}`,
@@ -108,6 +124,10 @@ function curlExamples(base: string, apiKey: string, token: string): string {
     `curl -s '${base}/v1/applications/submissions?environment=test' ${bearer}`,
     `curl -s -X POST ${base}/v1/applications/submissions/${DEMO.submissionId}/mark-under-review ` +
       `${bearer} -H 'Idempotency-Key: demo-review-1'`,
+    // Alice asks for time off through the bot's key; the manager finds it among the test environment's pending notices.
+    `curl -s -X POST ${base}/v1/staff/me/inactivity-notices ${key} ${chat} -H 'Content-Type: application/json' ` +
+      `-H "Idempotency-Key: $(date +%s%N)" -d '${demoNotice(now)}'`,
+    `curl -s '${base}/v1/staff/inactivity-notices?environment=test' -H 'Authorization: Bearer ${managerToken}'`,
   ].join('\n');
 }
 
@@ -116,10 +136,15 @@ interface BannerValues {
   readonly databaseUrl: string;
   readonly apiKey: string;
   readonly token: string;
+  /** The manager's dashboard token (`notices.decide`). */
+  readonly managerToken: string;
+  /** When the banner is printed (ms since the epoch): the printed notice starts a day later. */
+  readonly now: number;
 }
 
 /** What a person needs to try the demo, once, after the server listens. */
-export function banner({ base, databaseUrl, apiKey, token }: BannerValues): string {
+export function banner(values: BannerValues): string {
+  const { base, databaseUrl, apiKey, token, managerToken } = values;
   const title = 'workspace-gateway demo';
   const rule = '='.repeat(72);
   const row = (label: string, value: string) => `  ${label.padEnd(28)}${value}`;
@@ -135,9 +160,10 @@ export function banner({ base, databaseUrl, apiKey, token }: BannerValues): stri
     '',
     row('Test API key (shown once):', apiKey),
     row('Dashboard token (24 h):', token),
+    row('Manager token (24 h):', managerToken),
     '',
     '  Try:',
-    ...curlExamples(base, apiKey, token)
+    ...curlExamples(values)
       .split('\n')
       .map((line) => `    ${line}`),
     '',
@@ -160,14 +186,17 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
     const result = await applyProvisioning(server.store.db, demoDocument(newId()), systemClock);
     const apiKey = result.keys[0]?.secret;
     if (!apiKey) throw new Error('demo provisioning returned no key');
-    const token = await new SignJWT({})
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(DEMO.userId)
-      .setIssuedAt()
-      .setExpirationTime('24h')
-      .sign(new TextEncoder().encode(jwtSecret));
+    const sign = (userId: string) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(userId)
+        .setIssuedAt()
+        .setExpirationTime('24h')
+        .sign(new TextEncoder().encode(jwtSecret));
+    const [token, managerToken] = await Promise.all([sign(DEMO.userId), sign(DEMO.managerId)]);
     const base = server.address.replace('0.0.0.0', '127.0.0.1');
-    process.stdout.write(banner({ base, databaseUrl: config.databaseUrl, apiKey, token }));
+    const now = systemClock.now();
+    process.stdout.write(banner({ base, databaseUrl: config.databaseUrl, apiKey, token, managerToken, now }));
   } catch (error) {
     await server.stop();
     throw error;

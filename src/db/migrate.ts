@@ -8,6 +8,7 @@ import * as webhooks from './migrations/20261124_0005_webhooks.ts';
 import * as activityChanges from './migrations/20261125_0006_activity_changes.ts';
 import * as completedIdempotencyRecords from './migrations/20261126_0007_completed_idempotency_records.ts';
 import * as applicationForms from './migrations/20261127_0008_application_forms.ts';
+import * as inactivityNoticeRequests from './migrations/20261128_0009_inactivity_notice_requests.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125_0006_activity_changes': activityChanges,
   '20261126_0007_completed_idempotency_records': completedIdempotencyRecords,
   '20261127_0008_application_forms': applicationForms,
+  '20261128_0009_inactivity_notice_requests': inactivityNoticeRequests,
 };
 
 const provider: MigrationProvider = {

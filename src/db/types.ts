@@ -17,6 +17,8 @@ export interface WorkspaceTable {
   chat_guild_id: string | null;
   chat_status: string | null;
   chat_connected_at: number | null;
+  /** The longest inactivity notice that may be asked for, in days (settings, see migration 0009). */
+  max_notice_days: Generated<number>;
   /** Bumped by every write that changes what reports rank (see migration 0002); read to validate caches. */
   activity_version: Generated<number>;
   created_at: number;
@@ -58,6 +60,17 @@ export interface InactivityNoticeTable {
   ends_at: number;
   reason: string;
   status: string;
+  /** The asking key's environment; `live` for a provisioned notice. */
+  environment: string;
+  /** When it was asked for (a provisioned one: when first written). */
+  created_at: number;
+  /** Set by an approval or a denial, else null. */
+  decided_at: number | null;
+  decision_note: string | null;
+  /** The deciding member's user id. */
+  decided_by: string | null;
+  /** `provisioned` or `api`: a provisioning document rewrites only the notices it wrote (see migration 0009). */
+  origin: string;
 }
 
 export interface ApplicationTable {

@@ -25,6 +25,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   form_closed: 409,
   submission_pending: 409,
   application_cooldown: 409,
+  notice_overlap: 409,
+  notice_finalized: 409,
   idempotency_request_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -81,10 +83,15 @@ const ErrorDetailsSchema = Type.Object(
       Type.String({ description: '`permission_denied`: the workspace permission the operation needs.' }),
     ),
     status: Type.Optional(
-      Type.String({ description: '`submission_finalized`, `invalid_state_transition`: the submission\'s status.' }),
+      Type.String({
+        description: '`submission_finalized`, `notice_finalized`, `invalid_state_transition`: the submission\'s or notice\'s status.',
+      }),
     ),
     submissionId: Type.Optional(
       Type.String({ format: 'uuid', description: '`submission_pending`: the applicant\'s submission awaiting review.' }),
+    ),
+    noticeId: Type.Optional(
+      Type.String({ format: 'uuid', description: '`notice_overlap`: the overlapping notice that starts first.' }),
     ),
     retryAfter: Type.Optional(
       Type.String({

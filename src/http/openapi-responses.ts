@@ -56,6 +56,14 @@ const SAMPLES: Readonly<Record<ErrorCode, ErrorSample>> = {
     message: 'The applicant was rejected recently; they may apply to this form again after the cooldown.',
     details: { retryAfter: '2026-03-25T12:00:00.000Z' },
   },
+  notice_overlap: {
+    message: 'The staff member already has a pending or approved inactivity notice overlapping these dates.',
+    details: { noticeId: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a' },
+  },
+  notice_finalized: {
+    message: 'The inactivity notice is already denied; it can no longer change.',
+    details: { status: 'denied' },
+  },
   idempotency_request_in_progress: {
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
   },

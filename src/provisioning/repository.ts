@@ -29,6 +29,8 @@ export interface Upsert<T extends DocumentTable> {
   readonly update: readonly Column<T>[];
   /** Overwrite only when one of these differs, so re-applying the same document changes no row. */
   readonly onlyWhenChanged?: readonly Column<T>[];
+  /** Overwrite only an existing row whose `column` holds `equals`; any other is left as it is. */
+  readonly onlyWhere?: { readonly column: Column<T>; readonly equals: string };
 }
 
 /** Tables whose rows belong to a workspace by their `workspace_id`. */
@@ -117,6 +119,7 @@ export async function upsertBatch<T extends DocumentTable>(
   const conflict: readonly string[] = upsert.conflict;
   const update: readonly string[] = upsert.update;
   const onlyWhenChanged: readonly string[] | undefined = upsert.onlyWhenChanged;
+  const onlyWhere: { readonly column: string; readonly equals: string } | undefined = upsert.onlyWhere;
   const loose = db as unknown as Kysely<AnyTableDatabase>;
   const result = await loose
     .insertInto(table)
@@ -125,9 +128,14 @@ export async function upsertBatch<T extends DocumentTable>(
       const target = oc.columns(conflict);
       if (update.length === 0) return target.doNothing();
       const set = target.doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}`)])));
-      if (!onlyWhenChanged) return set;
+      if (!onlyWhenChanged && !onlyWhere) return set;
       return set.where((eb) =>
-        eb.or(onlyWhenChanged.map((c) => eb(eb.ref(`${table}.${c}`), 'is distinct from', eb.ref(`excluded.${c}`)))),
+        eb.and([
+          ...(onlyWhenChanged
+            ? [eb.or(onlyWhenChanged.map((c) => eb(eb.ref(`${table}.${c}`), 'is distinct from', eb.ref(`excluded.${c}`))))]
+            : []),
+          ...(onlyWhere ? [eb(eb.ref(`${table}.${onlyWhere.column}`), '=', onlyWhere.equals)] : []),
+        ]),
       );
     })
     .executeTakeFirst();

@@ -28,6 +28,8 @@ import type {
 /** Document entities as table rows (instants in epoch ms, booleans 0/1, JSON as text). Pure. */
 
 export const DEFAULT_TIMEZONE = 'UTC';
+/** The longest notice staff may ask for when the settings do not say (README, "Inactivity notices"). */
+export const DEFAULT_MAX_NOTICE_DAYS = 30;
 
 const flag = (value: boolean | undefined): number => (value === true ? 1 : 0);
 const instantOrNull = (value: string | null | undefined): number | null =>
@@ -43,6 +45,7 @@ export function workspaceRow(workspace: WorkspaceDocument, now: number): Inserta
     settings: JSON.stringify(settings),
     create_staff_profile_on_accept: flag(settings.createStaffProfileOnAccept),
     weekly_required_minutes: settings.weeklyRequiredMinutes ?? null,
+    max_notice_days: settings.maxNoticeDays ?? DEFAULT_MAX_NOTICE_DAYS,
     chat_guild_id: workspace.chat?.guildId ?? null,
     chat_status: workspace.chat?.status ?? null,
     chat_connected_at: instantOrNull(workspace.chat?.connectedAt),
@@ -80,7 +83,8 @@ export function staffRow(workspaceId: string, staff: StaffDocument, now: number)
   };
 }
 
-export function noticeRow(workspaceId: string, notice: NoticeDocument): InactivityNoticeTable {
+/** A provisioned notice: `live`, undecided, written by the document (`origin`), `created_at` its first writing. */
+export function noticeRow(workspaceId: string, notice: NoticeDocument, now: number): InactivityNoticeTable {
   return {
     id: notice.id,
     workspace_id: workspaceId,
@@ -89,6 +93,12 @@ export function noticeRow(workspaceId: string, notice: NoticeDocument): Inactivi
     ends_at: instant(notice.endsAt),
     reason: notice.reason,
     status: notice.status,
+    environment: 'live',
+    created_at: now,
+    decided_at: null,
+    decision_note: null,
+    decided_by: null,
+    origin: 'provisioned',
   };
 }
 

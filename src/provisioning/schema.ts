@@ -13,7 +13,7 @@ import { UUID_PATTERN } from '../shared/ids.ts';
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
 export const STAFF_STATUSES = ['active', 'inactive'] as const;
-export const NOTICE_STATUSES = ['approved', 'pending', 'denied'] as const;
+export const NOTICE_STATUSES = ['approved', 'pending', 'denied', 'cancelled'] as const;
 export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
 export const FORM_STATUSES = ['open', 'closed'] as const;
 export const END_REASONS = ['manual', 'player_left', 'server_shutdown', 'heartbeat_timeout'] as const;
@@ -47,6 +47,8 @@ function FlagMap<const T extends readonly string[]>(names: T) {
 export const SettingsSchema = Strict({
   createStaffProfileOnAccept: Type.Optional(Type.Boolean()),
   weeklyRequiredMinutes: Type.Optional(Nullable(Minutes)),
+  /** The longest inactivity notice staff may ask for, in days (default 30). */
+  maxNoticeDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
 });
 
 export const ChatSchema = Strict({

@@ -9,6 +9,7 @@ const WORKSPACE_SETTINGS = [
   'settings',
   'create_staff_profile_on_accept',
   'weekly_required_minutes',
+  'max_notice_days',
   'chat_guild_id',
   'chat_status',
   'chat_connected_at',
@@ -46,10 +47,15 @@ export const STAFF: Upsert<'staff'> = {
   update: STAFF_SETTINGS,
   onlyWhenChanged: STAFF_SETTINGS,
 };
+const NOTICE_SETTINGS = ['staff_id', 'starts_at', 'ends_at', 'reason', 'status', 'decided_at', 'decision_note', 'decided_by'] as const;
+// A document rewrites the notices it wrote (a provisioned notice is undecided: its decision columns null), never one
+// a staff member asked for through the API.
 export const NOTICES: Upsert<'inactivity_notices'> = {
   table: 'inactivity_notices',
   conflict: ['id'],
-  update: ['staff_id', 'starts_at', 'ends_at', 'reason', 'status'],
+  update: NOTICE_SETTINGS,
+  onlyWhenChanged: NOTICE_SETTINGS,
+  onlyWhere: { column: 'origin', equals: 'provisioned' },
 };
 export const APPLICATIONS: Upsert<'applications'> = {
   table: 'applications',

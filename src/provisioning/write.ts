@@ -154,7 +154,7 @@ export async function writeDocument(
   const workspaceRows = document.workspaces.map((w) => workspaceRow(w, now));
   const workspacesChanged = (await upsertRows(db, WORKSPACES, workspaceRows)) > 0;
   const created: ProvisionedKey[] = [];
-  // Workspaces whose ranked data changed: staff (status, department), shifts, or the workspace (time zone).
+  // Workspaces whose ranked data changed: staff (status, department), notices, shifts, or the workspace (time zone).
   const rankingChanged: string[] = [];
   // Activity totals: rebuilt where the time zone changed (their buckets are local days), else added to.
   const rebuild: string[] = [];
@@ -166,7 +166,7 @@ export async function writeDocument(
     await upsertRows(db, DEPARTMENTS, (workspace.departments ?? []).map((d) => departmentRow(id, d)));
     await upsertRows(db, MEMBERS, (workspace.members ?? []).map((m) => memberRow(id, m)));
     const staffChanged = await upsertRows(db, STAFF, (workspace.staff ?? []).map((s) => staffRow(id, s, now)));
-    await upsertRows(db, NOTICES, (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n)));
+    const noticesChanged = await upsertRows(db, NOTICES, (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n, now)));
     await upsertRows(db, APPLICATIONS, (workspace.applications ?? []).map((a) => applicationRow(id, a)));
     created.push(...(await provisionKeys(db, workspace, snapshot, now)));
     await upsertRows(db, FORMS, (workspace.forms ?? []).map((f) => formRow(id, f, now)));
@@ -177,7 +177,7 @@ export async function writeDocument(
     await upsertRows(db, SUBMISSIONS, submissions);
     const shiftsInserted = await insertShifts(db, workspace, now);
     if (!rebuild.includes(id)) imported.push(...shiftsInserted);
-    if (workspacesChanged || staffChanged > 0 || shiftsInserted.length > 0) rankingChanged.push(id);
+    if (workspacesChanged || staffChanged > 0 || noticesChanged > 0 || shiftsInserted.length > 0) rankingChanged.push(id);
   }
   // Last, so the workspace rows are locked only at the end of the transaction (see rankings.invalidate).
   await rankings.invalidate(db, rankingChanged);

@@ -7,10 +7,17 @@ export function storedEnvironment(value: string): Environment {
   return value === 'test' ? 'test' : 'live';
 }
 
-export const SCOPES = ['activity:write', 'activity:read', 'staff:read', 'applications:read', 'applications:write'] as const;
+export const SCOPES = [
+  'activity:write',
+  'activity:read',
+  'staff:read',
+  'staff:write',
+  'applications:read',
+  'applications:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const PERMISSIONS = ['applications.review', 'applications.decide', 'staff.create'] as const;
+export const PERMISSIONS = ['applications.review', 'applications.decide', 'staff.create', 'notices.decide'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const FEATURES = ['activity', 'applications'] as const;

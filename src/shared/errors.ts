@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'form_closed',
   'submission_pending',
   'application_cooldown',
+  'notice_overlap',
+  'notice_finalized',
   'idempotency_request_in_progress',
   'payload_too_large',
   'unsupported_media_type',

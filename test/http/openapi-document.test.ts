@@ -76,9 +76,9 @@ describe.each(STORE_KINDS)('the served OpenAPI document (%s)', (kind) => {
     return found[2];
   };
 
-  it('requires Idempotency-Key on every write (eight single calls, two batch calls), with the length and characters the service enforces', () => {
+  it('requires Idempotency-Key on every write (twelve single calls, two batch calls), with the length and characters the service enforces', () => {
     const writes = ops.filter(([method]) => method === 'post' || method === 'patch');
-    expect(writes).toHaveLength(10);
+    expect(writes).toHaveLength(14);
     for (const [method, path, op] of writes) {
       const key = param(op, 'idempotency-key');
       expect(key, `${method} ${path}`).toMatchObject({ in: 'header', required: true });

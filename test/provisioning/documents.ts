@@ -210,6 +210,18 @@ export const INVALID_CASES: InvalidCase[] = [
     build: (f) => (Object.assign(f.workspace, { settings: { weeklyRequiredMinutes: -5 } }), f.document),
   },
   {
+    name: 'a maxNoticeDays of 0',
+    path: '$.workspaces[0].settings.maxNoticeDays',
+    message: />= 1/,
+    build: (f) => (Object.assign(f.workspace, { settings: { maxNoticeDays: 0 } }), f.document),
+  },
+  {
+    name: 'a maxNoticeDays over 365',
+    path: '$.workspaces[0].settings.maxNoticeDays',
+    message: /<= 365/,
+    build: (f) => (Object.assign(f.workspace, { settings: { maxNoticeDays: 366 } }), f.document),
+  },
+  {
     name: 'a fractional staff requirement',
     path: '$.workspaces[0].staff[1].weeklyRequiredMinutes',
     message: /must be integer/,

@@ -1,18 +1,29 @@
-// Two chat-bot commands. `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
+// Three chat-bot commands. `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
 // `/application`: an applicant's "what happened to my application?", from their newest submission.
-// Wire `activityCommand` and `applicationCommand` to your chat library's command handlers; each returns the
-// message to post.
+// `/loa`: a staff member's time off: ask, list, cancel (loa.ts).
+// Wire `activityCommand`, `applicationCommand` and `loaCommand` to your chat library's command handlers; each
+// returns the message to post.
 //
-//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js <guildId> <chatUserId>
-//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js application <gameUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts <guildId> <chatUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts application <gameUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts loa <guildId> <chatUserId> list
+//
+// (Node runs the TypeScript file as it is; compiled to chat-bot.js, the same commands run it.)
 import process from 'node:process';
+import { pathToFileURL } from 'node:url';
 import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.ts';
+import { LOA_USAGE, loaCommand, parseLoa } from './loa.ts';
+
+export { loaCommand, parseLoa, type LoaCommand } from './loa.ts';
 
 /** Who ran the command, as the chat platform reports it. */
 export interface CommandContext {
   readonly guildId: string;
   readonly chatUserId: string;
-  /** The chat platform's id of this command, to find it in the gateway's logs. */
+  /**
+   * The chat platform's id of this command, to find it in the gateway's logs; `/loa` also sends it as the
+   * Idempotency-Key of its writes, so a command the platform delivers twice asks (or cancels) once.
+   */
   readonly commandId?: string;
 }
 
@@ -77,21 +88,35 @@ export async function applicationCommand(gateway: GatewayClient, gameUserId: str
   }
 }
 
-// Run directly: print the answer for one member, or for one applicant.
-if (process.argv[1]?.endsWith('chat-bot.js')) {
-  const [first, second] = process.argv.slice(2);
+const USAGE = [
+  'usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts <guildId> <chatUserId>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts application <gameUserId>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts loa <guildId> <chatUserId> ask <first day> <last day> <reason>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts loa <guildId> <chatUserId> list | cancel <notice id>',
+  '',
+].join('\n');
+
+/** The answer to the command line `args`, or null when they are not a command. */
+async function answerFor(gateway: GatewayClient, args: readonly string[]): Promise<string | null> {
+  const [first, second, third, ...rest] = args;
+  if (!first || !second) return null;
+  if (first === 'application') return args.length === 2 ? applicationCommand(gateway, second) : null;
+  if (first !== 'loa') return args.length === 2 ? activityCommand(gateway, { guildId: first, chatUserId: second }) : null;
+  if (!third) return null;
+  const command = parseLoa(rest);
+  return command ? loaCommand(gateway, { guildId: second, chatUserId: third }, command) : LOA_USAGE;
+}
+
+// Run directly (this file is the program Node was started with, under any name): print the answer to one command.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const baseUrl = process.env.GATEWAY_URL;
   const apiKey = process.env.GATEWAY_API_KEY;
-  if (!first || !second || !baseUrl || !apiKey) {
-    process.stderr.write('usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js <guildId> <chatUserId>\n');
-    process.stderr.write('       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js application <gameUserId>\n');
+  const gateway = baseUrl && apiKey ? createGatewayClient({ baseUrl, apiKey, retry: { retries: 2 } }) : undefined;
+  const answer = gateway ? await answerFor(gateway, process.argv.slice(2)) : null;
+  if (answer === null) {
+    process.stderr.write(USAGE);
     process.exitCode = 2;
   } else {
-    const gateway = createGatewayClient({ baseUrl, apiKey, retry: { retries: 2 } });
-    const answer =
-      first === 'application'
-        ? await applicationCommand(gateway, second)
-        : await activityCommand(gateway, { guildId: first, chatUserId: second });
     process.stdout.write(`${answer}\n`);
   }
 }

@@ -1,5 +1,5 @@
 // A webhook endpoint that posts the gateway's events to a staff channel: "Alice started a shift", "New application
-// to Moderator application", ... It verifies each request's signature (Standard Webhooks) before reading it, types
+// to Moderator application", "Time off asked for: …" (never with its reason), ... It verifies each request's signature (Standard Webhooks) before reading it, types
 // the body with the client's `WebhookEvent`, announces each event once (deliveries are at least once: a retry
 // has the same `webhook-id`), and answers at once: 204 when handled, 400 for a request that is not the gateway's,
 // 500 when announcing failed, so the gateway tries again later.
@@ -13,6 +13,7 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookEvent } from '../src/index.ts';
+import { period } from './loa.ts';
 
 /** Bodies larger than this are refused unread (the gateway's are a few KB). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,6 +40,21 @@ export function announcement(event: WebhookEvent): string | null {
       return `Application ${event.data.submissionId} was accepted.`;
     case 'application.submission.rejected':
       return `Application ${event.data.submissionId} was rejected.`;
+    // A notice's reason and decision note stay between the staff member and the managers (docs/TIME-OFF.md).
+    case 'staff.inactivity_notice.requested': {
+      const { notice } = event.data;
+      return `Time off asked for: ${period(notice.startsAt, notice.endsAt)} (notice ${notice.id}); a manager will decide.`;
+    }
+    case 'staff.inactivity_notice.approved':
+      return `Time off approved: ${period(event.data.notice.startsAt, event.data.notice.endsAt)} (notice ${event.data.notice.id}).`;
+    case 'staff.inactivity_notice.denied':
+      return `Time off denied: ${period(event.data.notice.startsAt, event.data.notice.endsAt)} (notice ${event.data.notice.id}).`;
+    case 'staff.inactivity_notice.cancelled': {
+      const { notice } = event.data;
+      // Cancelling approved time off under way keeps it approved and ends it now: the staff member is back early.
+      const what = notice.status === 'approved' ? 'Back early from time off' : 'Time off cancelled';
+      return `${what}: ${period(notice.startsAt, notice.endsAt)} (notice ${notice.id}).`;
+    }
     default:
       return null;
   }

@@ -141,6 +141,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/staff/me/inactivity-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the acting staff member's inactivity notices
+         * @description The staff member is the acting chat user, identified as on `GET /v1/staff/me`: both chat headers are required (400), the guild must be the connected one (403 `guild_mismatch` / `chat_not_connected`), and a chat user with no staff profile is 404. Not gated by a feature. Scope `staff:read`. The notices of the key's environment, by `startsAt` descending then `id` descending, at most the 20 first.
+         */
+        get: operations["listMyInactivityNotices"];
+        put?: never;
+        /**
+         * Ask for an inactivity notice (time off) as the acting staff member
+         * @description The staff member is the acting chat user, identified as on `GET /v1/staff/me`: both chat headers are required (400), the guild must be the connected one (403 `guild_mismatch` / `chat_not_connected`), and a chat user with no staff profile is 404. Not gated by a feature. Scope `staff:write`. `Content-Type: application/json` is required (415). Records a `pending` notice in the key's environment. 400 `validation_failed`, `details.issues` naming `startsAt`, `endsAt` or `reason` (a rule on both dates names `endsAt`): `reason` empty or over 500 characters after trimming; `startsAt` more than 7 days before now; `endsAt` not after `startsAt` or not after now; longer than the workspace's `maxNoticeDays` × 24 h. Inactive staff: 403 `staff_inactive`. A `pending` or `approved` notice of the staff member in this environment overlapping it: 409 `notice_overlap` with `details.noticeId` (the one that starts first; also the answer to the loser of two racing requests). Checks in order: authentication, scope, chat headers, body and `Idempotency-Key`, replay, the guild, the body's rules, the staff member, `staff_inactive`, overlap. Takes an `Idempotency-Key` (required), scoped to the caller: a replay returns the stored result with `Idempotent-Replayed: true`. The change, one command and one event are recorded in one transaction; the event is delivered to webhooks with this response's `data`, in the notice's environment.
+         */
+        post: operations["requestInactivityNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/me/inactivity-notices/{noticeId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an inactivity notice, or come back early from one
+         * @description The staff member is the acting chat user, identified as on `GET /v1/staff/me`: both chat headers are required (400), the guild must be the connected one (403 `guild_mismatch` / `chat_not_connected`), and a chat user with no staff profile is 404. Not gated by a feature. Scope `staff:write`; no body, or `{}`. Another staff member's notice, or one of another environment or workspace, is 404. A `pending` notice, or an `approved` one that has not started, becomes `cancelled`. An `approved` notice under way stays `approved` and ends now: the staff member is back early, and the part taken still counts. An ended approved notice, a `denied` or a `cancelled` one: 409 `notice_finalized`. The event is `staff.inactivity_notice.cancelled` in both cases. Takes an `Idempotency-Key` (required), scoped to the caller: a replay returns the stored result with `Idempotent-Replayed: true`. The change, one command and one event are recorded in one transaction; the event is delivered to webhooks with this response's `data`, in the notice's environment.
+         */
+        post: operations["cancelInactivityNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/inactivity-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inactivity notices for managers
+         * @description Dashboard user token only; needs `notices.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, only that workspace is visible (the caller must be a member of it, else 403 `workspace_access_denied`). Notices in the given statuses (default `pending`) and environment (default `live`), optionally of one staff member, ordered by `startsAt` then `id`, both ascending; each with its staff member and `decidedBy`. Keyset pagination: pass `nextCursor` back as `cursorStartsAt` and `cursorId` (both or neither, else 400). A malformed `status`, `staffId`, `environment`, `limit` or cursor is 400 `validation_failed`; a `staffId` that names no staff member gives an empty page.
+         */
+        get: operations["listInactivityNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/inactivity-notices/{noticeId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending inactivity notice
+         * @description Dashboard user token only; needs `notices.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, only that workspace is visible (the caller must be a member of it, else 403 `workspace_access_denied`). A notice of a workspace the caller is not a member of (or not the selected one), an unknown one, or a `noticeId` that is not a uuid is 404 `not_found`. From `pending` only, else 409 `invalid_state_transition` (also the answer to the loser of an approval racing a denial). `note`: 1 to 1000 characters after trimming, recorded as the notice's `decisionNote`. Approving while another `approved` notice of the staff member in that environment overlaps it: 409 `notice_overlap` (`details.noticeId`). Takes an `Idempotency-Key` (required), scoped to the caller: a replay returns the stored result with `Idempotent-Replayed: true`. The change, one command and one event are recorded in one transaction; the event is delivered to webhooks with this response's `data`, in the notice's environment.
+         */
+        post: operations["approveInactivityNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/inactivity-notices/{noticeId}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deny a pending inactivity notice
+         * @description Dashboard user token only; needs `notices.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, only that workspace is visible (the caller must be a member of it, else 403 `workspace_access_denied`). A notice of a workspace the caller is not a member of (or not the selected one), an unknown one, or a `noticeId` that is not a uuid is 404 `not_found`. From `pending` only, else 409 `invalid_state_transition` (also the answer to the loser of an approval racing a denial). `note`: 1 to 1000 characters after trimming, recorded as the notice's `decisionNote`. Takes an `Idempotency-Key` (required), scoped to the caller: a replay returns the stored result with `Idempotent-Replayed: true`. The change, one command and one event are recorded in one transaction; the event is delivered to webhooks with this response's `data`, in the notice's environment.
+         */
+        post: operations["denyInactivityNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/activity/me/summary": {
         parameters: {
             query?: never;
@@ -703,6 +807,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "staff.inactivity_notice.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A staff member asked for an inactivity notice
+         * @description Sent after `requestInactivityNotice`; `data` is its answer's `data`, `environment` the notice's (the key's). Subscribed to as `staff.inactivity_notice.requested` (or `*`).
+         */
+        post: operations["staffInactivityNoticeRequestedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "staff.inactivity_notice.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inactivity notice was approved
+         * @description Sent after `approveInactivityNotice`; `data` is its answer's `data`, `environment` the notice's. Subscribed to as `staff.inactivity_notice.approved` (or `*`).
+         */
+        post: operations["staffInactivityNoticeApprovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "staff.inactivity_notice.denied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inactivity notice was denied
+         * @description Sent after `denyInactivityNotice`; `data` is its answer's `data`, `environment` the notice's. Subscribed to as `staff.inactivity_notice.denied` (or `*`).
+         */
+        post: operations["staffInactivityNoticeDeniedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "staff.inactivity_notice.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inactivity notice was cancelled, or its staff member came back early
+         * @description Sent after `cancelInactivityNotice`: `data.notice.status` is `cancelled`, or `approved` with `endsAt` moved to the cancellation (back early); `data` is its answer's `data`, `environment` the notice's. Subscribed to as `staff.inactivity_notice.cancelled` (or `*`).
+         */
+        post: operations["staffInactivityNoticeCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -716,7 +900,7 @@ export interface components {
                  * @description Stable machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "form_closed" | "submission_pending" | "application_cooldown" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready";
+                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "form_closed" | "submission_pending" | "application_cooldown" | "notice_overlap" | "notice_finalized" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready";
                 /** @description Human-readable explanation; wording may change. */
                 message: string;
                 /** @description Equals the X-Request-Id header. */
@@ -756,13 +940,18 @@ export interface components {
                     requiredScope?: string;
                     /** @description `permission_denied`: the workspace permission the operation needs. */
                     requiredPermission?: string;
-                    /** @description `submission_finalized`, `invalid_state_transition`: the submission's status. */
+                    /** @description `submission_finalized`, `notice_finalized`, `invalid_state_transition`: the submission's or notice's status. */
                     status?: string;
                     /**
                      * Format: uuid
                      * @description `submission_pending`: the applicant's submission awaiting review.
                      */
                     submissionId?: string;
+                    /**
+                     * Format: uuid
+                     * @description `notice_overlap`: the overlapping notice that starts first.
+                     */
+                    noticeId?: string;
                     /**
                      * Format: date-time
                      * @description `application_cooldown`: when the applicant may apply again (the rejection plus the form's cooldown).
@@ -1129,6 +1318,7 @@ export interface operations {
                      *           "activity:write",
                      *           "activity:read",
                      *           "staff:read",
+                     *           "staff:write",
                      *           "applications:read",
                      *           "applications:write"
                      *         ],
@@ -1164,7 +1354,7 @@ export interface operations {
                             };
                             environment: "test" | "live";
                             /** @description Scopes of the calling key. */
-                            scopes: ("activity:write" | "activity:read" | "staff:read" | "applications:read" | "applications:write")[];
+                            scopes: ("activity:write" | "activity:read" | "staff:read" | "staff:write" | "applications:read" | "applications:write")[];
                             /** @description Feature flags of the application (known features: `activity`, `applications`). */
                             features: {
                                 [key: string]: boolean;
@@ -1441,6 +1631,1686 @@ export interface operations {
                     ratelimit?: string;
                     /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
                     "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMyInactivityNotices: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required (400). Must equal the workspace's connected guild; a consistency check only.
+                 * @example 1234
+                 */
+                "x-chat-guild-id": string;
+                /**
+                 * @description Required (400). Chat user id of the invoking staff member.
+                 * @example 5551
+                 */
+                "x-acting-chat-user-id": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The acting staff member's notices. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notices": [
+                     *           {
+                     *             "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *             "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "environment": "live",
+                     *             "startsAt": "2026-03-16T00:00:00.000Z",
+                     *             "endsAt": "2026-03-23T00:00:00.000Z",
+                     *             "reason": "Exams",
+                     *             "status": "approved",
+                     *             "createdAt": "2026-03-11T12:00:00.000Z",
+                     *             "decidedAt": "2026-03-12T09:30:00.000Z",
+                     *             "decisionNote": "Good luck with the exams."
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            notices: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                                environment: "test" | "live";
+                                /** Format: date-time */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                                 */
+                                endsAt: string;
+                                /** @description Why, as the staff member wrote it (trimmed). */
+                                reason: string;
+                                /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null before a decision. */
+                                decidedAt: string | null;
+                                /** @description The decision's note; null when none was sent. */
+                                decisionNote: string | null;
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `insufficient_scope`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    requestInactivityNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required (400). Must equal the workspace's connected guild; a consistency check only.
+                 * @example 1234
+                 */
+                "x-chat-guild-id": string;
+                /**
+                 * @description Required (400). Chat user id of the invoking staff member.
+                 * @example 5551
+                 */
+                "x-acting-chat-user-id": string;
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "startsAt": "2026-03-16T00:00:00.000Z",
+                 *       "endsAt": "2026-03-23T00:00:00.000Z",
+                 *       "reason": "Exams"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with an offset; at most 7 days before now.
+                     */
+                    startsAt: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with an offset; after `startsAt` and after now, at most the workspace's `maxNoticeDays` × 24 h after `startsAt`.
+                     */
+                    endsAt: string;
+                    /** @description 1 to 500 characters after trimming. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The notice was asked for (`pending`). */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notice": {
+                     *           "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "environment": "live",
+                     *           "startsAt": "2026-03-16T00:00:00.000Z",
+                     *           "endsAt": "2026-03-23T00:00:00.000Z",
+                     *           "reason": "Exams",
+                     *           "status": "pending",
+                     *           "createdAt": "2026-03-11T12:00:00.000Z",
+                     *           "decidedAt": null,
+                     *           "decisionNote": null
+                     *         },
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            notice: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                                environment: "test" | "live";
+                                /** Format: date-time */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                                 */
+                                endsAt: string;
+                                /** @description Why, as the staff member wrote it (trimmed). */
+                                reason: string;
+                                /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null before a decision. */
+                                decidedAt: string | null;
+                                /** @description The decision's note; null when none was sent. */
+                                decisionNote: string | null;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `insufficient_scope`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`, `staff_inactive`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `notice_overlap`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cancelInactivityNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required (400). Must equal the workspace's connected guild; a consistency check only.
+                 * @example 1234
+                 */
+                "x-chat-guild-id": string;
+                /**
+                 * @description Required (400). Chat user id of the invoking staff member.
+                 * @example 5551
+                 */
+                "x-acting-chat-user-id": string;
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the application and environment; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Notice id (uuid, in any case). A value that is not a uuid names no notice and is answered 404 `not_found`, like any notice the caller cannot see.
+                 * @example 3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a
+                 */
+                noticeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: no body, or `{}`. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The notice was cancelled (or, approved and under way, ended now). */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notice": {
+                     *           "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "environment": "live",
+                     *           "startsAt": "2026-03-16T00:00:00.000Z",
+                     *           "endsAt": "2026-03-23T00:00:00.000Z",
+                     *           "reason": "Exams",
+                     *           "status": "cancelled",
+                     *           "createdAt": "2026-03-11T12:00:00.000Z",
+                     *           "decidedAt": null,
+                     *           "decisionNote": null
+                     *         },
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            notice: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                                environment: "test" | "live";
+                                /** Format: date-time */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                                 */
+                                endsAt: string;
+                                /** @description Why, as the staff member wrote it (trimmed). */
+                                reason: string;
+                                /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null before a decision. */
+                                decidedAt: string | null;
+                                /** @description The decision's note; null when none was sent. */
+                                decisionNote: string | null;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `insufficient_scope`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `notice_finalized`, `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listInactivityNotices: {
+        parameters: {
+            query?: {
+                /**
+                 * @description One status or a comma-separated list of `pending`, `approved`, `denied`, `cancelled`; default `pending`.
+                 * @example pending
+                 */
+                status?: string;
+                /**
+                 * @description `live` (default) or `test`: the environment of the key that asked for the notices.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+                /**
+                 * @description Only this staff member's notices (a uuid; one that names no staff member gives an empty page).
+                 * @example 6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                staffId?: string;
+                /**
+                 * @description Page size, 1..100 (default 25); outside it, or not an integer, 400.
+                 * @example 25
+                 */
+                limit?: number;
+                /**
+                 * @description Keyset cursor from `nextCursor`: `startsAt` of the last notice seen. Sent with `cursorId`.
+                 * @example 2026-03-16T00:00:00.000Z
+                 */
+                cursorStartsAt?: string;
+                /**
+                 * @description Keyset cursor from `nextCursor`: `id` of the last notice seen. Sent with `cursorStartsAt`.
+                 * @example 3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a
+                 */
+                cursorId?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only that workspace's notices are then visible. Without it, the notices of every workspace the caller is a member of (and, for the list, holds `notices.decide` in) are.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of notices. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notices": [
+                     *           {
+                     *             "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *             "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "environment": "live",
+                     *             "startsAt": "2026-03-16T00:00:00.000Z",
+                     *             "endsAt": "2026-03-23T00:00:00.000Z",
+                     *             "reason": "Exams",
+                     *             "status": "pending",
+                     *             "createdAt": "2026-03-11T12:00:00.000Z",
+                     *             "decidedAt": null,
+                     *             "decisionNote": null,
+                     *             "staff": {
+                     *               "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *               "displayName": "Alice",
+                     *               "gameUserId": "1001",
+                     *               "chatUserId": "5551",
+                     *               "departmentId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                     *             },
+                     *             "decidedBy": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": {
+                     *           "cursorStartsAt": "2026-03-16T00:00:00.000Z",
+                     *           "cursorId": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            notices: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                                environment: "test" | "live";
+                                /** Format: date-time */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                                 */
+                                endsAt: string;
+                                /** @description Why, as the staff member wrote it (trimmed). */
+                                reason: string;
+                                /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null before a decision. */
+                                decidedAt: string | null;
+                                /** @description The decision's note; null when none was sent. */
+                                decisionNote: string | null;
+                                staff: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    displayName: string;
+                                    gameUserId: string;
+                                    chatUserId: string | null;
+                                    departmentId: string | null;
+                                };
+                                /** @description The deciding member's `userId`; else null. */
+                                decidedBy: string | null;
+                            }[];
+                            /** @description Cursor of the next page; null on the last. */
+                            nextCursor: {
+                                /**
+                                 * Format: date-time
+                                 * @description Pass as `cursorStartsAt`.
+                                 */
+                                cursorStartsAt: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Pass as `cursorId`.
+                                 */
+                                cursorId: string;
+                            } | null;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    approveInactivityNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only that workspace's notices are then visible. Without it, the notices of every workspace the caller is a member of (and, for the list, holds `notices.decide` in) are.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Notice id (uuid, in any case). A value that is not a uuid names no notice and is answered 404 `not_found`, like any notice the caller cannot see.
+                 * @example 3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a
+                 */
+                noticeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Good luck with the exams."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 1000 characters after trimming. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The notice was approved. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notice": {
+                     *           "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "environment": "live",
+                     *           "startsAt": "2026-03-16T00:00:00.000Z",
+                     *           "endsAt": "2026-03-23T00:00:00.000Z",
+                     *           "reason": "Exams",
+                     *           "status": "approved",
+                     *           "createdAt": "2026-03-11T12:00:00.000Z",
+                     *           "decidedAt": "2026-03-12T09:30:00.000Z",
+                     *           "decisionNote": "Good luck with the exams."
+                     *         },
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            notice: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                                environment: "test" | "live";
+                                /** Format: date-time */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                                 */
+                                endsAt: string;
+                                /** @description Why, as the staff member wrote it (trimmed). */
+                                reason: string;
+                                /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null before a decision. */
+                                decidedAt: string | null;
+                                /** @description The decision's note; null when none was sent. */
+                                decisionNote: string | null;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `notice_overlap`, `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    denyInactivityNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only that workspace's notices are then visible. Without it, the notices of every workspace the caller is a member of (and, for the list, holds `notices.decide` in) are.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Notice id (uuid, in any case). A value that is not a uuid names no notice and is answered 404 `not_found`, like any notice the caller cannot see.
+                 * @example 3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a
+                 */
+                noticeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "note": "Good luck with the exams."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 1000 characters after trimming. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The notice was denied. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notice": {
+                     *           "id": "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
+                     *           "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "environment": "live",
+                     *           "startsAt": "2026-03-16T00:00:00.000Z",
+                     *           "endsAt": "2026-03-23T00:00:00.000Z",
+                     *           "reason": "Exams",
+                     *           "status": "denied",
+                     *           "createdAt": "2026-03-11T12:00:00.000Z",
+                     *           "decidedAt": "2026-03-12T09:30:00.000Z",
+                     *           "decisionNote": "We need you that week."
+                     *         },
+                     *         "commandId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "eventId": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            notice: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                                environment: "test" | "live";
+                                /** Format: date-time */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                                 */
+                                endsAt: string;
+                                /** @description Why, as the staff member wrote it (trimmed). */
+                                reason: string;
+                                /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null before a decision. */
+                                decidedAt: string | null;
+                                /** @description The decision's note; null when none was sent. */
+                                decisionNote: string | null;
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `invalid_state_transition`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +9213,414 @@ export interface operations {
                             displayName: string;
                             gameUserId: string;
                         };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    staffInactivityNoticeRequestedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "staff.inactivity_notice.requested";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        notice: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffId: string;
+                            /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                            environment: "test" | "live";
+                            /** Format: date-time */
+                            startsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                             */
+                            endsAt: string;
+                            /** @description Why, as the staff member wrote it (trimmed). */
+                            reason: string;
+                            /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                            status: "pending" | "approved" | "denied" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for (a provisioned one: first written).
+                             */
+                            createdAt: string;
+                            /** @description When it was approved or denied; null before a decision. */
+                            decidedAt: string | null;
+                            /** @description The decision's note; null when none was sent. */
+                            decisionNote: string | null;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    staffInactivityNoticeApprovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "staff.inactivity_notice.approved";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        notice: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffId: string;
+                            /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                            environment: "test" | "live";
+                            /** Format: date-time */
+                            startsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                             */
+                            endsAt: string;
+                            /** @description Why, as the staff member wrote it (trimmed). */
+                            reason: string;
+                            /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                            status: "pending" | "approved" | "denied" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for (a provisioned one: first written).
+                             */
+                            createdAt: string;
+                            /** @description When it was approved or denied; null before a decision. */
+                            decidedAt: string | null;
+                            /** @description The decision's note; null when none was sent. */
+                            decisionNote: string | null;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    staffInactivityNoticeDeniedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "staff.inactivity_notice.denied";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        notice: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffId: string;
+                            /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                            environment: "test" | "live";
+                            /** Format: date-time */
+                            startsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                             */
+                            endsAt: string;
+                            /** @description Why, as the staff member wrote it (trimmed). */
+                            reason: string;
+                            /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                            status: "pending" | "approved" | "denied" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for (a provisioned one: first written).
+                             */
+                            createdAt: string;
+                            /** @description When it was approved or denied; null before a decision. */
+                            decidedAt: string | null;
+                            /** @description The decision's note; null when none was sent. */
+                            decisionNote: string | null;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    staffInactivityNoticeCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "staff.inactivity_notice.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        notice: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffId: string;
+                            /** @description The environment of the key that asked for it (`live` for a provisioned notice). */
+                            environment: "test" | "live";
+                            /** Format: date-time */
+                            startsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description End (exclusive). A staff member back early from an approved notice under way moves it to then.
+                             */
+                            endsAt: string;
+                            /** @description Why, as the staff member wrote it (trimmed). */
+                            reason: string;
+                            /** @description `pending`, `approved`, `denied` or `cancelled`; only `approved` lowers a requirement. */
+                            status: "pending" | "approved" | "denied" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for (a provisioned one: first written).
+                             */
+                            createdAt: string;
+                            /** @description When it was approved or denied; null before a decision. */
+                            decidedAt: string | null;
+                            /** @description The decision's note; null when none was sent. */
+                            decisionNote: string | null;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
                     };
                 };
             };

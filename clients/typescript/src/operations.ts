@@ -1,48 +1,15 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from './openapi.ts';
+import { write, type CallOptions, type ChatContext, type ReviewOptions, type ReviewReadOptions, type WriteOptions } from './call-options.ts';
 import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.ts';
+import { timeOffOperations } from './time-off.ts';
 
-export interface CallOptions {
-  /** X-Correlation-Id (1..128 visible ASCII) to find this call in the gateway's logs. */
-  readonly correlationId?: string;
-  readonly signal?: AbortSignal;
-}
-
-export interface WriteOptions extends CallOptions {
-  /**
-   * Idempotency-Key of this logical write. Default: a new random UUID per call, reused on every retry of it.
-   * Pass your own to make a write safe to repeat across restarts (e.g. derived from the chat command's id).
-   */
-  readonly idempotencyKey?: string;
-}
-
-export interface ReviewOptions extends WriteOptions {
-  /** X-Service-Workspace-Id: the workspace to act in, for a member of several. */
-  readonly workspaceId?: string;
-}
-
-export interface ReviewReadOptions extends CallOptions {
-  /** X-Service-Workspace-Id: read only this workspace (default: every workspace the user may read). */
-  readonly workspaceId?: string;
-}
-
-/** The chat context the member-facing reads need (the guild and the member who asked). */
-export interface ChatContext {
-  readonly chatGuildId: string;
-  readonly actingChatUserId: string;
-}
+export type { CallOptions, ChatContext, ReviewOptions, ReviewReadOptions, WriteOptions } from './call-options.ts';
 
 type Api = Client<paths>;
 
-const keyOf = (options: WriteOptions): string => options.idempotencyKey ?? globalThis.crypto.randomUUID();
-
 /** The typed operations of the gateway, one method per operationId of the document. */
 export function gatewayOperations(api: Api) {
-  const write = (options: WriteOptions) => {
-    const key = keyOf(options);
-    const header = { 'idempotency-key': key, 'x-correlation-id': options.correlationId };
-    return { key, header, signal: options.signal };
-  };
   return {
     // Metadata (no credential needed).
     getHealth: (o: CallOptions = {}): Promise<Reply<SuccessBody<'getHealth'>>> =>
@@ -268,6 +235,9 @@ export function gatewayOperations(api: Api) {
       const path = '/v1/applications/submissions/{submissionId}/review' as const;
       return settle(api.PATCH(path, { params: { path: { submissionId }, header: headers }, body, signal }), key);
     },
+
+    // Inactivity notices (time off): asked for through a bot's API key, decided with a dashboard token.
+    ...timeOffOperations(api),
   };
 }
 

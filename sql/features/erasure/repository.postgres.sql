@@ -10,9 +10,13 @@ select "id", "game_user_id", "applicant", "answers" from "submissions" where ("g
 update "staff" set "display_name" = $1, "game_username" = $2, "game_user_id" = $3, "chat_user_id" = $4 where "id" = $5;
 -- values: ["erased-staff-1","erased-staff-1","erased-staff-1",null,"staff-1"]
 
--- replaceNoticeReasons
-update "inactivity_notices" set "reason" = $1 where "staff_id" in ($2) and "reason" <> $3 returning "id";
--- values: ["erased","staff-1","erased"]
+-- findNoticeIds
+select "id" from "inactivity_notices" where "staff_id" in ($1) order by "id";
+-- values: ["staff-1"]
+
+-- replaceNoticeTexts
+update "inactivity_notices" set "reason" = $1, "decision_note" = case when decision_note is null then null else $2 end where "staff_id" in ($3) and ("reason" <> $4 or ("decision_note" is not null and "decision_note" <> $5)) returning "id";
+-- values: ["erased","erased","staff-1","erased","erased"]
 
 -- eraseSubmission
 update "submissions" set "applicant" = $1, "answers" = $2, "reviewer_notes" = $3, "game_user_id" = $4 where "id" = $5;

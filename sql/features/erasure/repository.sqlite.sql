@@ -10,9 +10,13 @@ select "id", "game_user_id", "applicant", "answers" from "submissions" where ("g
 update "staff" set "display_name" = +?, "game_username" = +?, "game_user_id" = +?, "chat_user_id" = +? where "id" = +?;
 -- values: ["erased-staff-1","erased-staff-1","erased-staff-1",null,"staff-1"]
 
--- replaceNoticeReasons
-update "inactivity_notices" set "reason" = +? where "staff_id" in (+?) and "reason" <> +? returning "id";
--- values: ["erased","staff-1","erased"]
+-- findNoticeIds
+select "id" from "inactivity_notices" where "staff_id" in (+?) order by "id";
+-- values: ["staff-1"]
+
+-- replaceNoticeTexts
+update "inactivity_notices" set "reason" = +?, "decision_note" = case when decision_note is null then null else +? end where "staff_id" in (+?) and ("reason" <> +? or ("decision_note" is not null and "decision_note" <> +?)) returning "id";
+-- values: ["erased","erased","staff-1","erased","erased"]
 
 -- eraseSubmission
 update "submissions" set "applicant" = +?, "answers" = +?, "reviewer_notes" = +?, "game_user_id" = +? where "id" = +?;

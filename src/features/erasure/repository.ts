@@ -1,9 +1,10 @@
 /**
  * The queries of an erasure (README, "Operating it", "Erasure"): the person's submissions and staff profiles,
  * then every stored copy that may carry their data. Copies are found by text (`like`) on the values that every
- * copy of an identity or a decision carries (the game user id, a submission id): a full read of those tables,
+ * copy of an identity or a decision carries (the game user id, a submission id, a notice id): a full read of those tables,
  * acceptable for an operator's command that runs rarely. Each candidate is then judged exactly (scrub.ts).
  */
+import { sql } from 'kysely';
 import type { Executor } from '../../db/types.ts';
 
 /** `like` pattern for text containing `value`; the values searched for (JSON around digits, uuids) hold no wildcard. */
@@ -71,14 +72,24 @@ export async function anonymiseStaff(db: Executor, id: string, alias: string): P
     .execute();
 }
 
-/** Replaces the reasons of the staff members' inactivity notices with `reason`; returns the notices changed. */
-export async function replaceNoticeReasons(db: Executor, staffIds: readonly string[], reason: string): Promise<string[]> {
+/** The ids of the staff members' inactivity notices (their copies are found by them). */
+export async function findNoticeIds(db: Executor, staffIds: readonly string[]): Promise<string[]> {
+  if (staffIds.length === 0) return [];
+  const rows = await db.selectFrom('inactivity_notices').select('id').where('staff_id', 'in', [...staffIds]).orderBy('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Replaces the reasons and the decision notes that were set (a null note stays null) of the staff members'
+ * inactivity notices with `text`; returns the notices changed.
+ */
+export async function replaceNoticeTexts(db: Executor, staffIds: readonly string[], text: string): Promise<string[]> {
   if (staffIds.length === 0) return [];
   const rows = await db
     .updateTable('inactivity_notices')
-    .set({ reason })
+    .set({ reason: text, decision_note: sql<string | null>`case when decision_note is null then null else ${text} end` })
     .where('staff_id', 'in', [...staffIds])
-    .where('reason', '<>', reason)
+    .where((eb) => eb.or([eb('reason', '<>', text), eb.and([eb('decision_note', 'is not', null), eb('decision_note', '<>', text)])]))
     .returning('id')
     .execute();
   return rows.map((row) => row.id).sort();

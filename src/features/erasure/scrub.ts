@@ -8,6 +8,8 @@
  *   (`staffAlias`); any other (an applicant) has its identity fields set to null.
  * - In a copy about one of the erased submissions, the reviewers' notes about the applicant (`reviewNote`,
  *   `reviewerNotes`) become null and any `answers` become empty.
+ * - An inactivity notice of an erased staff member (an object whose `id` is one of theirs) has its `reason`, and
+ *   its `decisionNote` when one was set, replaced with `erased`, as the notice itself.
  * Everything else is kept as it was: ids, statuses, scores and times stay exact.
  */
 import { isUuid } from '../../shared/ids.ts';
@@ -45,6 +47,8 @@ export interface ScrubTarget {
   readonly gameUserId: string;
   /** Whether the copy concerns one of the erased submissions (its notes and answers go too). */
   readonly aboutErasedSubmission: boolean;
+  /** The erased staff members' inactivity notices, and what their reasons and notes become. */
+  readonly notices?: { readonly ids: ReadonlySet<string>; readonly erased: string };
 }
 
 function parseOrNull(text: string): unknown {
@@ -75,6 +79,11 @@ function scrubValue(value: unknown, target: ScrubTarget): unknown {
       if (!(field in out)) continue;
       out[field] = staffId !== null && field !== 'chatUserId' ? staffAlias(staffId) : null;
     }
+  }
+  const notices = target.notices;
+  if (notices && typeof value.id === 'string' && notices.ids.has(value.id)) {
+    if (typeof out.reason === 'string') out.reason = notices.erased;
+    if (typeof out.decisionNote === 'string') out.decisionNote = notices.erased;
   }
   if (target.aboutErasedSubmission) {
     for (const field of NOTE_FIELDS) if (field in out) out[field] = null;

@@ -7,11 +7,12 @@
  *   counts and statistics stay exact.
  * - Staff profiles with that game user id (any workspace): names, username and game user id become
  *   `erased-<profile id>` (unique, so the workspace's unique index holds), the chat user id null; the reasons of
- *   their inactivity notices become `erased`. The profile, its shifts and totals stay, so reports stay exact.
+ *   their inactivity notices, and the decision notes that were set, become `erased`. The profile, its shifts and
+ *   totals stay, so reports stay exact.
  * - Copies: command and event payloads, webhook event bodies (sent or not) and stored idempotent responses that
  *   carry the identity or a decision's notes are rewritten (scrub.ts); a receiver's answer to such an event that
  *   echoes an erased value is cleared.
- * Copies are recognised by the identity (`"gameUserId":<the id>`) or an erased submission's id they carry, so
+ * Copies are recognised by the identity (`"gameUserId":<the id>`), an erased submission's or notice's id they carry, so
  * one written by a request running at the same time is found by running the erasure again.
  * Applicants' answers and identity are personal data: nothing here logs them, and the result names rows only.
  */
@@ -33,7 +34,8 @@ import {
   findSubmissionCandidates,
   findWebhookCopies,
   insertErasure,
-  replaceNoticeReasons,
+  findNoticeIds,
+  replaceNoticeTexts,
   setCommandPayload,
   setEventPayload,
   setResponseBody,
@@ -44,7 +46,7 @@ import {
 } from './repository.ts';
 import { ERASED_APPLICANT, erasedAnswers, identityPatterns, scrubJson, staffAlias } from './scrub.ts';
 
-/** What an erased inactivity notice's reason becomes (the column is required). */
+/** What an erased inactivity notice's reason and decision note become (the reason is required). */
 export const ERASED_REASON = 'erased';
 
 /** A game user id as the erasure takes it: 1 to 32 digits. */
@@ -117,7 +119,9 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
 
   for (const member of staff) await anonymiseStaff(trx, member.id, staffAlias(member.id));
   const staffIds = staff.map((member) => member.id);
-  const inactivityNotices = await replaceNoticeReasons(trx, staffIds, ERASED_REASON);
+  const noticeIds = await findNoticeIds(trx, staffIds);
+  const notices = { ids: new Set(noticeIds), erased: ERASED_REASON };
+  const inactivityNotices = await replaceNoticeTexts(trx, staffIds, ERASED_REASON);
   for (const candidate of candidates) {
     await eraseSubmission(trx, candidate.id, { applicant: ERASED_APPLICANT, answers: erasedAnswers(candidate.answers) });
   }
@@ -144,10 +148,11 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
     events.push(copy.key);
   }
 
-  const needles = [...identity, ...submissionIds];
+  // Notice operations record no reason or note in their commands and events; their answers and webhook bodies do.
+  const needles = [...identity, ...submissionIds, ...noticeIds];
   const webhookEvents: string[] = [];
   for (const copy of await findWebhookCopies(trx, needles)) {
-    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text) });
+    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text), notices });
     if (scrubbed === null) continue;
     await setWebhookBody(trx, copy.key, scrubbed);
     webhookEvents.push(copy.key);
@@ -170,7 +175,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
 
   const idempotencyRecords: RecordKey[] = [];
   for (const copy of await findResponseCopies(trx, needles)) {
-    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text) });
+    const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text), notices });
     if (scrubbed === null) continue;
     await setResponseBody(trx, copy.key, scrubbed);
     idempotencyRecords.push(copy.key);

@@ -7,6 +7,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'application.submission.rejected',
   'activity.shift.started',
   'activity.shift.ended',
+  'staff.inactivity_notice.requested',
+  'staff.inactivity_notice.approved',
+  'staff.inactivity_notice.denied',
+  'staff.inactivity_notice.cancelled',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -2,6 +2,7 @@
 import * as review from '../applications/examples.ts';
 import { intakeResponseExample } from '../applications/intake/examples.ts';
 import { shiftDetailResponseExample } from '../activity/shifts/examples.ts';
+import * as notices from '../time-off/examples.ts';
 import type { WebhookEventType } from './event-types.ts';
 
 const AT = '2026-03-11T12:00:00.000Z';
@@ -36,4 +37,8 @@ export const WEBHOOK_EXAMPLES: Record<WebhookEventType, unknown> = {
     { shift: ended, staff: ended.staff },
     '2026-03-11T12:15:00.000Z',
   ),
+  'staff.inactivity_notice.requested': fromAnswer('staff.inactivity_notice.requested', notices.requestResponseExample),
+  'staff.inactivity_notice.approved': fromAnswer('staff.inactivity_notice.approved', notices.approveResponseExample),
+  'staff.inactivity_notice.denied': fromAnswer('staff.inactivity_notice.denied', notices.denyResponseExample),
+  'staff.inactivity_notice.cancelled': fromAnswer('staff.inactivity_notice.cancelled', notices.cancelResponseExample),
 };

@@ -12,6 +12,7 @@ import {
 } from '../applications/schemas.ts';
 import { IntakeResultSchema } from '../applications/intake/schemas.ts';
 import { ShiftDetailSchema, StaffRefSchema } from '../activity/shifts/schemas.ts';
+import { NoticeResultSchema } from '../time-off/schemas.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { WEBHOOK_EXAMPLES } from './examples.ts';
 
@@ -82,6 +83,32 @@ const EVENTS: Readonly<Record<WebhookEventType, EventDoc>> = {
       'Sent when a shift is completed: by a stop, a game server\'s batch stop or the heartbeat timeout ' +
       '(`data.shift.endReason` tells which).',
     data: SHIFT_DATA,
+  },
+  'staff.inactivity_notice.requested': {
+    operationId: 'staffInactivityNoticeRequestedEvent',
+    summary: 'A staff member asked for an inactivity notice',
+    description: 'Sent after `requestInactivityNotice`; `data` is its answer\'s `data`, `environment` the notice\'s (the key\'s).',
+    data: NoticeResultSchema,
+  },
+  'staff.inactivity_notice.approved': {
+    operationId: 'staffInactivityNoticeApprovedEvent',
+    summary: 'An inactivity notice was approved',
+    description: 'Sent after `approveInactivityNotice`; `data` is its answer\'s `data`, `environment` the notice\'s.',
+    data: NoticeResultSchema,
+  },
+  'staff.inactivity_notice.denied': {
+    operationId: 'staffInactivityNoticeDeniedEvent',
+    summary: 'An inactivity notice was denied',
+    description: 'Sent after `denyInactivityNotice`; `data` is its answer\'s `data`, `environment` the notice\'s.',
+    data: NoticeResultSchema,
+  },
+  'staff.inactivity_notice.cancelled': {
+    operationId: 'staffInactivityNoticeCancelledEvent',
+    summary: 'An inactivity notice was cancelled, or its staff member came back early',
+    description:
+      'Sent after `cancelInactivityNotice`: `data.notice.status` is `cancelled`, or `approved` with `endsAt` moved to ' +
+      'the cancellation (back early); `data` is its answer\'s `data`, `environment` the notice\'s.',
+    data: NoticeResultSchema,
   },
 };
 

@@ -9,6 +9,8 @@ import type { Executor, WorkspaceTable } from '../../db/types.ts';
 export interface WorkspaceSettings {
   readonly createStaffProfileOnAccept: boolean;
   readonly weeklyRequiredMinutes: number | null;
+  /** The longest inactivity notice staff may ask for, in days. */
+  readonly maxNoticeDays: number;
 }
 
 export interface ChatBinding {
@@ -40,6 +42,7 @@ export async function findWorkspace(db: Executor, id: string): Promise<Workspace
     settings: {
       createStaffProfileOnAccept: row.create_staff_profile_on_accept === 1,
       weeklyRequiredMinutes: row.weekly_required_minutes,
+      maxNoticeDays: Number(row.max_notice_days),
     },
     chat: { guildId: row.chat_guild_id, status: row.chat_status, connectedAt: row.chat_connected_at },
     activityVersion: Number(row.activity_version),

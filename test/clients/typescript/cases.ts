@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { GatewayError, type GatewayClient } from '../../../clients/typescript/src/index.ts';
+import { GatewayError, type ChatContext, type GatewayClient } from '../../../clients/typescript/src/index.ts';
 import { WORLD } from './gateway.ts';
 
 export interface CaseContext {
@@ -19,6 +19,8 @@ export interface CaseContext {
   readonly submission: string;
   /** Game user id of a fresh active staff member for this case. */
   readonly staff: string;
+  /** The same staff member as the acting chat user of a bot command. */
+  readonly staffChat: ChatContext;
 }
 
 export interface OperationCase {
@@ -57,7 +59,7 @@ const unknownRoute = async (call: Promise<unknown>) => {
   await gatewayError(call, 404, 'not_found');
 };
 
-/** A success and an error case per operationId of the document. */
+/** A success and an error case per operationId of the document (those of time off: time-off-cases.ts). */
 export const CASES: Record<string, OperationCase> = {
   getHealth: {
     success: async ({ client }) => expect((await client.getHealth()).body.status).toBe('ok'),

@@ -26,26 +26,38 @@ export interface ProvisionedDatabase {
   readonly database: TestDatabase;
   /** The test-environment API key's secret. */
   readonly apiKey: string;
+  /** The live-environment API key's secret (it lacks `staff:write`). */
+  readonly liveApiKey: string;
   /** Fresh `submitted` submissions, by name. */
   readonly submissions: Readonly<Record<string, string>>;
   /** Game user ids of fresh active staff members (no shift yet), by name. */
   readonly staff: Readonly<Record<string, string>>;
+  /** Chat user ids of the same staff members, by name. */
+  readonly staffChat: Readonly<Record<string, string>>;
   drop(): Promise<void>;
 }
 
 /**
  * A fresh database of `kind`, provisioned through the CLI with the example document, plus one `submitted`
- * submission per submission name and one active staff member per staff name.
+ * submission per submission name and one staff member with a chat user id per staff name (active, or inactive for
+ * the inactive names). The test key also holds `staff:write` and the owner `notices.decide`, so the bot and the
+ * manager may handle time off.
  */
 export async function provisionedDatabase(
   kind: StoreKind,
   submissionNames: readonly string[],
   staffNames: readonly string[] = [],
+  inactiveStaffNames: readonly string[] = [],
 ): Promise<ProvisionedDatabase> {
   const database = await createTestDatabase(kind);
   const dir = mkdtempSync(join(tmpdir(), 'wsg-tsclient-'));
   const document = JSON.parse(readFileSync(join(ROOT, 'examples/provision.example.json'), 'utf8')) as {
-    workspaces: Array<{ submissions: unknown[]; staff: unknown[] }>;
+    workspaces: Array<{
+      submissions: unknown[];
+      staff: unknown[];
+      members: Array<{ userId: string; permissions: string[] }>;
+      applications: Array<{ keys: Array<{ environment: string; scopes: string[] }> }>;
+    }>;
   };
   const submissions: Record<string, string> = {};
   const workspace = document.workspaces[0];
@@ -61,11 +73,19 @@ export async function provisionedDatabase(
       createdAt: '2026-03-05T10:00:00Z',
     });
   });
+  for (const key of workspace.applications.flatMap((a) => a.keys)) {
+    if (key.environment === 'test') key.scopes.push('staff:write');
+  }
+  workspace.members.find((m) => m.userId === WORLD.owner)?.permissions.push('notices.decide');
   const staff: Record<string, string> = {};
-  staffNames.forEach((name, i) => {
+  const staffChat: Record<string, string> = {};
+  [...staffNames, ...inactiveStaffNames].forEach((name, i) => {
     const gameUserId = `40${i}`;
+    const chatUserId = `60${i}`;
     staff[name] = gameUserId;
-    workspace.staff.push({ id: randomUUID(), displayName: name, gameUserId, gameUsername: `staff_${i}`, status: 'active' });
+    staffChat[name] = chatUserId;
+    const status = i < staffNames.length ? 'active' : 'inactive';
+    workspace.staff.push({ id: randomUUID(), displayName: name, gameUserId, gameUsername: `staff_${i}`, chatUserId, status });
   });
   const file = join(dir, 'provision.json');
   writeFileSync(file, JSON.stringify(document));
@@ -74,8 +94,9 @@ export async function provisionedDatabase(
   if (result.code !== 0) throw new Error(`provision failed: ${result.stderr}`);
   const keys = (JSON.parse(result.stdout) as { keys: Array<{ environment: string; secret?: string }> }).keys;
   const apiKey = keys.find((k) => k.environment === 'test')?.secret;
-  if (!apiKey) throw new Error('provision printed no test key');
-  return { database, apiKey, submissions, staff, drop: () => database.drop() };
+  const liveApiKey = keys.find((k) => k.environment === 'live')?.secret;
+  if (!apiKey || !liveApiKey) throw new Error('provision printed no test or no live key');
+  return { database, apiKey, liveApiKey, submissions, staff, staffChat, drop: () => database.drop() };
 }
 
 /** A real gateway process (`workspace-gateway serve`) on a free port over `database`. */

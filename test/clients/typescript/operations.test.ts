@@ -7,7 +7,8 @@ import { createGatewayClient, type GatewayClient } from '../../../clients/typesc
 import type { ServingProcess } from '../../helpers/cli.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { activityCommand, applicationCommand } from '../../../clients/typescript/examples/chat-bot.ts';
-import { CASES, type CaseContext } from './cases.ts';
+import { CASES as OTHER_CASES, type CaseContext } from './cases.ts';
+import { TIME_OFF_CASES } from './time-off-cases.ts';
 import { checkedTransport, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
 /** operationIds of the document the gateway serves (an in-process app: the list is needed to declare the tests). */
@@ -28,6 +29,7 @@ async function servedOperationIds(): Promise<string[]> {
 }
 
 const OPERATION_IDS = await servedOperationIds();
+const CASES = { ...OTHER_CASES, ...TIME_OFF_CASES };
 const RATE_LIMIT_ROUNDS = 3;
 
 describe('TypeScript client coverage', () => {
@@ -43,7 +45,7 @@ describe('TypeScript client coverage', () => {
 describe.each(STORE_KINDS)('TypeScript client against a real gateway (%s)', (kind) => {
   let provisioned: ProvisionedDatabase;
   let server: ServingProcess;
-  let clients: Omit<CaseContext, 'submission' | 'staff'>;
+  let clients: Omit<CaseContext, 'submission' | 'staff' | 'staffChat'>;
   const submissionNames = OPERATION_IDS.flatMap((id) => [`${id}:success`, `${id}:failure`]);
 
   beforeAll(async () => {
@@ -74,8 +76,9 @@ describe.each(STORE_KINDS)('TypeScript client against a real gateway (%s)', (kin
     const name = `${id}:${outcome}`;
     const submission = provisioned.submissions[name];
     const staff = provisioned.staff[name];
-    if (!submission || !staff) throw new Error(`nothing provisioned for ${name}`);
-    return { ...clients, submission, staff };
+    const staffChat = provisioned.staffChat[name];
+    if (!submission || !staff || !staffChat) throw new Error(`nothing provisioned for ${name}`);
+    return { ...clients, submission, staff, staffChat: { chatGuildId: WORLD.guildId, actingChatUserId: staffChat } };
   };
 
   it.each(OPERATION_IDS)('%s: a success, and an error as a typed GatewayError', async (id) => {

@@ -15,6 +15,7 @@ import {
 } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { call, submissionDoc, submissionRow } from '../applications/helpers.ts';
+import { ask, dataOf, decide, noticeBody, type NoticeData } from '../time-off/helpers.ts';
 import { addHistory, completedShift, notice } from '../activity/reports/helpers.ts';
 import { shiftClient, startBody } from '../activity/shifts/shift-client.ts';
 import { columnsContaining, dumpTables } from './tables.ts';
@@ -34,6 +35,8 @@ const WRITTEN = {
   reviewerNotes: 'Zelda did well in the interview',
   acceptNote: 'Welcome aboard Zelda',
   noticeReason: 'Zelda exam fortnight',
+  askedReason: 'Zelda family wedding',
+  decisionNote: 'Enjoy the wedding Zelda',
 } as const;
 const NEEDLES = [...Object.values(PERSON), ...Object.values(WRITTEN)];
 
@@ -66,6 +69,7 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
   let other: SubmissionDocument;
   let shiftId: string;
   let deliveries: Array<{ id: string }>;
+  let askedNotice: string;
   const erase = (gameUserId: string) =>
     runCli(['erase', '--game-user-id', gameUserId, '--database-url', ctx.database.url]);
 
@@ -122,6 +126,15 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
       const res = await call(ctx.inject, operation, decided.id, { token, body });
       expect(res.statusCode, res.body).toBe(200);
     }
+
+    // An inactivity notice asked for through the chat bot and approved with a note: its answers and webhook
+    // bodies carry the reason and the note.
+    const asked = await ask(ctx.inject, fixture.keys.test.secret, noticeBody(ctx.clock.now(), 100, 24, WRITTEN.askedReason), {
+      chatUserId: PERSON.chatUserId,
+    });
+    askedNotice = dataOf<NoticeData>(asked).notice.id;
+    const approved = await decide(ctx.inject, token, 'approve', askedNotice, { body: { note: WRITTEN.decisionNote } });
+    expect(approved.statusCode, approved.body).toBe(200);
 
     // A shift through the API: its webhook events carry the staff member's name and game user id.
     const shifts = shiftClient(ctx, fixture.keys.test.secret);
@@ -203,20 +216,18 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
     expect(output.counts).toEqual({
       submissions: 2,
       staff: 2,
-      inactivityNotices: 1,
+      inactivityNotices: 2,
       commands: 3,
       events: 3,
-      webhookEvents: 2,
+      webhookEvents: 4,
       webhookDeliveries: 2,
       webhookAttempts: 1,
-      idempotencyRecords: 1,
+      idempotencyRecords: 3,
     });
     expect(output.changed.submissions).toEqual([decided.id, rejected.id].sort());
     expect(output.changed.staff).toEqual([alice, secondAlice].sort());
     expect(output.changed.webhookDeliveries).toEqual(deliveries.map((d) => d.id));
-    expect(output.changed.idempotencyRecords).toEqual([
-      { scope: `key:${fixture.ids.applicationId}:test`, key: 'intake-retry-1' },
-    ]);
+    expect(output.changed.idempotencyRecords).toContainEqual({ scope: `key:${fixture.ids.applicationId}:test`, key: 'intake-retry-1' });
     for (const [kindOf, ids] of Object.entries(output.changed)) {
       expect(ids, kindOf).toHaveLength(output.counts[kindOf] ?? -1);
     }
@@ -273,8 +284,23 @@ describe.each(STORE_KINDS)('erase --game-user-id (%s)', { timeout: 120_000 }, (k
       .select(['type', 'body'])
       .where('id', 'in', output.changed.webhookEvents as string[])
       .execute();
-    expect(bodies.map((b) => b.type).sort()).toEqual(['activity.shift.ended', 'activity.shift.started']);
-    for (const body of bodies) {
+    expect(bodies.map((b) => b.type).sort()).toEqual([
+      'activity.shift.ended',
+      'activity.shift.started',
+      'staff.inactivity_notice.approved',
+      'staff.inactivity_notice.requested',
+    ]);
+    for (const body of bodies.filter((b) => b.type.startsWith('staff.'))) {
+      const { notice } = (JSON.parse(body.body) as { data: { notice: { id: string; reason: string; decisionNote: string | null } } }).data;
+      expect(notice).toMatchObject({ id: askedNotice, reason: 'erased' });
+      expect(notice.decisionNote).toBe(body.type === 'staff.inactivity_notice.approved' ? 'erased' : null);
+    }
+    const notices = await ctx.store.db.selectFrom('inactivity_notices').select(['reason', 'decision_note']).where('staff_id', '=', alice).execute();
+    expect(notices.sort((a, b) => Number(a.decision_note === null) - Number(b.decision_note === null))).toEqual([
+      { reason: 'erased', decision_note: 'erased' },
+      { reason: 'erased', decision_note: null },
+    ]);
+    for (const body of bodies.filter((b) => b.type.startsWith('activity.'))) {
       expect(JSON.parse(body.body)).toMatchObject({ data: { staff: { id: alice, ...aliceRef }, shift: { staff: aliceRef } } });
     }
     const commands = await ctx.store.db

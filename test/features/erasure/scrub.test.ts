@@ -24,6 +24,18 @@ describe('scrubbing a stored copy of one person\'s data', () => {
     expect(scrub({ gameUserId: 1234, displayName: 'x' }, false)).toBeNull();
   });
 
+  it('an erased staff member\'s notice has its reason and a set decision note replaced; another notice is kept', () => {
+    const noticeId = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a';
+    const notices = { ids: new Set([noticeId]), erased: 'erased' };
+    const copy = (id: string, decisionNote: string | null) => ({ data: { notice: { id, reason: 'wedding', status: 'approved', decisionNote } } });
+    const scrubbed = scrubJson(JSON.stringify(copy(noticeId, 'Enjoy')), { gameUserId: ID, aboutErasedSubmission: false, notices });
+    expect(JSON.parse(scrubbed ?? 'null')).toEqual({ data: { notice: { id: noticeId, reason: 'erased', status: 'approved', decisionNote: 'erased' } } });
+    const pending = scrubJson(JSON.stringify(copy(noticeId, null)), { gameUserId: ID, aboutErasedSubmission: false, notices });
+    expect(JSON.parse(pending ?? 'null')).toEqual({ data: { notice: { id: noticeId, reason: 'erased', status: 'approved', decisionNote: null } } });
+    const other = '00000000-0000-4000-8000-000000000000';
+    expect(scrubJson(JSON.stringify(copy(other, 'Enjoy')), { gameUserId: ID, aboutErasedSubmission: false, notices })).toBeNull();
+  });
+
   it('a numeric game user id is recognised as the same id', () => {
     const numeric = scrubJson(`{"applicant":{"gameUserId":42,"displayName":"Zelda"}}`, { gameUserId: '42', aboutErasedSubmission: false });
     expect(JSON.parse(numeric ?? 'null')).toEqual({ applicant: { gameUserId: null, displayName: null } });

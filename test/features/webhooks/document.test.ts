@@ -25,6 +25,7 @@ import {
   type IntakeFixture,
 } from '../applications/intake-helpers.ts';
 import { dataOf, shiftClient, startBody } from '../activity/shifts/shift-client.ts';
+import { ask, cancel, dataOf as noticeData, decide as decideNotice, noticeBody, type NoticeData } from '../time-off/helpers.ts';
 import { deliverDue, testDispatcher } from './harness.ts';
 import { Receiver, type Received } from './receiver.ts';
 
@@ -117,6 +118,13 @@ describe.each(STORE_KINDS)('the OpenAPI document\'s webhooks against real delive
     const { shift } = dataOf<{ shift: { id: string } }>(await shifts.start(startBody(fixture)));
     ctx.clock.advance(120_000);
     dataOf(await shifts.stop(shift.id, { reason: 'server_shutdown' }));
+    // An inactivity notice asked for, approved; one denied; one cancelled.
+    const chatUserId = fixture.staff.alice.chatUserId!;
+    const asked = async (startInHours: number) =>
+      noticeData<NoticeData>(await ask(ctx.inject, fixture.keys.live.secret, noticeBody(ctx.clock.now(), startInHours, 2), { chatUserId })).notice.id;
+    noticeData(await decideNotice(ctx.inject, token, 'approve', await asked(10), { body: { note: 'Enjoy.' } }));
+    noticeData(await decideNotice(ctx.inject, token, 'deny', await asked(20)));
+    noticeData(await cancel(ctx.inject, fixture.keys.live.secret, await asked(30), { chatUserId }));
 
     await deliverDue(dispatcher);
     const received: Received[] = receiver.at(ALL);
@@ -140,6 +148,7 @@ describe.each(STORE_KINDS)('the OpenAPI document\'s webhooks against real delive
       const event = body as unknown as WebhookEvent;
       if (event.type === 'activity.shift.ended') expect(event.data.shift.endReason).toBe('server_shutdown');
       if (event.type === 'application.submission.accepted') expect(event.data.staffProfileCreated).toBe(true);
+      if (type.startsWith('staff.inactivity_notice.')) expect(body.environment).toBe('live');
     }
 
     // What the schemas refuse: a body of another type, and a shift event without its staff member.
@@ -149,5 +158,9 @@ describe.each(STORE_KINDS)('the OpenAPI document\'s webhooks against real delive
     expect(validatorOf('activity.shift.ended')({ ...ended, data: withoutStaff })).toBe(false);
     const accepted = received.find((r) => r.payload?.type === 'application.submission.accepted')!.payload!;
     expect(validatorOf('application.submission.accepted')({ ...accepted, data: { ...(accepted.data as Json), status: 'rejected' } })).toBe(false);
+    const approved = received.find((r) => r.payload?.type === 'staff.inactivity_notice.approved')!.payload!;
+    const { notice } = approved.data as { notice: Json };
+    expect(notice.decisionNote).toBe('Enjoy.');
+    expect(validatorOf('staff.inactivity_notice.approved')({ ...approved, data: { ...(approved.data as Json), notice: { ...notice, status: 'paused' } } })).toBe(false);
   });
 });

@@ -10,5 +10,5 @@ select "id" from "staff" where "workspace_id" = $1 and "status" in ($2) and "dep
 select id, staff_id, starts_at, ends_at, reason
 from inactivity_notices
 where staff_id = any(array(select json_array_elements_text($1::json)))
-  and status = 'approved' and ends_at > $2 and starts_at < $3;
--- values: ["[\"staff-1\"]",1772625600000,1773230400000]
+  and environment = $2 and status = 'approved' and ends_at > $3 and starts_at < $4;
+-- values: ["[\"staff-1\"]","live",1772625600000,1773230400000]

@@ -10,5 +10,5 @@ select "id" from "staff" where "workspace_id" = +? and "status" in (+?) and "dep
 select id, staff_id, starts_at, ends_at, reason
 from inactivity_notices
 where staff_id in (select value from json_each(+?))
-  and status = 'approved' and ends_at > +? and starts_at < +?;
--- values: ["[\"staff-1\"]",1772625600000,1773230400000]
+  and environment = +? and status = 'approved' and ends_at > +? and starts_at < +?;
+-- values: ["[\"staff-1\"]","live",1772625600000,1773230400000]

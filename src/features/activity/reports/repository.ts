@@ -80,9 +80,13 @@ export async function listRankedStaffIds(
   return rows.map((row) => row.id);
 }
 
-/** Approved inactivity notices of the given staff members overlapping `[start, end)` (index inactivity_notices_staff). */
+/**
+ * Approved inactivity notices of one environment (the reading key's) of the given staff members overlapping
+ * `[start, end)` (index inactivity_notices_requests).
+ */
 export async function findApprovedNotices(
   db: Executor,
+  environment: string,
   staffIds: readonly string[],
   period: Interval,
 ): Promise<NoticeRow[]> {
@@ -93,6 +97,6 @@ export async function findApprovedNotices(
     sql<NoticeRow>`select id, staff_id, starts_at, ends_at, reason
 from inactivity_notices
 where ${inJsonList(db, 'staff_id', staffIds)}
-  and status = 'approved' and ends_at > ${period.start} and starts_at < ${period.end}`,
+  and environment = ${environment} and status = 'approved' and ends_at > ${period.start} and starts_at < ${period.end}`,
   );
 }

@@ -145,7 +145,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
           [today, week, previousWeek, month].map((period) => planPeriod(period, zone)),
           cutoff,
         ),
-        findApprovedNotices(db, [staff.id], week),
+        findApprovedNotices(db, actor.environment, [staff.id], week),
       ]);
       const [todayWorked, weekWorked, previousWeekWorked, monthWorked] = worked.periods.map(periodTotalsOf);
       const { live } = splitShifts(activeRows(worked.active), cutoff);
@@ -243,7 +243,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       const pageIds = page.items.map(({ item }) => item.staffId);
       const [profiles, notices] = await Promise.all([
         findStaffProfiles(db, workspace.id, pageIds),
-        findApprovedNotices(db, pageIds, period),
+        findApprovedNotices(db, audience.environment, pageIds, period),
       ]);
       const profileOf = new Map(profiles.map((profile) => [profile.id, profile]));
       const progressOf = progressCalculator(period, workspace, rowsByStaff(notices));

@@ -37,6 +37,16 @@ export function notice(
   return { id: newId(), staffId, startsAt, endsAt, reason, status };
 }
 
+/**
+ * Moves the fixture's provisioned notices (which are `live`) to `environment`, as if a key of that environment had
+ * asked for them: reports count only the notices of the reading key's environment.
+ */
+export async function noticesIn(ctx: Pick<TestContext, 'store'>, fixture: WorkspaceFixture<string>, environment: Environment): Promise<void> {
+  const ids = ((fixture.workspace as { inactivityNotices?: NoticeDocument[] }).inactivityNotices ?? []).map((n) => n.id);
+  if (ids.length === 0) return;
+  await ctx.store.db.updateTable('inactivity_notices').set({ environment }).where('id', 'in', ids).execute();
+}
+
 /** Appends shifts and notices to the fixture's workspace document (before `seed`). */
 export function addHistory(
   fixture: WorkspaceFixture<string>,

@@ -3,7 +3,7 @@ import type { StaffDocument } from '../../../../src/provisioning/schema.ts';
 import { createTestContext, type TestContext } from '../../../helpers/app.ts';
 import { bearer, buildFixture, seed, type Fixture } from '../../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../../helpers/stores.ts';
-import { addHistory, completedShift, insertActiveShift, notice, orderedId } from './helpers.ts';
+import { addHistory, noticesIn, completedShift, insertActiveShift, notice, orderedId } from './helpers.ts';
 
 // Wednesday 2026-03-11 12:00 UTC; the workspace is on UTC. Week: 2026-03-09 .. 2026-03-16; month: March.
 const NOW = Date.parse('2026-03-11T12:00:00Z');
@@ -97,6 +97,8 @@ describe.each(STORE_KINDS)('GET /v1/activity/leaderboard (%s)', (kind) => {
       ],
     });
     await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
     // Fay's live active shift is not counted; Cat's timed out (last received 11:30, timeout 300 s) and counts
     // as completed at its last heartbeat: 30 minutes.
     await insertActiveShift(ctx, fixture, {

@@ -1,21 +1,38 @@
 /**
  * Property: a leaderboard kept between requests and brought forward by recomputing only the staff a write
  * changed (RankingCache with `advance`, activity_changes) is always the ranking a computation from the raw
- * shifts gives. Random sequences of starts, stops, server stops, heartbeat silence (timeouts), sweeps and provisioning,
- * written through two gateway instances on one database, each read through both instances, on both stores.
+ * shifts gives, and every progress the one the approved notices read from the database give. Random sequences of
+ * starts, stops, server stops, heartbeat silence (timeouts), sweeps, provisioning, and inactivity notices asked
+ * for, decided and cancelled, written through two gateway instances on one database, each read through both
+ * instances, on both stores.
  */
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../../src/app.ts';
 import type { Store } from '../../../../src/db/connect.ts';
-import { clipMs, overlaps } from '../../../../src/features/activity/periods/period-math.ts';
+import {
+  clipMs,
+  overlaps,
+  progressPercent,
+  requirementForPeriod,
+  waivedForNotices,
+} from '../../../../src/features/activity/periods/period-math.ts';
 import { weekPeriod } from '../../../../src/features/activity/periods/periods.ts';
 import { sweepTimedOutShifts } from '../../../../src/features/activity/shifts/sweep.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { createTestContext, type TestContext } from '../../../helpers/app.ts';
 import { checkedInject, type Inject } from '../../../helpers/contract.ts';
-import { bearer, buildFixture, seed, UNIVERSE_ID, type Fixture } from '../../../helpers/fixtures.ts';
+import {
+  bearer,
+  buildFixture,
+  dashboardToken,
+  GUILD_ID,
+  REVIEWER_USER_ID,
+  seed,
+  UNIVERSE_ID,
+  type Fixture,
+} from '../../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../../helpers/stores.ts';
 import { addHistory, completedShift } from './helpers.ts';
 
@@ -32,7 +49,10 @@ type Command =
   | { readonly op: 'wait'; readonly seconds: number }
   | { readonly op: 'sweep'; readonly chunk: number }
   | { readonly op: 'serverStop'; readonly via: number }
-  | { readonly op: 'provision'; readonly inactive: number | null };
+  | { readonly op: 'provision'; readonly inactive: number | null }
+  | { readonly op: 'askNotice'; readonly staff: number; readonly via: number; readonly startHours: number; readonly hours: number }
+  | { readonly op: 'decideNotice'; readonly staff: number; readonly via: number; readonly approve: boolean }
+  | { readonly op: 'cancelNotice'; readonly staff: number; readonly via: number };
 
 const STAFF = 3;
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
@@ -43,6 +63,18 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('sweep' as const), chunk: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('serverStop' as const), via: fc.nat(1) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('provision' as const), inactive: fc.option(fc.nat(STAFF - 1), { nil: null }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('askNotice' as const),
+      staff: fc.nat(STAFF - 1),
+      via: fc.nat(1),
+      startHours: fc.integer({ min: -48, max: 96 }),
+      hours: fc.integer({ min: 1, max: 96 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('decideNotice' as const), staff: fc.nat(STAFF - 1), via: fc.nat(1), approve: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('cancelNotice' as const), staff: fc.nat(STAFF - 1), via: fc.nat(1) }) },
 );
 
 interface Entry {
@@ -50,6 +82,7 @@ interface Entry {
   readonly totalSeconds: number;
   readonly completedShifts: number;
   readonly position: number;
+  readonly progressPercent: number;
 }
 
 describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write changed (%s)', (kind) => {
@@ -70,7 +103,11 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
     await ctx?.close();
   });
 
-  /** The week ranking straight from the raw shifts (completed ones, and active ones timed out). */
+  /**
+   * The week ranking straight from the raw shifts (completed ones, and active ones timed out), and each progress
+   * from the weekly requirement (the fixture's: alice's department 180, bob's own 60, carol the workspace's 120)
+   * less what the approved test-environment notices read from the database waive.
+   */
   async function reference(fixture: Fixture, ranked: ReadonlySet<string>): Promise<Entry[]> {
     const now = ctx.clock.now();
     const period = weekPeriod(now, ZONE);
@@ -93,9 +130,27 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
       entry.ms += clipMs(start, end, period);
       entry.count += 1;
     }
+    const notices = await ctx.store.db
+      .selectFrom('inactivity_notices')
+      .select(['staff_id', 'starts_at', 'ends_at'])
+      .where('workspace_id', '=', fixture.ids.workspaceId)
+      .where('environment', '=', 'test')
+      .where('status', '=', 'approved')
+      .execute();
+    const weekly = new Map([
+      [fixture.ids.staff.alice, 180],
+      [fixture.ids.staff.bob, 60],
+      [fixture.ids.staff.carol, 120],
+    ]);
+    const progressOf = (staffId: string, totalSeconds: number): number => {
+      const requirement = requirementForPeriod(weekly.get(staffId) ?? 0, period, 'calendar');
+      const intervals = notices.filter((n) => n.staff_id === staffId).map((n) => ({ start: Number(n.starts_at), end: Number(n.ends_at) }));
+      const waived = intervals.length === 0 ? 0 : waivedForNotices(requirement, intervals, period);
+      return progressPercent(Math.floor(totalSeconds / 60), Math.max(0, requirement - waived));
+    };
     const list = [...worked].map(([staffId, w]) => ({ staffId, totalSeconds: Math.floor(w.ms / 1000), completedShifts: w.count }));
     list.sort((a, b) => b.totalSeconds - a.totalSeconds || (a.staffId < b.staffId ? -1 : a.staffId > b.staffId ? 1 : 0));
-    return list.map((e, i) => ({ ...e, position: i + 1 }));
+    return list.map((e, i) => ({ ...e, position: i + 1, progressPercent: progressOf(e.staffId, e.totalSeconds) }));
   }
 
   it('every read equals the ranking computed from the raw shifts', async () => {
@@ -119,6 +174,29 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
         let key = 0;
         const post = (via: number, url: string, payload: object) =>
           instances[via]!({ method: 'POST', url, headers: { ...auth, 'idempotency-key': `k-${run}-${(key += 1)}` }, payload });
+        const token = await dashboardToken(REVIEWER_USER_ID, { expiresAt: ctx.clock.now() + 365 * 24 * 3600_000 });
+        const staffCall = (via: number, staff: number, url: string, payload: object) =>
+          instances[via]!({
+            method: 'POST',
+            url,
+            headers: {
+              ...auth,
+              'idempotency-key': `k-${run}-${(key += 1)}`,
+              'x-chat-guild-id': GUILD_ID,
+              'x-acting-chat-user-id': fixture.workspace.staff?.[staff]?.chatUserId ?? '',
+            },
+            payload,
+          });
+        const latestNotice = async (staff: number, statuses: string[]) =>
+          ctx.store.db
+            .selectFrom('inactivity_notices')
+            .select('id')
+            .where('staff_id', '=', staffIds[staff] ?? '')
+            .where('environment', '=', 'test')
+            .where('status', 'in', statuses)
+            .orderBy('created_at', 'desc')
+            .orderBy('id')
+            .executeTakeFirst();
         const activeShift = async (staffId: string) =>
           ctx.store.db
             .selectFrom('shifts')
@@ -138,6 +216,7 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
               totalSeconds: e.totalSeconds,
               completedShifts: e.completedShifts,
               position: e.position,
+              progressPercent: e.progressPercent,
             }));
             expect({ step, instance: i, entries: got }).toEqual({ step, instance: i, entries: want });
           }
@@ -179,6 +258,32 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
             // Every active shift of the server in one transaction: one version that changed several staff.
             const res = await post(command.via, '/v1/activity/servers/srv-1/stop', { reason: 'server_shutdown' });
             expect(res.statusCode).toBe(200);
+          } else if (command.op === 'askNotice') {
+            const start = ctx.clock.now() + command.startHours * 3600_000;
+            const res = await staffCall(command.via, command.staff, '/v1/staff/me/inactivity-notices', {
+              startsAt: new Date(start).toISOString(),
+              endsAt: new Date(start + command.hours * 3600_000).toISOString(),
+              reason: 'away',
+            });
+            // 400: it would have ended already; 403: the staff member is inactive; 409: it overlaps another.
+            expect([200, 400, 403, 409]).toContain(res.statusCode);
+          } else if (command.op === 'decideNotice') {
+            const notice = await latestNotice(command.staff, ['pending']);
+            if (notice) {
+              const operation = command.approve ? 'approve' : 'deny';
+              const res = await instances[command.via]!({
+                method: 'POST',
+                url: `/v1/staff/inactivity-notices/${notice.id}/${operation}`,
+                headers: { authorization: `Bearer ${token}`, 'idempotency-key': `k-${run}-${(key += 1)}` },
+              });
+              expect([200, 409]).toContain(res.statusCode);
+            }
+          } else if (command.op === 'cancelNotice') {
+            const notice = await latestNotice(command.staff, ['pending', 'approved']);
+            if (notice) {
+              const res = await staffCall(command.via, command.staff, `/v1/staff/me/inactivity-notices/${notice.id}/cancel`, {});
+              expect([200, 409]).toContain(res.statusCode);
+            }
           } else {
             // Provisioning through a connection of its own (as the CLI does): who is ranked may change.
             const document = structuredClone(fixture.document);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../helpers/app.ts';
 import { buildFixture, seed, type Fixture } from '../../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../../helpers/stores.ts';
-import { addHistory, chatHeaders, completedShift, insertActiveShift, notice } from './helpers.ts';
+import { addHistory, noticesIn, chatHeaders, completedShift, insertActiveShift, notice } from './helpers.ts';
 
 const URL = '/v1/activity/me/summary';
 
@@ -94,6 +94,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
         ],
       });
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
       // A live active shift: reported, never added to the totals.
       activeId = await insertActiveShift(ctx, fixture, {
         staffId: alice,
@@ -192,6 +196,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
         ],
       });
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
       const { data } = await summaryOf(fixture, fixture.staff.alice.chatUserId);
       // Union 48 h + 12 h = 60 h of 168: floor(180 × 60 / 168) = 64.
       expect(data.inactivityEffect).toEqual({
@@ -224,6 +232,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
         notices: [notice(alice, '2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z')],
       });
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
       const { data } = await summaryOf(fixture, fixture.staff.alice.chatUserId);
       expect(data.currentWeekStart).toBe('2026-03-22T23:00:00.000Z');
       expect(data.currentWeekEnd).toBe('2026-03-29T22:00:00.000Z');
@@ -243,6 +255,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
       ctx.clock.set(NOW);
       const fixture = buildFixture();
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
       // Bob: own 60 over moderation's 180. Alice: moderation 180 over the workspace's 120.
       // Carol (inactive, still answered): support has none, so the workspace's 120.
       const expected: Array<[string | null | undefined, number]> = [
@@ -263,6 +279,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
       ctx.clock.set(NOW);
       const fixture = buildFixture({ weeklyRequiredMinutes: null });
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
       const { data } = await summaryOf(fixture, fixture.staff.carol.chatUserId);
       expect(data.weeklyRequiredMinutes).toBe(0);
       expect(data.progressPercent).toBe(100);
@@ -274,6 +294,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
       ctx.clock.set(NOW);
       const fixture = buildFixture();
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
       // Nothing received for 10 minutes (the timeout is 300 s): it ended at its last heartbeat, 25 min in.
       await insertActiveShift(ctx, fixture, {
         staffId: fixture.ids.staff.alice,
@@ -293,6 +317,10 @@ describe.each(STORE_KINDS)('GET /v1/activity/me/summary (%s)', (kind) => {
     beforeAll(async () => {
       fixture = buildFixture();
       await seed(ctx, fixture);
+    // Read with the test key: its notices are the test environment's.
+    await noticesIn(ctx, fixture, 'test');
+      // Read with the test key: its notices are the test environment's.
+      await noticesIn(ctx, fixture, 'test');
     });
 
     it('requires both chat headers (400)', async () => {

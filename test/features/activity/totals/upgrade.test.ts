@@ -11,6 +11,7 @@ import * as webhooks from '../../../../src/db/migrations/20261124_0005_webhooks.
 import * as activityChanges from '../../../../src/db/migrations/20261125_0006_activity_changes.ts';
 import * as activityTotals from '../../../../src/db/migrations/20261124_0004_activity_totals.ts';
 import * as applicationForms from '../../../../src/db/migrations/20261127_0008_application_forms.ts';
+import * as noticeRequests from '../../../../src/db/migrations/20261128_0009_inactivity_notice_requests.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -22,7 +23,15 @@ const WEBHOOKS_MIGRATION = '20261124_0005_webhooks';
 const CHANGES_MIGRATION = '20261125_0006_activity_changes';
 const RECORDS_MIGRATION = '20261126_0007_completed_idempotency_records';
 const FORMS_MIGRATION = '20261127_0008_application_forms';
-const LATER_MIGRATIONS = [ACTIVITY_TOTALS_MIGRATION, WEBHOOKS_MIGRATION, CHANGES_MIGRATION, RECORDS_MIGRATION, FORMS_MIGRATION];
+const NOTICES_MIGRATION = '20261128_0009_inactivity_notice_requests';
+const LATER_MIGRATIONS = [
+  ACTIVITY_TOTALS_MIGRATION,
+  WEBHOOKS_MIGRATION,
+  CHANGES_MIGRATION,
+  RECORDS_MIGRATION,
+  FORMS_MIGRATION,
+  NOTICES_MIGRATION,
+];
 
 const HOUR = 60 * 60 * 1000;
 
@@ -67,7 +76,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     expect(expected.length).toBeGreaterThan(0);
 
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
-    // changes), 0007 (completed idempotency records) and 0008 (application forms), which came after it, not applied.
+    // changes), 0007 (completed idempotency records), 0008 (application forms) and 0009 (inactivity notice
+    // requests), which came after it, not applied.
+    await noticeRequests.down(store.db as unknown as Parameters<typeof noticeRequests.down>[0]);
     await applicationForms.down(store.db as unknown as Parameters<typeof applicationForms.down>[0]);
     await activityChanges.down(store.db as unknown as Parameters<typeof activityChanges.down>[0]);
     await webhooks.down(store.db as unknown as Parameters<typeof webhooks.down>[0]);

@@ -1,0 +1,65 @@
+-- lockStaff
+select id from staff where id = $1
+for no key update;
+-- values: ["staff-1"]
+
+-- findOverlappingNotice (request)
+select "id" from "inactivity_notices" where "staff_id" = $1 and "environment" = $2 and "status" in ($3, $4) and "starts_at" < $5 and "ends_at" > $6 order by "starts_at", "id" limit $7;
+-- values: ["staff-1","live","pending","approved",1773316800000,1773230400000,1]
+
+-- findOverlappingNotice (approval)
+select "id" from "inactivity_notices" where "staff_id" = $1 and "environment" = $2 and "status" in ($3) and "starts_at" < $4 and "ends_at" > $5 and "id" <> $6 order by "starts_at", "id" limit $7;
+-- values: ["staff-1","live","approved",1773316800000,1773230400000,"notice-1",1]
+
+-- insertNotice
+insert into "inactivity_notices" ("id", "workspace_id", "staff_id", "starts_at", "ends_at", "reason", "status", "environment", "created_at", "decided_at", "decision_note", "decided_by", "origin") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+-- values: ["notice-1","workspace-1","staff-1",1773230400000,1773316800000,"Exams","pending","live",1773230400000,null,null,null,"api"]
+
+-- findNotice
+select * from "inactivity_notices" where "id" = $1;
+-- values: ["notice-1"]
+
+-- updateNoticeIf (decision)
+update "inactivity_notices" set "status" = $1, "decided_at" = $2, "decided_by" = $3 where "id" = $4 and "status" = $5 returning *;
+-- values: ["approved",1773230400000,"user-1","notice-1","pending"]
+
+-- updateNoticeIf (notStarted)
+update "inactivity_notices" set "status" = $1 where "id" = $2 and "status" = $3 and "starts_at" > $4 returning *;
+-- values: ["cancelled","notice-1","approved",1773230400000]
+
+-- updateNoticeIf (underWay)
+update "inactivity_notices" set "ends_at" = $1 where "id" = $2 and "status" = $3 and "starts_at" <= $4 and "ends_at" > $5 returning *;
+-- values: [1773230400000,"notice-1","approved",1773230400000,1773230400000]
+
+-- listStaffNotices
+select * from "inactivity_notices" where "staff_id" = $1 and "environment" = $2 order by "starts_at" desc, "id" desc limit $3;
+-- values: ["staff-1","live",20]
+
+-- listNotices (firstPage)
+select n.*, s.display_name, s.game_user_id, s.chat_user_id, s.department_id
+from inactivity_notices as n
+join staff as s on s.id = n.staff_id
+where n.workspace_id = $1 and n.environment = $2
+  and n.status in ($3)
+order by n.starts_at, n.id
+limit $4;
+-- values: ["workspace-1","live","pending",26]
+
+-- listNotices (afterCursorOfOneStaff)
+select n.*, s.display_name, s.game_user_id, s.chat_user_id, s.department_id
+from inactivity_notices as n
+join staff as s on s.id = n.staff_id
+where n.workspace_id = $1 and n.environment = $2
+  and n.status in ($3, $4) and n.staff_id = $5
+  and (n.starts_at > $6 or (n.starts_at = $7 and n.id > $8))
+order by n.starts_at, n.id
+limit $9;
+-- values: ["workspace-1","live","pending","approved","staff-1",1773230400000,1773230400000,"notice-1",26]
+
+-- insertNoticeCommand
+insert into "commands" ("id", "workspace_id", "type", "actor_type", "actor_id", "submission_id", "request_id", "idempotency_key", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+-- values: ["command-1","workspace-1","staff.inactivity_notice.request","api_key","application-1",null,"req_0000000000000000","idempotency-key-1","{\"noticeId\":\"notice-1\"}",1773230400000]
+
+-- insertNoticeEvent
+insert into "events" ("id", "workspace_id", "command_id", "type", "payload", "created_at") values ($1, $2, $3, $4, $5, $6);
+-- values: ["event-1","workspace-1","command-1","staff.inactivity_notice.requested","{\"noticeId\":\"notice-1\"}",1773230400000]

@@ -1,0 +1,64 @@
+-- lockStaff
+select id from staff where id = +?;
+-- values: ["staff-1"]
+
+-- findOverlappingNotice (request)
+select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?, +?) and "starts_at" < +? and "ends_at" > +? order by "starts_at", "id" limit +?;
+-- values: ["staff-1","live","pending","approved",1773316800000,1773230400000,1]
+
+-- findOverlappingNotice (approval)
+select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?) and "starts_at" < +? and "ends_at" > +? and "id" <> +? order by "starts_at", "id" limit +?;
+-- values: ["staff-1","live","approved",1773316800000,1773230400000,"notice-1",1]
+
+-- insertNotice
+insert into "inactivity_notices" ("id", "workspace_id", "staff_id", "starts_at", "ends_at", "reason", "status", "environment", "created_at", "decided_at", "decision_note", "decided_by", "origin") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?);
+-- values: ["notice-1","workspace-1","staff-1",1773230400000,1773316800000,"Exams","pending","live",1773230400000,null,null,null,"api"]
+
+-- findNotice
+select * from "inactivity_notices" where "id" = +?;
+-- values: ["notice-1"]
+
+-- updateNoticeIf (decision)
+update "inactivity_notices" set "status" = +?, "decided_at" = +?, "decided_by" = +? where "id" = +? and "status" = +? returning *;
+-- values: ["approved",1773230400000,"user-1","notice-1","pending"]
+
+-- updateNoticeIf (notStarted)
+update "inactivity_notices" set "status" = +? where "id" = +? and "status" = +? and "starts_at" > +? returning *;
+-- values: ["cancelled","notice-1","approved",1773230400000]
+
+-- updateNoticeIf (underWay)
+update "inactivity_notices" set "ends_at" = +? where "id" = +? and "status" = +? and "starts_at" <= +? and "ends_at" > +? returning *;
+-- values: [1773230400000,"notice-1","approved",1773230400000,1773230400000]
+
+-- listStaffNotices
+select * from "inactivity_notices" where "staff_id" = +? and "environment" = +? order by "starts_at" desc, "id" desc limit +?;
+-- values: ["staff-1","live",20]
+
+-- listNotices (firstPage)
+select n.*, s.display_name, s.game_user_id, s.chat_user_id, s.department_id
+from inactivity_notices as n
+join staff as s on s.id = n.staff_id
+where n.workspace_id = +? and n.environment = +?
+  and n.status in (+?)
+order by n.starts_at, n.id
+limit +?;
+-- values: ["workspace-1","live","pending",26]
+
+-- listNotices (afterCursorOfOneStaff)
+select n.*, s.display_name, s.game_user_id, s.chat_user_id, s.department_id
+from inactivity_notices as n
+join staff as s on s.id = n.staff_id
+where n.workspace_id = +? and n.environment = +?
+  and n.status in (+?, +?) and n.staff_id = +?
+  and (n.starts_at > +? or (n.starts_at = +? and n.id > +?))
+order by n.starts_at, n.id
+limit +?;
+-- values: ["workspace-1","live","pending","approved","staff-1",1773230400000,1773230400000,"notice-1",26]
+
+-- insertNoticeCommand
+insert into "commands" ("id", "workspace_id", "type", "actor_type", "actor_id", "submission_id", "request_id", "idempotency_key", "payload", "created_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?);
+-- values: ["command-1","workspace-1","staff.inactivity_notice.request","api_key","application-1",null,"req_0000000000000000","idempotency-key-1","{\"noticeId\":\"notice-1\"}",1773230400000]
+
+-- insertNoticeEvent
+insert into "events" ("id", "workspace_id", "command_id", "type", "payload", "created_at") values (+?, +?, +?, +?, +?, +?);
+-- values: ["event-1","workspace-1","command-1","staff.inactivity_notice.requested","{\"noticeId\":\"notice-1\"}",1773230400000]

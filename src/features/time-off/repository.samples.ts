@@ -1,0 +1,86 @@
+import { HOUR, NOW, RESULT, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
+import * as notices from './repository.ts';
+
+const NOTICE = 'notice-1';
+
+export const samples = {
+  lockStaff: (db) => notices.lockStaff(db, STAFF),
+  findOverlappingNotice: {
+    request: (db) =>
+      notices.findOverlappingNotice(db, {
+        staffId: STAFF,
+        environment: 'live',
+        statuses: ['pending', 'approved'],
+        start: NOW,
+        end: NOW + 24 * HOUR,
+        exceptId: null,
+      }),
+    approval: (db) =>
+      notices.findOverlappingNotice(db, {
+        staffId: STAFF,
+        environment: 'live',
+        statuses: ['approved'],
+        start: NOW,
+        end: NOW + 24 * HOUR,
+        exceptId: NOTICE,
+      }),
+  },
+  insertNotice: (db) =>
+    notices.insertNotice(db, {
+      id: NOTICE,
+      workspace_id: WORKSPACE,
+      staff_id: STAFF,
+      starts_at: NOW,
+      ends_at: NOW + 24 * HOUR,
+      reason: 'Exams',
+      status: 'pending',
+      environment: 'live',
+      created_at: NOW,
+      decided_at: null,
+      decision_note: null,
+      decided_by: null,
+      origin: 'api',
+    }),
+  findNotice: (db) => notices.findNotice(db, NOTICE),
+  updateNoticeIf: {
+    decision: (db) =>
+      notices.updateNoticeIf(db, NOTICE, { status: 'pending' }, { status: 'approved', decided_at: NOW, decided_by: 'user-1' }),
+    notStarted: (db) => notices.updateNoticeIf(db, NOTICE, { status: 'approved', startsAfter: NOW }, { status: 'cancelled' }),
+    underWay: (db) => notices.updateNoticeIf(db, NOTICE, { status: 'approved', underWayAt: NOW }, { ends_at: NOW }),
+  },
+  listStaffNotices: (db) => notices.listStaffNotices(db, STAFF, 'live', 20),
+  listNotices: {
+    firstPage: (db) =>
+      notices.listNotices(db, { workspaceId: WORKSPACE, environment: 'live', statuses: ['pending'], staffId: null, after: null, limit: 26 }),
+    afterCursorOfOneStaff: (db) =>
+      notices.listNotices(db, {
+        workspaceId: WORKSPACE,
+        environment: 'live',
+        statuses: ['pending', 'approved'],
+        staffId: STAFF,
+        after: { at: NOW, id: NOTICE },
+        limit: 26,
+      }),
+  },
+  insertNoticeCommand: (db) =>
+    notices.insertNoticeCommand(db, {
+      id: 'command-1',
+      workspaceId: WORKSPACE,
+      type: 'staff.inactivity_notice.request',
+      actorType: 'api_key',
+      actorId: 'application-1',
+      requestId: RESULT.requestId,
+      idempotencyKey: RESULT.key,
+      payload: { noticeId: NOTICE },
+      createdAt: NOW,
+    }),
+  insertNoticeEvent: (db) =>
+    notices.insertNoticeEvent(db, {
+      id: 'event-1',
+      workspaceId: WORKSPACE,
+      commandId: 'command-1',
+      type: 'staff.inactivity_notice.requested',
+      payload: { noticeId: NOTICE },
+      createdAt: NOW,
+    }),
+} satisfies Samples<typeof notices>;

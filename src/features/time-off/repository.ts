@@ -1,0 +1,187 @@
+/**
+ * The queries of inactivity notices asked for by staff and decided by managers (README, "Inactivity notices").
+ * Overlap and decision rules hold across instances: every writer that checks a staff member's notices for an
+ * overlap first locks that staff member's row (`lockStaff`; SQLite's one writer needs no lock), and every change
+ * of a notice is an UPDATE conditional on the state it starts from.
+ */
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { rowLock, rowsOf } from '../../db/dialect.ts';
+import type { Executor, InactivityNoticeTable } from '../../db/types.ts';
+import type { TimeCursor } from '../../shared/paging.ts';
+
+export type NoticeRow = Selectable<InactivityNoticeTable>;
+
+/** A notice with the staff fields the managers' list shows. */
+export interface NoticeItemRow extends NoticeRow {
+  readonly display_name: string;
+  readonly game_user_id: string;
+  readonly chat_user_id: string | null;
+  readonly department_id: string | null;
+}
+
+/** Locks the staff member's row until the transaction ends (PostgreSQL), serializing overlap checks for them. */
+export async function lockStaff(db: Executor, staffId: string): Promise<void> {
+  await sql`select id from staff where id = ${staffId}${rowLock(db, 'for no key update')}`.execute(db);
+}
+
+/**
+ * The staff member's notice of `environment` in one of `statuses` overlapping `[start, end)` that starts first
+ * (then the lowest id), other than `exceptId`; undefined when none does.
+ */
+export async function findOverlappingNotice(
+  db: Executor,
+  query: {
+    readonly staffId: string;
+    readonly environment: string;
+    readonly statuses: readonly string[];
+    readonly start: number;
+    readonly end: number;
+    readonly exceptId: string | null;
+  },
+): Promise<string | undefined> {
+  let select = db
+    .selectFrom('inactivity_notices')
+    .select('id')
+    .where('staff_id', '=', query.staffId)
+    .where('environment', '=', query.environment)
+    .where('status', 'in', [...query.statuses])
+    .where('starts_at', '<', query.end)
+    .where('ends_at', '>', query.start);
+  if (query.exceptId !== null) select = select.where('id', '<>', query.exceptId);
+  const row = await select.orderBy('starts_at').orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+export async function insertNotice(db: Executor, row: NoticeRow): Promise<void> {
+  await db.insertInto('inactivity_notices').values(row).execute();
+}
+
+export async function findNotice(db: Executor, id: string): Promise<NoticeRow | undefined> {
+  return db.selectFrom('inactivity_notices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The condition a change of a notice starts from: its status and, optionally, where now lies in it. */
+export interface NoticeState {
+  readonly status: string;
+  /** Not started: `starts_at` after this instant. */
+  readonly startsAfter?: number;
+  /** Under way: `starts_at` at or before this instant and `ends_at` after it. */
+  readonly underWayAt?: number;
+}
+
+/**
+ * Applies `changes` only while the notice is in `from`: the database, not a prior read, decides which of two
+ * concurrent operations wins. Returns the changed notice, or undefined when its state had moved on.
+ */
+export async function updateNoticeIf(
+  db: Executor,
+  id: string,
+  from: NoticeState,
+  changes: Updateable<InactivityNoticeTable>,
+): Promise<NoticeRow | undefined> {
+  let update = db.updateTable('inactivity_notices').set(changes).where('id', '=', id).where('status', '=', from.status);
+  if (from.startsAfter !== undefined) update = update.where('starts_at', '>', from.startsAfter);
+  if (from.underWayAt !== undefined) {
+    update = update.where('starts_at', '<=', from.underWayAt).where('ends_at', '>', from.underWayAt);
+  }
+  return update.returningAll().executeTakeFirst();
+}
+
+/** The staff member's notices of `environment`, by `starts_at` descending then id descending, at most `limit`. */
+export async function listStaffNotices(
+  db: Executor,
+  staffId: string,
+  environment: string,
+  limit: number,
+): Promise<NoticeRow[]> {
+  return db
+    .selectFrom('inactivity_notices')
+    .selectAll()
+    .where('staff_id', '=', staffId)
+    .where('environment', '=', environment)
+    .orderBy('starts_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export interface NoticeFilter {
+  readonly workspaceId: string;
+  readonly environment: string;
+  readonly statuses: readonly string[];
+  readonly staffId: string | null;
+  readonly after: TimeCursor | null;
+  readonly limit: number;
+}
+
+/** One workspace's notices after the cursor, by (starts_at, id), with their staff fields; at most `limit`. */
+export async function listNotices(db: Executor, filter: NoticeFilter): Promise<NoticeItemRow[]> {
+  const after = filter.after;
+  return rowsOf(
+    db,
+    sql<NoticeItemRow>`select n.*, s.display_name, s.game_user_id, s.chat_user_id, s.department_id
+from inactivity_notices as n
+join staff as s on s.id = n.staff_id
+where n.workspace_id = ${filter.workspaceId} and n.environment = ${filter.environment}
+  and n.status in (${sql.join(filter.statuses)})${filter.staffId === null ? sql`` : sql` and n.staff_id = ${filter.staffId}`}${
+    after === null ? sql`` : sql`
+  and (n.starts_at > ${after.at} or (n.starts_at = ${after.at} and n.id > ${after.id}))`
+  }
+order by n.starts_at, n.id
+limit ${filter.limit}`,
+  );
+}
+
+export interface NoticeCommand {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly type: string;
+  readonly actorType: 'api_key' | 'user';
+  readonly actorId: string;
+  readonly requestId: string;
+  readonly idempotencyKey: string | null;
+  readonly payload: unknown;
+  readonly createdAt: number;
+}
+
+/** A notice operation's command record (it names no submission). */
+export async function insertNoticeCommand(db: Executor, c: NoticeCommand): Promise<void> {
+  await db
+    .insertInto('commands')
+    .values({
+      id: c.id,
+      workspace_id: c.workspaceId,
+      type: c.type,
+      actor_type: c.actorType,
+      actor_id: c.actorId,
+      submission_id: null,
+      request_id: c.requestId,
+      idempotency_key: c.idempotencyKey,
+      payload: JSON.stringify(c.payload),
+      created_at: c.createdAt,
+    })
+    .execute();
+}
+
+export interface NoticeEvent {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly commandId: string;
+  readonly type: string;
+  readonly payload: unknown;
+  readonly createdAt: number;
+}
+
+export async function insertNoticeEvent(db: Executor, e: NoticeEvent): Promise<void> {
+  await db
+    .insertInto('events')
+    .values({
+      id: e.id,
+      workspace_id: e.workspaceId,
+      command_id: e.commandId,
+      type: e.type,
+      payload: JSON.stringify(e.payload),
+      created_at: e.createdAt,
+    })
+    .execute();
+}
