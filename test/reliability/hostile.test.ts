@@ -132,7 +132,7 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
       const route = routeOf(routeKey);
       const parts = merge(validOf(routeKey, world), {
         auth: attack.auth(world, forged),
-        path: { submissionId: world.submissions.a.accepted },
+        path: { submissionId: world.submissions.a.accepted, noticeId: world.notices.a.denied },
       });
       await expectOutcome(issuerInject, build(route, parts), outcomeOn(attack, routeKey));
     });
@@ -171,7 +171,7 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
       const accept = (token: string) =>
         build(routeOf('POST /v1/applications/submissions/{submissionId}/accept'), {
           auth: key(token),
-          path: { submissionId: world.submissions.a.accepted },
+          path: { submissionId: world.submissions.a.accepted, noticeId: world.notices.a.denied },
           headers: { 'idempotency-key': idempotencyKey },
         });
       expect((await ctx.inject(accept(world.tokens.reviewer))).statusCode).toBe(422);

@@ -68,6 +68,14 @@ export interface World {
     readonly aCompletedTest: string;
     readonly aCompletedLive: string;
   };
+  /**
+   * Provisioned (so `live`) pending inactivity notices of alice: three of A's (each route's control acts on its
+   * own) and one of B's; and a denied one of A's, which no decision may change.
+   */
+  readonly notices: {
+    readonly a: { readonly approve: string; readonly deny: string; readonly cancel: string; readonly denied: string };
+    readonly b: string;
+  };
   /** Every credential secret of the world (key secrets and dashboard tokens). */
   readonly secrets: readonly string[];
 }
@@ -162,6 +170,20 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
   const [applicantA] = submissions(fixture.workspace, [submissionDoc({ applicant, formId: forms.a, answers: { why: 'a' } })]);
   const [applicantB] = submissions(b.workspace, [submissionDoc({ applicant, formId: forms.b, answers: { why: 'b' } })]);
 
+  const pendingNotice = (workspace: WorkspaceDocument, staffId: string, day: number, status: 'pending' | 'denied' = 'pending'): string => {
+    const id = newId();
+    const startsAt = `2026-04-${String(day).padStart(2, '0')}T00:00:00Z`;
+    const endsAt = `2026-04-${String(day + 1).padStart(2, '0')}T00:00:00Z`;
+    workspace.inactivityNotices = [...(workspace.inactivityNotices ?? []), { id, staffId, startsAt, endsAt, reason: 'trip', status }];
+    return id;
+  };
+  const notices = {
+    a: { approve: pendingNotice(fixture.workspace, aliceA, 1), deny: pendingNotice(fixture.workspace, aliceA, 3), cancel: pendingNotice(fixture.workspace, aliceA, 5),
+      denied: pendingNotice(fixture.workspace, aliceA, 7, 'denied'),
+    },
+    b: pendingNotice(b.workspace, b.ids.staff.alice, 1),
+  };
+
   const unapproved = buildFixture({ approved: false });
   const featureOff = buildFixture({ features: { activity: false } });
   const applicationsOff = buildFixture({ features: { applications: false } });
@@ -196,6 +218,7 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
     applicantGameUserId,
     applicantSubmissions: { a: applicantA!, b: applicantB! },
     tokens,
+    notices,
     submissions: {
       a: { submitted: aSubmitted, underReview: underReview!, accepted: accepted!, rejected: rejected! },
       b: { submitted: bSubmitted },

@@ -94,6 +94,7 @@ describe.each(STORE_KINDS)('managers deciding inactivity notices (%s)', (kind) =
     ['a note over 1000 characters', { note: 'x'.repeat(1001) }],
     ['an unknown property', { reason: 'x' }],
     ['a note that is not a string', { note: 5 }],
+    ['a note with a lone surrogate', { note: 'ok \udc00' }],
   ])('%s is 400', async (_name, body) => {
     const { chatUserId } = await world.freshStaff();
     const notice = await asked(chatUserId, 24, 24);

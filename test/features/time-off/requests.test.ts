@@ -79,6 +79,7 @@ describe.each(STORE_KINDS)('inactivity notices asked for by staff (%s)', (kind) 
     ['every problem at once', { reason: '', startsAt: iso(NOW - 8 * DAY), endsAt: iso(NOW - 9 * DAY) }, ['body.reason', 'body.startsAt', 'body.endsAt']],
     ['a date without an offset', { startsAt: '2026-03-12T00:00:00' }, ['body.startsAt']],
     ['an unknown property', { extra: 1 }, ['body.extra']],
+    ['a reason with a lone surrogate', { reason: 'exams \ud800' }, ['body.reason']],
   ])('%s is 400 validation_failed naming the field', async (_name, change, paths) => {
     ctx.clock.set(NOW);
     const res = await ask(ctx.inject, test, { ...noticeBody(NOW, 1, 24), ...change });

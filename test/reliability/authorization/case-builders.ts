@@ -183,7 +183,7 @@ export const formIds = (data: Record<string, unknown>) => (data.forms as Array<{
 export const submissionIdsOf = (data: Record<string, unknown>) => (data.submissions as Array<{ id: string }>).map((s) => s.id);
 
 /** A dashboard caller's X-Service-Workspace-Id naming a workspace it may not select, or nothing selectable. */
-const WORKSPACE_SELECTION_CASES: readonly Case[] = [
+export const WORKSPACE_SELECTION_CASES: readonly Case[] = [
   {
     name: 'X-Service-Workspace-Id naming a workspace the caller is not a member of',
     with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId } }),
@@ -205,7 +205,7 @@ const WORKSPACE_SELECTION_CASES: readonly Case[] = [
 ];
 
 /** A member of workspace A whose role grants no permission. */
-const WITHOUT_PERMISSIONS: Case = {
+export const WITHOUT_PERMISSIONS: Case = {
   name: 'a member of A without permissions',
   with: (w) => ({ auth: key(w.tokens.readonly) }),
   status: 403,
@@ -283,3 +283,21 @@ export const staffIds = (data: Record<string, unknown>) => (data.entries as Arra
 export const shiftIds = (data: Record<string, unknown>) => (data.shifts as Array<{ id: string }>).map((s) => s.id);
 export const aliceSeconds = (w: World) => (data: Record<string, unknown>) =>
   (data.entries as Array<{ staffId: string; totalSeconds: number }>).find((e) => e.staffId === w.a.ids.staff.alice)?.totalSeconds;
+
+/** A manager's decision on one of A's inactivity notices (`target`), found as review operations find submissions. */
+export function noticeDecisionCases(target: (w: World) => string): RouteCases {
+  return {
+    valid: (w) => ({ auth: key(w.tokens.reviewer), path: { noticeId: target(w) }, body: {} }),
+    cases: [
+      notFound("a member of workspace B only, on A's notice", (w) => ({ auth: key(w.tokens.second) })),
+      notFound("A's manager on B's notice", (w) => ({ path: { noticeId: w.notices.b } })),
+      notFound("a member of both workspaces selecting B, on A's notice", (w) => ({
+        auth: key(w.tokens.multi),
+        headers: { 'x-service-workspace-id': w.b.ids.workspaceId },
+      })),
+      ...WORKSPACE_SELECTION_CASES,
+      WITHOUT_PERMISSIONS,
+      CONTROL,
+    ],
+  };
+}

@@ -11,10 +11,12 @@ import {
   FEATURE_OFF,
   formIds,
   notFound,
+  noticeDecisionCases,
   onlyIds,
   PUBLIC,
   QUEUE_CASES,
   reviewCases,
+  reviewReadCases,
   scopeCase,
   serverStopCases,
   shiftIds,
@@ -25,6 +27,80 @@ import {
   type RouteCases,
 } from './case-builders.ts';
 import { key } from './requests.ts';
+
+const chat = (guild: string, chatUserId: string | null | undefined) => ({
+  'x-chat-guild-id': guild,
+  'x-acting-chat-user-id': chatUserId ?? '',
+});
+const noticeIds = (data: Record<string, unknown>) => (data.notices as Array<{ id: string }>).map((n) => n.id);
+const askFor = (day: number) => ({ startsAt: `2026-05-${day}T00:00:00Z`, endsAt: `2026-05-${day + 1}T00:00:00Z`, reason: 'trip' });
+
+/** Inactivity notices: the staff member's own operations (chat users, as staff/me) and the managers'. */
+const NOTICE_CASES: Readonly<Record<string, RouteCases>> = {
+  'POST /v1/staff/me/inactivity-notices': {
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), headers: chat(GUILD_ID, w.a.staff.alice.chatUserId), body: askFor(10) }),
+    cases: [
+      {
+        name: "B's key with A's guild and A's chat user: 403 guild_mismatch",
+        with: (w) => ({ auth: key(w.b.keys.test.secret) }),
+        status: 403,
+        code: 'guild_mismatch',
+      },
+      notFound("B's key with B's guild and A's chat user", (w) => ({
+        auth: key(w.b.keys.test.secret),
+        headers: chat(SECOND_GUILD_ID, w.a.staff.alice.chatUserId),
+      })),
+      notFound("A's key with A's guild and B's chat user", (w) => ({ headers: chat(GUILD_ID, w.b.staff.alice.chatUserId) })),
+      scopeCase((w) => w.a.keys.readOnly.secret, 'staff:write'),
+      {
+        name: "X-Service-Workspace-Id naming B is ignored: the notice is A's alice's",
+        with: (w) => ({ headers: { 'x-service-workspace-id': w.b.ids.workspaceId }, body: askFor(20) }),
+        status: 200,
+        check: (body, w) => expect((dataOf(body).notice as { staffId: string }).staffId).toBe(w.a.ids.staff.alice),
+      },
+      CONTROL,
+    ],
+  },
+  'GET /v1/staff/me/inactivity-notices': chatCases('staff:read', (w) => w.a.keys.readOnly.secret, false, [
+    {
+      name: "the live key lists alice of A's live notices, none of B's",
+      with: (w) => ({ auth: key(w.a.keys.live.secret) }),
+      status: 200,
+      check: (body, w) => expect(noticeIds(dataOf(body))).not.toContain(w.notices.b),
+    },
+  ]),
+  'POST /v1/staff/me/inactivity-notices/{noticeId}/cancel': {
+    valid: (w) => ({
+      auth: key(w.a.keys.live.secret),
+      headers: chat(GUILD_ID, w.a.staff.alice.chatUserId),
+      path: { noticeId: w.notices.a.cancel },
+      body: {},
+    }),
+    cases: [
+      notFound("B's key with B's guild and B's chat user, on A's notice", (w) => ({
+        auth: key(w.b.keys.live.secret),
+        headers: chat(SECOND_GUILD_ID, w.b.staff.alice.chatUserId),
+      })),
+      notFound("A's key on B's notice", (w) => ({ path: { noticeId: w.notices.b } })),
+      notFound('the test key on a live notice', (w) => ({ auth: key(w.a.keys.test.secret) })),
+      notFound("another staff member of A on alice's notice", (w) => ({ headers: chat(GUILD_ID, w.a.staff.bob.chatUserId) })),
+      {
+        name: "B's key with A's guild: 403 guild_mismatch",
+        with: (w) => ({ auth: key(w.b.keys.live.secret) }),
+        status: 403,
+        code: 'guild_mismatch',
+      },
+      scopeCase((w) => w.a.keys.readOnly.secret, 'staff:write'),
+      CONTROL,
+    ],
+  },
+  'GET /v1/staff/inactivity-notices': reviewReadCases({
+    a: (body, w) => expect(noticeIds(dataOf(body))).not.toContain(w.notices.b),
+    b: (body, w) => expect(noticeIds(dataOf(body))).toEqual([w.notices.b]),
+  }),
+  'POST /v1/staff/inactivity-notices/{noticeId}/approve': noticeDecisionCases((w) => w.notices.a.approve),
+  'POST /v1/staff/inactivity-notices/{noticeId}/deny': noticeDecisionCases((w) => w.notices.a.deny),
+};
 
 export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'GET /health': PUBLIC,
@@ -67,6 +143,7 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   },
 
   'GET /v1/staff/me': chatCases('staff:read', (w) => w.a.keys.readOnly.secret, false, []),
+  ...NOTICE_CASES,
 
   'GET /v1/activity/me/summary': chatCases('activity:read', (w) => w.a.keys.staffOnly.secret, true, [
     {

@@ -62,7 +62,16 @@ export interface CredentialAttack extends Outcome {
 export const outcomeOn = (attack: CredentialAttack, routeKey: string): Outcome => attack.byRoute?.[routeKey] ?? attack;
 
 /** The reviewers' reads of a whole workspace, and of one submission. */
-export const WORKSPACE_READS = ['GET /v1/applications/submissions', 'GET /v1/applications/stats'] as const;
+export const WORKSPACE_READS = [
+  'GET /v1/applications/submissions',
+  'GET /v1/applications/stats',
+  'GET /v1/staff/inactivity-notices',
+] as const;
+/** The managers' decisions on inactivity notices (the issuer control acts on a denied notice: 409). */
+export const NOTICE_DECISIONS = [
+  'POST /v1/staff/inactivity-notices/{noticeId}/approve',
+  'POST /v1/staff/inactivity-notices/{noticeId}/deny',
+] as const;
 export const SUBMISSION_READ = 'GET /v1/applications/submissions/{submissionId}';
 
 export const unauthenticated = (name: string, auth: CredentialAttack['auth']): CredentialAttack => ({
@@ -139,14 +148,17 @@ export const DASHBOARD_ATTACKS: readonly CredentialAttack[] = [
 
 /** Run against every dashboard-token route of an app configured with JWT_ISSUER and JWT_AUDIENCE. */
 export const ISSUER_AUDIENCE_ATTACKS: readonly CredentialAttack[] = [
-  // Control: the right issuer and audience authenticate (the accepted submission is then final: 422; the reads
-  // answer 200).
+  // Control: the right issuer and audience authenticate (the accepted submission is then final: 422, the denied
+  // notice 409; the reads answer 200).
   {
     name: 'the configured issuer and audience',
     auth: (_w, f) => key(f.issuerAndAudience),
     status: 422,
     code: 'submission_finalized',
-    byRoute: Object.fromEntries([...WORKSPACE_READS, SUBMISSION_READ].map((r) => [r, { status: 200 }])),
+    byRoute: Object.fromEntries([
+      ...[...WORKSPACE_READS, SUBMISSION_READ].map((r) => [r, { status: 200 }]),
+      ...NOTICE_DECISIONS.map((r) => [r, { status: 409, code: 'invalid_state_transition' as const }]),
+    ]),
   },
   unauthenticated('another issuer', (_w, f) => key(f.wrongIssuer)),
   unauthenticated('another audience', (_w, f) => key(f.wrongAudience)),
