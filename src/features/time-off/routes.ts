@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireJsonContentType } from '../../http/content-type.ts';
+import { requireJsonContentType } from '../../http/validation.ts';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { envelopeSchema } from '../../http/envelope.ts';
 import { CorrelationIdHeader, idempotencyKeyHeader } from '../../http/headers.ts';
-import { UuidText } from '../../http/uuid-text.ts';
+import { UuidText } from '../../http/validation.ts';
 import { UUID_PATTERN } from '../../shared/ids.ts';
 import { ChatHeadersSchema } from '../staff/schemas.ts';
 import * as examples from './examples.ts';

@@ -4,11 +4,10 @@
  * transaction and record one command and one event.
  */
 import type { ApiKeyActor } from '../../shared/actor.ts';
-import type { Clock } from '../../shared/clock.ts';
 import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../../shared/errors.ts';
 import { isUuid, newId } from '../../shared/ids.ts';
-import { parseIsoDateTime } from '../../shared/iso-date-time.ts';
+import { parseIsoDateTime, type Clock } from '../../shared/clock.ts';
 import { findStaffByChatUser } from '../staff/profiles.ts';
 import { resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { assertGuildMatches } from '../workspaces/chat-binding.ts';
