@@ -1,7 +1,8 @@
 /**
  * The measured scenarios. Each one checks a sample response (status, OpenAPI shape and what the data must
  * say) before it is measured, so a broken endpoint fails the run instead of benchmarking error responses.
- * Reads are here; writes in write-scenarios.ts, the applications' in application-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
+ * Reads are here; writes in write-scenarios.ts, the applications' in application-scenarios.ts, the inactivity notices'
+ * in notice-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
  * webhooks.ts.
  */
 import type autocannon from 'autocannon';
@@ -12,6 +13,7 @@ import { Random } from './random.ts';
 import type { TargetResult } from './targets.ts';
 import { webhookScenarios } from './webhooks.ts';
 import { applicationScenarios } from './application-scenarios.ts';
+import { noticeScenarios } from './notice-scenarios.ts';
 import { createWorkload, dataOf, fail, LEADERBOARD, type Workload, type WorkloadContext } from './workload.ts';
 import { writeScenarios } from './write-scenarios.ts';
 
@@ -32,6 +34,8 @@ export const SCENARIO_NAMES = [
   'start',
   'intake',
   'cold-leaderboard',
+  'notice-request',
+  'notice-decide',
   'open',
   'start-stop-webhooks',
   'webhook-delivery',
@@ -316,6 +320,7 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-month': leaderboardMonth,
     ...writes,
     ...applicationScenarios(ctx, workload),
+    ...noticeScenarios(ctx),
     open: openScenario(ctx, workload, [writes.heartbeat, writes['heartbeat-batch'], writes['start-stop']]),
     'start-stop-webhooks': webhooks['start-stop-webhooks'],
     'webhook-delivery': webhooks['webhook-delivery'],
