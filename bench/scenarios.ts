@@ -215,6 +215,17 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
         }
         if (data.timezone !== big.timezone) fail('summary', `timezone ${data.timezone}, expected ${big.timezone}`);
       }
+      // The approved notices of the data are read: one under way now lowers its staff member's requirement.
+      const now = Date.now();
+      const notice = (big.document.inactivityNotices ?? []).find(
+        (n) => n.status === 'approved' && Date.parse(n.startsAt) <= now && now < Date.parse(n.endsAt),
+      );
+      const away = notice && staffById.get(notice.staffId);
+      if (!notice || !away) fail('summary', 'no approved inactivity notice under way in the data');
+      const response = await get('/v1/activity/me/summary', chatHeaders(away));
+      contract.check('summary', 'GET', '/v1/activity/me/summary', response);
+      const effect = dataOf<{ inactivityEffect: { noticeId: string } | null }>(response).inactivityEffect;
+      if (effect?.noticeId !== notice.id) fail('summary', `inactivityEffect ${JSON.stringify(effect)}, expected notice ${notice.id}`);
     },
     requests() {
       const random = new Random(nextPhase());
