@@ -7,6 +7,7 @@ import { loggerOptions } from '../../src/http/logging.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { ConfigError, loadConfig } from '../../src/shared/config.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/app.ts';
+import { runCli } from '../helpers/cli.ts';
 import { bearer, buildFixture, seed } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 
@@ -165,6 +166,13 @@ describe('TRUST_PROXY setting', () => {
   it('reads addresses, CIDR ranges and named ranges, separated by commas', () => {
     const config = loadConfig({ BUILD_ID: 'b', TRUST_PROXY: ' 127.0.0.1, ::1,10.0.0.0/8 ,fd00::/8,uniquelocal,127.0.0.1' });
     expect(config.trustProxy).toEqual(['127.0.0.1', '::1', '10.0.0.0/8', 'fd00::/8', 'uniquelocal']);
+  });
+
+  it('serve refuses to start with an invalid value, naming the variable', async () => {
+    const result = await runCli(['serve', '--port', '0', '--database-url', 'sqlite::memory:'], { TRUST_PROXY: 'true' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('invalid configuration: TRUST_PROXY must list');
+    expect(result.stderr).toContain('got "true"');
   });
 
   it.each(['true', '*', 'proxy.internal', '10.0.0.0/33', '1', '10.0.0.1/8/8'])('refuses %s with a message naming it', (value) => {
