@@ -90,9 +90,15 @@ describe.each(STORE_KINDS)('TRUST_PROXY on a listening gateway (%s)', (kind) => 
     try {
       expect((await send(gateway.base, '/health', FORWARDED)).status).toBe(200);
       expect(gateway.loggedAddresses('/health')).toEqual([CLIENT]);
-      expect(serversUrl(await send(gateway.base, '/openapi.json', FORWARDED))).toBe('https://gateway.example.com');
+      const forwarded = await send(gateway.base, '/openapi.json', FORWARDED);
+      expect(serversUrl(forwarded)).toBe('https://gateway.example.com');
       // A request from the same peer without forwarded headers did not come through the proxy.
-      expect(serversUrl(await send(gateway.base, '/openapi.json', {}))).toBe(gateway.base);
+      const direct = await send(gateway.base, '/openapi.json', {});
+      expect(serversUrl(direct)).toBe(gateway.base);
+      // Apart from that address, one document.
+      const withBase = (answer: Answer, url: string) => answer.body.replace(JSON.stringify(serversUrl(answer)), JSON.stringify(url));
+      expect(withBase(forwarded, 'x')).toBe(withBase(direct, 'x'));
+      expect(forwarded.headers['content-type']).toBe(direct.headers['content-type']);
     } finally {
       await gateway.close();
     }
