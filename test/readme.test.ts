@@ -14,7 +14,7 @@ const README = read('README.md');
 /** `npx workspace-gateway …` or `node bin/workspace-gateway.js …`, as the pages print a command of the CLI. */
 const CLI = /(?:npx workspace-gateway|node bin\/workspace-gateway\.js)\s+/;
 
-/** The CLI's own usage: each usage line's command words, with the options printed on that line. */
+/** The CLI's own usage: each command's words, with the options its usage lines print. */
 function usage(): { commands: Map<string, Set<string>>; common: Set<string> } {
   const help = execFileSync(process.execPath, [BIN, '--help'], { cwd: ROOT, encoding: 'utf8' });
   const commands = new Map<string, Set<string>>();
@@ -27,8 +27,8 @@ function usage(): { commands: Map<string, Set<string>>; common: Set<string> } {
       for (const flag of flags) common.add(flag);
       continue;
     }
-    const words = /^ {2}([a-z-]+(?: [a-z-]+)?)\b/.exec(line)?.[1];
-    if (words !== undefined) commands.set(words, new Set(flags));
+    const words = /^ {2}([a-z][a-z-]*(?: [a-z][a-z-]*)?)\b/.exec(line)?.[1];
+    if (words !== undefined) commands.set(words, new Set([...(commands.get(words) ?? []), ...flags]));
   }
   return { commands, common };
 }
