@@ -7,6 +7,7 @@ import { text, uuid } from './cli/values.ts';
 import { ConfigError, loadConfig } from './shared/config.ts';
 import { BackupError } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
+import { migrationStatus } from './db/migrate.ts';
 import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli/webhooks.ts';
 import { runDemo } from './cli/demo.ts';
 import { KeyManagementError } from './keys/management.ts';
@@ -20,6 +21,8 @@ const USAGE = `Usage: workspace-gateway <command> [options]
 Commands:
   serve                 apply pending migrations, then serve HTTP
   migrate               apply pending migrations and exit
+  migrate --status      list applied (with when) and pending migrations as JSON, change nothing;
+                        exits 0 when none is pending, 1 when some are
   provision <file.json> apply a provisioning document; prints created keys as JSON
   demo                  provision a demo workspace on the embedded database and serve it
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
@@ -44,10 +47,17 @@ async function serve(args: readonly string[]): Promise<number> {
 }
 
 async function migrate(args: readonly string[]): Promise<number> {
-  const { overrides } = parseCommand('migrate', args);
+  // `--status` is the one option without a value, so it is taken out before the strict parse of the others.
+  const status = args.includes('--status');
+  const { overrides } = parseCommand('migrate', args.filter((arg) => arg !== '--status'));
   const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
+    if (status) {
+      const result = await migrationStatus(store);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return result.pending.length === 0 ? 0 : 1;
+    }
     const { applied } = await upgradeStore(store);
     process.stdout.write(`${JSON.stringify({ applied })}\n`);
     return 0;

@@ -79,3 +79,20 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Pro
   if (failed) throw new Error(`migration ${failed.migrationName} failed`);
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
+
+export interface MigrationStatus {
+  readonly applied: ReadonlyArray<{ readonly name: string; readonly appliedAt: string }>;
+  readonly pending: ReadonlyArray<{ readonly name: string }>;
+}
+
+/** Which migrations this build knows the store has applied (with when) and which it has not; changes nothing. */
+export async function migrationStatus(store: Pick<Store, 'db' | 'dialect'>): Promise<MigrationStatus> {
+  const migrations = await (await migratorFor(store)).getMigrations();
+  const applied: Array<{ name: string; appliedAt: string }> = [];
+  const pending: Array<{ name: string }> = [];
+  for (const { name, executedAt } of migrations) {
+    if (executedAt === undefined) pending.push({ name });
+    else applied.push({ name, appliedAt: executedAt.toISOString() });
+  }
+  return { applied, pending };
+}
