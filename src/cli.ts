@@ -9,6 +9,7 @@ import { BackupError } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
 import { migrationStatus } from './db/migrate.ts';
 import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli/webhooks.ts';
+import { tokens, TOKENS_USAGE } from './cli/tokens.ts';
 import { runDemo } from './cli/demo.ts';
 import { KeyManagementError } from './keys/management.ts';
 import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.ts';
@@ -29,7 +30,7 @@ Commands:
                         prints a JSON result
 
 ${OPERATIONS_USAGE}${ERASE_USAGE}
-${WEBHOOKS_USAGE}
+${WEBHOOKS_USAGE}${TOKENS_USAGE}
 Options (override the environment):
   --port <n>            listen port (PORT, default 3000)
   --host <addr>         listen address (HOST, default 127.0.0.1)
@@ -113,6 +114,7 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[]) => Promise<number>
   ['backup', backup],
   ['erase', erase],
   ['webhooks', runWebhooksCommand],
+  ['tokens', tokens],
 ]);
 
 /** `--help` or `-h` anywhere (before a `--`), whatever else the arguments hold. */

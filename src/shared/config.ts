@@ -39,6 +39,11 @@ export interface Config {
   readonly webhookAllowPrivateNetworks: boolean;
   /** Internal tuning of webhook delivery, for tests; the defaults are the product's behaviour. */
   readonly webhookTuning: WebhookTuning;
+  /**
+   * The key the gateway signs its own dashboard tokens with (base64url of 32 or more bytes); when unset, a random
+   * key generated on first use and stored in the database (src/keys/dashboard-token.ts).
+   */
+  readonly dashboardSigningKey: string | undefined;
 }
 
 export interface WebhookTuning {
@@ -210,7 +215,17 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       nonEmpty(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     ),
     webhookTuning: webhookTuning(env),
+    dashboardSigningKey: signingKeyValue('DASHBOARD_SIGNING_KEY', nonEmpty(env, 'DASHBOARD_SIGNING_KEY')),
   });
+}
+
+/** base64url (unpadded) of at least 32 bytes: an HS256 key as strong as its hash. */
+function signingKeyValue(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]+$/.test(raw) || Buffer.from(raw, 'base64url').length < 32) {
+    throw new ConfigError(`${name} must be base64url of at least 32 random bytes (43 or more characters)`);
+  }
+  return raw;
 }
 
 type ConnectionTimeouts = Pick<
