@@ -16,6 +16,7 @@ import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.t
 import { catchSignals, startServer } from './server.ts';
 import { rebuildTotals, workspaceExists } from './features/activity/totals/service.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
+import { progressOnStderr } from './cli/progress.ts';
 
 const USAGE = `Usage: workspace-gateway <command> [options]
 
@@ -25,6 +26,7 @@ Commands:
   migrate --status      list applied (with when) and pending migrations as JSON, change nothing;
                         exits 0 when none is pending, 1 when some are
   provision <file.json> apply a provisioning document; prints created keys as JSON
+                        (provision, rebuild-totals and erase: progress on stderr once a run takes over 1 s)
   demo                  provision a demo workspace on the embedded database and serve it
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
                         prints a JSON result
@@ -73,7 +75,8 @@ async function provision(args: readonly string[]): Promise<number> {
   const store = openStore(config.databaseUrl);
   try {
     await upgradeStore(store);
-    const result = await applyProvisioningFile(store.db, file, systemClock);
+    const progress = progressOnStderr('provision');
+    const result = await applyProvisioningFile(store.db, file, systemClock, progress.report).finally(progress.stop);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {
@@ -95,7 +98,10 @@ async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
     if (workspaceId !== undefined && !(await workspaceExists(store.db, workspaceId))) {
       throw new UsageError(`no workspace with id ${workspaceId}`);
     }
-    const results = await rebuildTotals({ db: store.db, write: (job) => store.write(job) }, workspaceId);
+    const progress = progressOnStderr('rebuild-totals');
+    const results = await rebuildTotals({ db: store.db, write: (job) => store.write(job) }, workspaceId, progress.report).finally(
+      progress.stop,
+    );
     process.stdout.write(`${JSON.stringify({ workspaces: results })}\n`);
     return 0;
   } finally {
