@@ -7,26 +7,32 @@ import { text, uuid } from './cli/values.ts';
 import { ConfigError, loadConfig } from './shared/config.ts';
 import { BackupError } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
+import { migrationStatus } from './db/migrate.ts';
 import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli/webhooks.ts';
+import { tokens, TOKENS_USAGE } from './cli/tokens.ts';
 import { runDemo } from './cli/demo.ts';
 import { KeyManagementError } from './keys/management.ts';
 import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.ts';
 import { catchSignals, startServer } from './server.ts';
 import { rebuildTotals, workspaceExists } from './features/activity/totals/service.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
+import { progressOnStderr } from './cli/progress.ts';
 
 const USAGE = `Usage: workspace-gateway <command> [options]
 
 Commands:
   serve                 apply pending migrations, then serve HTTP
   migrate               apply pending migrations and exit
+  migrate --status      list applied (with when) and pending migrations as JSON, change nothing;
+                        exits 0 when none is pending, 1 when some are
   provision <file.json> apply a provisioning document; prints created keys as JSON
+                        (provision, rebuild-totals and erase: progress on stderr once a run takes over 1 s)
   demo                  provision a demo workspace on the embedded database and serve it
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
                         prints a JSON result
 
 ${OPERATIONS_USAGE}${ERASE_USAGE}
-${WEBHOOKS_USAGE}
+${WEBHOOKS_USAGE}${TOKENS_USAGE}
 Options (override the environment):
   --port <n>            listen port (PORT, default 3000)
   --host <addr>         listen address (HOST, default 127.0.0.1)
@@ -44,10 +50,17 @@ async function serve(args: readonly string[]): Promise<number> {
 }
 
 async function migrate(args: readonly string[]): Promise<number> {
-  const { overrides } = parseCommand('migrate', args);
+  // `--status` is the one option without a value, so it is taken out before the strict parse of the others.
+  const status = args.includes('--status');
+  const { overrides } = parseCommand('migrate', args.filter((arg) => arg !== '--status'));
   const config = loadConfig(process.env, overrides);
   const store = openStore(config.databaseUrl);
   try {
+    if (status) {
+      const result = await migrationStatus(store);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return result.pending.length === 0 ? 0 : 1;
+    }
     const { applied } = await upgradeStore(store);
     process.stdout.write(`${JSON.stringify({ applied })}\n`);
     return 0;
@@ -62,7 +75,8 @@ async function provision(args: readonly string[]): Promise<number> {
   const store = openStore(config.databaseUrl);
   try {
     await upgradeStore(store);
-    const result = await applyProvisioningFile(store.db, file, systemClock);
+    const progress = progressOnStderr('provision');
+    const result = await applyProvisioningFile(store.db, file, systemClock, progress.report).finally(progress.stop);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {
@@ -84,7 +98,10 @@ async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
     if (workspaceId !== undefined && !(await workspaceExists(store.db, workspaceId))) {
       throw new UsageError(`no workspace with id ${workspaceId}`);
     }
-    const results = await rebuildTotals({ db: store.db, write: (job) => store.write(job) }, workspaceId);
+    const progress = progressOnStderr('rebuild-totals');
+    const results = await rebuildTotals({ db: store.db, write: (job) => store.write(job) }, workspaceId, progress.report).finally(
+      progress.stop,
+    );
     process.stdout.write(`${JSON.stringify({ workspaces: results })}\n`);
     return 0;
   } finally {
@@ -103,6 +120,7 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[]) => Promise<number>
   ['backup', backup],
   ['erase', erase],
   ['webhooks', runWebhooksCommand],
+  ['tokens', tokens],
 ]);
 
 /** `--help` or `-h` anywhere (before a `--`), whatever else the arguments hold. */

@@ -132,4 +132,13 @@ describe('configuration', () => {
   it('the default build id is the package version, with the commit when known', () => {
     expect(loadConfig({}).buildId).toMatch(/^\d+\.\d+\.\d+(\+[0-9a-f]+)?$/);
   });
+
+  it('DASHBOARD_SIGNING_KEY is base64url of at least 32 bytes; unset leaves the key to the database', () => {
+    const key = Buffer.alloc(32, 7).toString('base64url');
+    expect(loadConfig({ DASHBOARD_SIGNING_KEY: key }).dashboardSigningKey).toBe(key);
+    expect(loadConfig({}).dashboardSigningKey).toBeUndefined();
+    for (const raw of [Buffer.alloc(31, 7).toString('base64url'), `${key}=`, 'not base64url!']) {
+      expect(() => loadConfig({ DASHBOARD_SIGNING_KEY: raw }), raw).toThrow(/DASHBOARD_SIGNING_KEY/);
+    }
+  });
 });

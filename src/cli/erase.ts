@@ -5,6 +5,7 @@ import { loadConfig } from '../shared/config.ts';
 import { openStore } from '../db/connect.ts';
 import { eraseGameUser, GAME_USER_ID_PATTERN } from '../features/erasure/service.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
+import { progressOnStderr } from './progress.ts';
 
 export const ERASE_USAGE = `  erase --game-user-id <id>
                         erase a game user's personal data (submissions, staff profile, stored copies) in one
@@ -23,7 +24,8 @@ export async function erase(args: readonly string[]): Promise<number> {
   const store = openStore(loadConfig(process.env, overrides).databaseUrl);
   try {
     await upgradeStore(store);
-    const result = await eraseGameUser(store, systemClock, values['game-user-id']);
+    const progress = progressOnStderr('erase');
+    const result = await eraseGameUser(store, systemClock, values['game-user-id'], progress.report).finally(progress.stop);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -42,3 +42,18 @@ export function wholeNumber(bounds: { readonly min?: number; readonly max?: numb
     },
   };
 }
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration such as `8h`, `30m`, `90s` or `7d`, in seconds, from 1 s to `maxSeconds`. */
+export function duration(maxSeconds: number): Kind<number> {
+  return {
+    description: `a duration such as 8h, 30m or 7d (at most ${maxSeconds / 86_400} days)`,
+    parse: (raw) => {
+      const match = /^(\d+)([smhd])$/.exec(raw);
+      if (match === null) return undefined;
+      const seconds = Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? 0);
+      return seconds >= 1 && seconds <= maxSeconds ? seconds : undefined;
+    },
+  };
+}

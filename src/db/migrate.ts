@@ -9,6 +9,7 @@ import * as activityChanges from './migrations/20261125_0006_activity_changes.ts
 import * as completedIdempotencyRecords from './migrations/20261126_0007_completed_idempotency_records.ts';
 import * as applicationForms from './migrations/20261127_0008_application_forms.ts';
 import * as inactivityNoticeRequests from './migrations/20261128_0009_inactivity_notice_requests.ts';
+import * as gatewaySigningKey from './migrations/20261129_0010_gateway_signing_key.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126_0007_completed_idempotency_records': completedIdempotencyRecords,
   '20261127_0008_application_forms': applicationForms,
   '20261128_0009_inactivity_notice_requests': inactivityNoticeRequests,
+  '20261129_0010_gateway_signing_key': gatewaySigningKey,
 };
 
 const provider: MigrationProvider = {
@@ -78,4 +80,21 @@ export async function migrateToLatest(store: Pick<Store, 'db' | 'dialect'>): Pro
   const failed = results?.find((r) => r.status === 'Error');
   if (failed) throw new Error(`migration ${failed.migrationName} failed`);
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+export interface MigrationStatus {
+  readonly applied: ReadonlyArray<{ readonly name: string; readonly appliedAt: string }>;
+  readonly pending: ReadonlyArray<{ readonly name: string }>;
+}
+
+/** Which migrations this build knows the store has applied (with when) and which it has not; changes nothing. */
+export async function migrationStatus(store: Pick<Store, 'db' | 'dialect'>): Promise<MigrationStatus> {
+  const migrations = await (await migratorFor(store)).getMigrations();
+  const applied: Array<{ name: string; appliedAt: string }> = [];
+  const pending: Array<{ name: string }> = [];
+  for (const { name, executedAt } of migrations) {
+    if (executedAt === undefined) pending.push({ name });
+    else applied.push({ name, appliedAt: executedAt.toISOString() });
+  }
+  return { applied, pending };
 }

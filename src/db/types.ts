@@ -274,6 +274,14 @@ export interface ActivityChangeTable {
   staff_id: string;
 }
 
+/** The key the gateway signs its own dashboard tokens with, when none is configured (see migration 0010). */
+export interface GatewaySigningKeyTable {
+  id: number;
+  /** base64url of 32 random bytes. */
+  secret: string;
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   departments: DepartmentTable;
@@ -296,6 +304,7 @@ export interface Database {
   activity_totals: ActivityTotalsTable;
   activity_totals_extent: ActivityTotalsExtentTable;
   activity_changes: ActivityChangeTable;
+  gateway_signing_key: GatewaySigningKeyTable;
 }
 
 export type Db = Kysely<Database>;

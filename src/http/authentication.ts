@@ -14,7 +14,7 @@ export interface Authenticator extends ApiKeyAuthenticator, DashboardAuthenticat
 export interface AuthenticatorDeps {
   readonly db: Executor;
   readonly clock: Clock;
-  readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience'>;
+  readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'dashboardSigningKey'>;
 }
 
 export function createAuthenticator({ db, clock, config }: AuthenticatorDeps): Authenticator {

@@ -7,6 +7,7 @@ import { AppError, unauthenticated } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { API_KEY_PREFIX, isApiKeyFormat } from '../keys/api-key.ts';
 import { findMemberships } from '../members/repository.ts';
+import { claimsGatewayIssuer, currentSigningKey, verifyGatewayToken } from '../keys/dashboard-token.ts';
 
 const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -18,14 +19,27 @@ export interface DashboardAuthenticator {
 export interface DashboardAuthenticatorDeps {
   readonly db: Executor;
   readonly clock: Clock;
-  readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience'>;
+  readonly config: Pick<Config, 'jwtSecret' | 'jwtJwksUrl' | 'jwtIssuer' | 'jwtAudience' | 'dashboardSigningKey'>;
 }
 
 export function createDashboardAuthenticator({ db, clock, config }: DashboardAuthenticatorDeps): DashboardAuthenticator {
   const secretKey = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : null;
   const jwks: JWTVerifyGetKey | null = config.jwtJwksUrl ? createRemoteJWKSet(new URL(config.jwtJwksUrl)) : null;
+  // The gateway's own key (src/keys/dashboard-token.ts), read once it exists: it never changes while serving.
+  let gatewayKey: Uint8Array | undefined;
+
+  async function verifyGatewayJwt(token: string): Promise<JWTPayload> {
+    gatewayKey ??= await currentSigningKey(db, config.dashboardSigningKey);
+    if (gatewayKey === undefined) throw unauthenticated('The dashboard token is invalid or expired.');
+    try {
+      return await verifyGatewayToken(token, gatewayKey, clock.now());
+    } catch {
+      throw unauthenticated('The dashboard token is invalid or expired.');
+    }
+  }
 
   async function verifyJwt(token: string): Promise<JWTPayload> {
+    if (claimsGatewayIssuer(token)) return verifyGatewayJwt(token);
     const common = {
       requiredClaims: ['exp', 'sub'],
       currentDate: new Date(clock.now()),

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import type { Database } from '../db/types.ts';
+import { noProgress, type Progress } from '../shared/progress.ts';
 import { consistencyIssues } from './consistency.ts';
 import { parseProvisioningDocument } from './document.ts';
 import { documentEntities } from './entities.ts';
@@ -31,18 +32,22 @@ export async function applyProvisioning(
   db: Kysely<Database>,
   document: unknown,
   clock: Clock,
+  progress: Progress = noProgress,
 ): Promise<ProvisionResult> {
+  progress('checking the document');
   const parsed = parseProvisioningDocument(document);
   const documentIssues = webhookDocumentIssues(parsed);
   if (documentIssues.length > 0) throw new ProvisioningError(documentIssues);
   const entries = documentEntities(parsed);
   return db.transaction().execute(async (trx) => {
     // Read inside the transaction, so the checks see what the writes will meet.
+    progress('reading what the database holds');
     const snapshot = await loadSnapshot(trx, parsed, entries);
     const issues = consistencyIssues(parsed, entries, snapshot);
     if (issues.length > 0) throw new ProvisioningError(issues);
     const now = clock.now();
-    const keys = await writeDocument(trx, parsed, snapshot, now);
+    const keys = await writeDocument(trx, parsed, snapshot, now, progress);
+    progress('webhook endpoints');
     const webhooks = await writeWebhooks(trx, parsed, now);
     return { keys, webhooks };
   });
@@ -65,6 +70,12 @@ async function readDocument(path: string): Promise<unknown> {
 }
 
 /** Reads a JSON file and applies it; an unreadable file or malformed JSON is a ProvisioningError too. */
-export async function applyProvisioningFile(db: Kysely<Database>, path: string, clock: Clock): Promise<ProvisionResult> {
-  return applyProvisioning(db, await readDocument(path), clock);
+export async function applyProvisioningFile(
+  db: Kysely<Database>,
+  path: string,
+  clock: Clock,
+  progress: Progress = noProgress,
+): Promise<ProvisionResult> {
+  progress(`reading ${path}`);
+  return applyProvisioning(db, await readDocument(path), clock, progress);
 }

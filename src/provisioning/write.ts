@@ -1,6 +1,7 @@
 import type { Environment, Scope } from '../shared/actor.ts';
 import { readQuestions, type Question } from '../features/applications/forms/questions.ts';
 import type { Executor } from '../db/types.ts';
+import { count, noProgress, type Progress } from '../shared/progress.ts';
 import { rankings } from '../features/workspaces/rankings.ts';
 import { generateApiKey, hashApiKey } from '../keys/api-key.ts';
 import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/activity/totals/service.ts';
@@ -134,14 +135,23 @@ async function provisionKeys(db: Executor, workspace: WorkspaceDocument, snapsho
 }
 
 /** History import: shifts are records, inserted when absent, never overwritten; the completed ones inserted. */
-async function insertShifts(db: Executor, workspace: WorkspaceDocument, now: number): Promise<CompletedSpan[]> {
+async function insertShifts(
+  db: Executor,
+  workspace: WorkspaceDocument,
+  now: number,
+  batchDone: (rows: number) => void,
+): Promise<CompletedSpan[]> {
   const inserted: CompletedSpan[] = [];
   for (const batch of batches((workspace.shifts ?? []).map((s) => shiftRow(workspace.id, s, now)))) {
     const rows = await insertShiftsUnlessExist(db, batch);
+    batchDone(batch.length);
     for (const row of rows) inserted.push({ ...row, ended_at: row.ended_at ?? row.last_heartbeat_at });
   }
   return inserted;
 }
+
+/** The tables written per workspace, as progress counts them (departments to shifts, keys included). */
+const WORKSPACE_TABLES = 9;
 
 /** Writes a validated document; the caller runs it inside one transaction. Returns the keys it created. */
 export async function writeDocument(
@@ -149,8 +159,16 @@ export async function writeDocument(
   document: ProvisioningDocument,
   snapshot: Snapshot,
   now: number,
+  progress: Progress = noProgress,
 ): Promise<ProvisionedKey[]> {
   await releaseChangedUniqueValues(db, document, snapshot);
+  const workspaceCount = document.workspaces.length;
+  let rows = workspaceCount;
+  // One step per table of a workspace, with the rows written so far: "workspace 1/3, 4/9 tables, 12,000 rows".
+  const tableDone = (index: number, table: number, written: number) => {
+    rows += written;
+    progress(`workspace ${index + 1}/${workspaceCount}, ${table}/${WORKSPACE_TABLES} tables, ${count(rows)} rows`);
+  };
   const workspaceRows = document.workspaces.map((w) => workspaceRow(w, now));
   const workspacesChanged = (await upsertRows(db, WORKSPACES, workspaceRows)) > 0;
   const created: ProvisionedKey[] = [];
@@ -159,27 +177,45 @@ export async function writeDocument(
   // Activity totals: rebuilt where the time zone changed (their buckets are local days), else added to.
   const rebuild: string[] = [];
   const imported: CompletedSpan[] = [];
-  for (const workspace of document.workspaces) {
+  for (const [index, workspace] of document.workspaces.entries()) {
     const { id } = workspace;
+    const done = (table: number, written: number) => tableDone(index, table, written);
     const before = snapshot.workspaces.get(id);
     if (before !== undefined && before.timezone !== workspaceRow(workspace, now).timezone) rebuild.push(id);
-    await upsertRows(db, DEPARTMENTS, (workspace.departments ?? []).map((d) => departmentRow(id, d)));
-    await upsertRows(db, MEMBERS, (workspace.members ?? []).map((m) => memberRow(id, m)));
-    const staffChanged = await upsertRows(db, STAFF, (workspace.staff ?? []).map((s) => staffRow(id, s, now)));
-    const noticesChanged = await upsertRows(db, NOTICES, (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n, now)));
-    await upsertRows(db, APPLICATIONS, (workspace.applications ?? []).map((a) => applicationRow(id, a)));
+    const departments = (workspace.departments ?? []).map((d) => departmentRow(id, d));
+    await upsertRows(db, DEPARTMENTS, departments);
+    done(1, departments.length);
+    const members = (workspace.members ?? []).map((m) => memberRow(id, m));
+    await upsertRows(db, MEMBERS, members);
+    done(2, members.length);
+    const staff = (workspace.staff ?? []).map((s) => staffRow(id, s, now));
+    const staffChanged = await upsertRows(db, STAFF, staff);
+    done(3, staff.length);
+    const notices = (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n, now));
+    const noticesChanged = await upsertRows(db, NOTICES, notices);
+    done(4, notices.length);
+    const applications = (workspace.applications ?? []).map((a) => applicationRow(id, a));
+    await upsertRows(db, APPLICATIONS, applications);
+    done(5, applications.length);
     created.push(...(await provisionKeys(db, workspace, snapshot, now)));
-    await upsertRows(db, FORMS, (workspace.forms ?? []).map((f) => formRow(id, f, now)));
+    done(6, (workspace.applications ?? []).reduce((n, a) => n + a.keys.length, 0));
+    const forms = (workspace.forms ?? []).map((f) => formRow(id, f, now));
+    await upsertRows(db, FORMS, forms);
+    done(7, forms.length);
     const questions = await questionsOfForms(db, workspace);
     const submissions = (workspace.submissions ?? []).map((s) =>
       submissionRow(id, s, now, s.formId === undefined ? undefined : questions.get(s.formId)),
     );
     await upsertRows(db, SUBMISSIONS, submissions);
-    const shiftsInserted = await insertShifts(db, workspace, now);
+    done(8, submissions.length);
+    // Shifts are most of a history import: one step per batch.
+    const shiftsInserted = await insertShifts(db, workspace, now, (written) => done(8, written));
+    done(9, 0);
     if (!rebuild.includes(id)) imported.push(...shiftsInserted);
     if (workspacesChanged || staffChanged > 0 || noticesChanged > 0 || shiftsInserted.length > 0) rankingChanged.push(id);
   }
   // Last, so the workspace rows are locked only at the end of the transaction (see rankings.invalidate).
+  progress(`rankings and activity totals, ${count(rows)} rows`);
   await rankings.invalidate(db, rankingChanged);
   await applyCompletedShifts(db, imported);
   for (const workspaceId of rebuild) await rebuildWorkspaceTotals(db, workspaceId);

@@ -47,6 +47,11 @@ export interface Config {
   readonly trustProxy: readonly string[];
   /** Connections of the API's PostgreSQL pool (the webhook dispatcher has its own two). */
   readonly databasePoolSize: number;
+  /**
+   * The key the gateway signs its own dashboard tokens with (base64url of 32 or more bytes); when unset, a random
+   * key generated on first use and stored in the database (src/keys/dashboard-token.ts).
+   */
+  readonly dashboardSigningKey: string | undefined;
 }
 
 export interface WebhookTuning {
@@ -220,7 +225,17 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     webhookTuning: webhookTuning(env),
     trustProxy: trustedProxies(nonEmpty(env, 'TRUST_PROXY')),
     databasePoolSize: integerIn('DATABASE_POOL_SIZE', nonEmpty(env, 'DATABASE_POOL_SIZE') ?? '10', 1, 100),
+    dashboardSigningKey: signingKeyValue('DASHBOARD_SIGNING_KEY', nonEmpty(env, 'DASHBOARD_SIGNING_KEY')),
   });
+}
+
+/** base64url (unpadded) of at least 32 bytes: an HS256 key as strong as its hash. */
+function signingKeyValue(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]+$/.test(raw) || Buffer.from(raw, 'base64url').length < 32) {
+    throw new ConfigError(`${name} must be base64url of at least 32 random bytes (43 or more characters)`);
+  }
+  return raw;
 }
 
 /** The named ranges @fastify/proxy-addr (Fastify's trustProxy) understands. */

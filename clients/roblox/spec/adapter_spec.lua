@@ -107,7 +107,7 @@ end
 describe("the Roblox adapter", function()
 	it("wires HttpService, Players, a secret and BindToClose into the core", function()
 		local a = loadAdapter("job-1")
-		assert.are.same({ Config = true, Time = true, Retry = true, Budget = true, Log = true, Requester = true, Heartbeats = true, Applications = true, Client = true }, a.core)
+		assert.are.same({ Config = true, Time = true, Retry = true, Budget = true, Log = true, Requester = true, Heartbeats = true, Applications = true, PlayerThrottle = true, ApplicationCentre = true, Client = true }, a.core)
 		local client = a.module.start({ baseUrl = "https://gateway.test", apiKeySecret = "gateway_key" })
 		assert.are.equal(1, #a.closeHandlers)
 

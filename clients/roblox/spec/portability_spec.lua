@@ -1,6 +1,6 @@
 -- The core stays free of platform globals and inside the Lua 5.1 subset of Luau.
 local CORE = "src/WorkspaceGateway/Core/"
-local FILES = { "Applications", "Budget", "Client", "Config", "Heartbeats", "Log", "Requester", "Retry", "Time" }
+local FILES = { "ApplicationCentre", "Applications", "Budget", "Client", "Config", "Heartbeats", "Log", "PlayerThrottle", "Requester", "Retry", "Time" }
 
 -- Lua 5.1 standard names that Luau also provides with the same meaning.
 local ALLOWED = {

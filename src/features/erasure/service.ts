@@ -17,6 +17,7 @@
  * Applicants' answers and identity are personal data: nothing here logs them, and the result names rows only.
  */
 import { toIso, type Clock } from '../../shared/clock.ts';
+import { count, noProgress, type Progress } from '../../shared/progress.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import { newId } from '../../shared/ids.ts';
@@ -110,18 +111,21 @@ function erasedValues(
   return [...values];
 }
 
-async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges> {
+async function erase(trx: Executor, gameUserId: string, progress: Progress): Promise<ErasureChanges> {
   // Every value to erase is read before anything changes: the copies are recognised by them.
+  progress('finding the staff profiles and submissions');
   const identity = identityPatterns(gameUserId);
   const staff = await findStaff(trx, gameUserId);
   const candidates = (await findSubmissionCandidates(trx, gameUserId, identity)).filter((c) => isTheirs(c, gameUserId));
   const echoes = erasedValues(gameUserId, candidates, staff);
 
+  progress(`staff profiles and notices (${count(staff.length)})`);
   for (const member of staff) await anonymiseStaff(trx, member.id, staffAlias(member.id));
   const staffIds = staff.map((member) => member.id);
   const noticeIds = await findNoticeIds(trx, staffIds);
   const notices = { ids: new Set(noticeIds), erased: ERASED_REASON };
   const inactivityNotices = await replaceNoticeTexts(trx, staffIds, ERASED_REASON);
+  progress(`submissions (${count(candidates.length)})`);
   for (const candidate of candidates) {
     await eraseSubmission(trx, candidate.id, { applicant: ERASED_APPLICANT, answers: erasedAnswers(candidate.answers) });
   }
@@ -129,6 +133,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
   const erasedSubmission = new Set(submissionIds);
   const mentionsErasedSubmission = (text: string) => submissionIds.some((id) => text.includes(id));
 
+  progress('stored commands');
   const commands: string[] = [];
   const commandsOfErased = new Set<string>();
   for (const copy of await findCommandCopies(trx, submissionIds, identity)) {
@@ -140,6 +145,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
     commands.push(copy.key);
   }
 
+  progress(`stored events (${count(commands.length)} commands changed)`);
   const events: string[] = [];
   for (const copy of await findEventCopies(trx, [...commandsOfErased], identity)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: commandsOfErased.has(copy.commandId) });
@@ -150,6 +156,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
 
   // Notice operations record no reason or note in their commands and events; their answers and webhook bodies do.
   const needles = [...identity, ...submissionIds, ...noticeIds];
+  progress(`webhook events (${count(events.length)} events changed)`);
   const webhookEvents: string[] = [];
   for (const copy of await findWebhookCopies(trx, needles)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text), notices });
@@ -158,6 +165,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
     webhookEvents.push(copy.key);
   }
 
+  progress(`webhook deliveries and attempts (${count(webhookEvents.length)} webhook events changed)`);
   const echoesErased = (text: string | null) => text !== null && echoes.some((value) => text.includes(value));
   const answers = await findReceiverAnswers(trx, webhookEvents);
   const webhookDeliveries: string[] = [];
@@ -173,6 +181,7 @@ async function erase(trx: Executor, gameUserId: string): Promise<ErasureChanges>
     webhookAttempts.push(attempt.id);
   }
 
+  progress('stored responses');
   const idempotencyRecords: RecordKey[] = [];
   for (const copy of await findResponseCopies(trx, needles)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text), notices });
@@ -202,10 +211,11 @@ export async function eraseGameUser(
   store: Pick<Store, 'write'>,
   clock: Clock,
   gameUserId: string,
+  progress: Progress = noProgress,
 ): Promise<ErasureResult> {
   if (!GAME_USER_ID_PATTERN.test(gameUserId)) throw new Error('a game user id is 1 to 32 digits');
   return store.write(async (trx) => {
-    const changed = await erase(trx, gameUserId);
+    const changed = await erase(trx, gameUserId, progress);
     const counts = countsOf(changed);
     const erasureId = newId();
     const ranAt = clock.now();

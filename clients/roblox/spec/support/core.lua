@@ -8,5 +8,7 @@ return {
 	Requester = require("Requester"),
 	Heartbeats = require("Heartbeats"),
 	Applications = require("Applications"),
+	PlayerThrottle = require("PlayerThrottle"),
+	ApplicationCentre = require("ApplicationCentre"),
 	Client = require("Client"),
 }

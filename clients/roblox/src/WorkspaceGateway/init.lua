@@ -25,6 +25,8 @@ local lib = {
 	Requester = require(Core:WaitForChild("Requester")),
 	Heartbeats = require(Core:WaitForChild("Heartbeats")),
 	Applications = require(Core:WaitForChild("Applications")),
+	PlayerThrottle = require(Core:WaitForChild("PlayerThrottle")),
+	ApplicationCentre = require(Core:WaitForChild("ApplicationCentre")),
 	Client = require(Core:WaitForChild("Client")),
 }
 

@@ -6,6 +6,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../../db/types.ts';
+import { count, noProgress, type Progress } from '../../../shared/progress.ts';
 import { reportingTimeZone } from '../periods/periods.ts';
 import { longestShifts, totalsDeltas, type BucketRun, type CompletedSpan, type PeriodPlan } from './buckets.ts';
 import {
@@ -112,10 +113,21 @@ export interface RebuildDeps {
 }
 
 /** Rebuilds every workspace's totals (or the one given), one transaction per workspace. */
-export async function rebuildTotals({ db, write }: RebuildDeps, workspaceId?: string): Promise<RebuildResult[]> {
+export async function rebuildTotals(
+  { db, write }: RebuildDeps,
+  workspaceId?: string,
+  progress: Progress = noProgress,
+): Promise<RebuildResult[]> {
   const ids = workspaceId === undefined ? await listWorkspaceIds(db) : [workspaceId];
   const results: RebuildResult[] = [];
-  for (const id of ids) results.push(await write((trx) => rebuildWorkspaceTotals(trx, id)));
+  let shifts = 0;
+  for (const [index, id] of ids.entries()) {
+    progress(`${index}/${ids.length} workspaces, ${count(shifts)} shifts`);
+    const result = await write((trx) => rebuildWorkspaceTotals(trx, id));
+    shifts += result.shifts;
+    results.push(result);
+  }
+  progress(`${ids.length}/${ids.length} workspaces, ${count(shifts)} shifts`);
   return results;
 }
 

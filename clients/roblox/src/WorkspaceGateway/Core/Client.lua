@@ -58,8 +58,8 @@ platform:
   players (optional): list() -> { userId }, onJoin(fn(userId)), onLeave(fn(userId))
   random (optional): () -> number in [0, 1); newKey (optional): () -> unique Idempotency-Key text
   log (optional): (level, message, fields) -> ()
-lib: { Config, Time, Retry, Budget, Requester, Log, Heartbeats, Applications } (the sibling modules, handed in
-  by the loader)
+lib: { Config, Time, Retry, Budget, Requester, Log, Heartbeats, Applications, PlayerThrottle?, ApplicationCentre? }
+  (the sibling modules, handed in by the loader; the last two for client:applicationCentre)
 ]]
 function Client.new(options, platform, lib) -- ({[string]: any}, Platform, Lib) -> Client
 	local config = lib.Config.resolve(options)
@@ -71,6 +71,8 @@ function Client.new(options, platform, lib) -- ({[string]: any}, Platform, Lib) 
 	self.Time = lib.Time
 	self.Heartbeats = lib.Heartbeats
 	self.Applications = lib.Applications
+	self.ApplicationCentre = lib.ApplicationCentre
+	self.PlayerThrottle = lib.PlayerThrottle
 	self.json = platform.json
 	local random = platform.random or math.random
 	local secret = options.apiKey
@@ -343,6 +345,13 @@ end
 function Client:applicationStatus(gameUserId) -- (string | number) -> ApplicationResult
 	local result = self.Applications.status(self, gameUserId)
 	return result
+end
+
+--- RemoteFunction handlers for an in-game application centre, each player throttled to `callsPerMinute`
+--- (see ApplicationCentre). options: { formId, callsPerMinute? }.
+function Client:applicationCentre(options) -- (table) -> ApplicationCentre
+	local centre = self.ApplicationCentre.new(self, options, self.PlayerThrottle)
+	return centre
 end
 
 --- What the client tracks now (for an admin command or a test): { [userKey] = { state, shiftId? } }, notStaff.
