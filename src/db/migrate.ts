@@ -9,6 +9,7 @@ import * as activityChanges from './migrations/20261125_0006_activity_changes.ts
 import * as completedIdempotencyRecords from './migrations/20261126_0007_completed_idempotency_records.ts';
 import * as applicationForms from './migrations/20261127_0008_application_forms.ts';
 import * as inactivityNoticeRequests from './migrations/20261128_0009_inactivity_notice_requests.ts';
+import * as retentionIndexes from './migrations/20261129_0010_retention_indexes.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126_0007_completed_idempotency_records': completedIdempotencyRecords,
   '20261127_0008_application_forms': applicationForms,
   '20261128_0009_inactivity_notice_requests': inactivityNoticeRequests,
+  '20261129_0010_retention_indexes': retentionIndexes,
 };
 
 const provider: MigrationProvider = {

@@ -39,6 +39,8 @@ export interface Config {
   readonly webhookAllowPrivateNetworks: boolean;
   /** Internal tuning of webhook delivery, for tests; the defaults are the product's behaviour. */
   readonly webhookTuning: WebhookTuning;
+  /** Command and event records, webhook events, deliveries and attempts older than this many days are pruned; 0 keeps them. */
+  readonly retentionDays: number;
 }
 
 export interface WebhookTuning {
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       nonEmpty(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     ),
     webhookTuning: webhookTuning(env),
+    retentionDays: integerIn('RETENTION_DAYS', nonEmpty(env, 'RETENTION_DAYS') ?? '180', 0, 36_500),
   });
 }
 
