@@ -11,11 +11,11 @@ export const PRUNE_USAGE = `  prune [--days <n>]     delete now what the retenti
                         everything), never a pending delivery; prints the rows deleted per table as JSON
 `;
 
-/** Progress goes to stderr once a prune has run this long, then a line per table and every PROGRESS_EVERY_MS. */
+/** Progress goes to stderr once a prune has run this long: then a line as each table is done, and every PROGRESS_EVERY_MS. */
 const QUIET_MS = 1_000;
 const PROGRESS_EVERY_MS = 5_000;
 
-function progressReporter(write: (line: string) => void, now: () => number = Date.now) {
+export function progressReporter(write: (line: string) => void, now: () => number = Date.now) {
   const start = now();
   let lastLine = start;
   return (table: PrunedTable, deleted: number, done: boolean) => {
