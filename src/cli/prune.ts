@@ -6,7 +6,7 @@ import { openStore } from '../db/connect.ts';
 import { pruneOldRecords, type PrunedTable } from '../features/retention/service.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 
-export const PRUNE_USAGE = `  prune [--days <n>]     delete now what the retention job deletes: command and event records, webhook events,
+export const PRUNE_USAGE = `  prune [--days <n>]    delete now what the retention job deletes: command and event records, webhook events,
                         deliveries and attempts older than --days (RETENTION_DAYS, default 180; 0 keeps
                         everything), never a pending delivery; prints the rows deleted per table as JSON
 `;

@@ -11,9 +11,9 @@ import * as repository from './repository.ts';
 const DAY_MS = 86_400_000;
 
 /**
- * Rows one batch deletes. A batch holds the event loop (SQLite runs it in the serving thread) and its locks for
- * as long as it runs: bench/prune.ts measured the event-loop delay while the job pruned a million rows
- * (docs/OPERATING.md, "Retention").
+ * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:
+ * bench/prune.ts measured a SQLite batch of 500 at a median of 3 to 9 ms per table, about what 100 or 250 cost,
+ * and 9 to 18 ms from 1000 rows (docs/OPERATING.md, "Measured: pruning a million rows").
  */
 export const PRUNE_BATCH = 500;
 
