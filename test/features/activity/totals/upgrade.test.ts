@@ -12,6 +12,7 @@ import * as activityChanges from '../../../../src/db/migrations/20261125_0006_ac
 import * as activityTotals from '../../../../src/db/migrations/20261124_0004_activity_totals.ts';
 import * as applicationForms from '../../../../src/db/migrations/20261127_0008_application_forms.ts';
 import * as noticeRequests from '../../../../src/db/migrations/20261128_0009_inactivity_notice_requests.ts';
+import * as retentionIndexes from '../../../../src/db/migrations/20261129_0010_retention_indexes.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -24,6 +25,7 @@ const CHANGES_MIGRATION = '20261125_0006_activity_changes';
 const RECORDS_MIGRATION = '20261126_0007_completed_idempotency_records';
 const FORMS_MIGRATION = '20261127_0008_application_forms';
 const NOTICES_MIGRATION = '20261128_0009_inactivity_notice_requests';
+const RETENTION_MIGRATION = '20261129_0010_retention_indexes';
 const LATER_MIGRATIONS = [
   ACTIVITY_TOTALS_MIGRATION,
   WEBHOOKS_MIGRATION,
@@ -31,6 +33,7 @@ const LATER_MIGRATIONS = [
   RECORDS_MIGRATION,
   FORMS_MIGRATION,
   NOTICES_MIGRATION,
+  RETENTION_MIGRATION,
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -76,8 +79,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     expect(expected.length).toBeGreaterThan(0);
 
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
-    // changes), 0007 (completed idempotency records), 0008 (application forms) and 0009 (inactivity notice
-    // requests), which came after it, not applied.
+    // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
+    // requests) and 0010 (retention indexes), which came after it, not applied.
+    await retentionIndexes.down(store.db as unknown as Parameters<typeof retentionIndexes.down>[0]);
     await noticeRequests.down(store.db as unknown as Parameters<typeof noticeRequests.down>[0]);
     await applicationForms.down(store.db as unknown as Parameters<typeof applicationForms.down>[0]);
     await activityChanges.down(store.db as unknown as Parameters<typeof activityChanges.down>[0]);
