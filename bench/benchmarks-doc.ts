@@ -9,6 +9,7 @@ import { OPEN_LEVEL_NAMES, OPEN_PHASE_NAMES } from './options.ts';
 import { PROFILES, type Profile } from './profiles.ts';
 import { latestRecord, runMarkdown } from './report.ts';
 import { NO_RUN_YET, resultsSummary } from './results-summary.ts';
+import { NOTICE_DECISIONS } from './notice-scenarios.ts';
 import { SCENARIO_NAMES } from './scenarios.ts';
 import { markdownTable } from './tables.ts';
 import { requestFilesSection } from './trace-doc.ts';
@@ -153,7 +154,9 @@ with a latency target (\`summary\`, \`staff-month\`, \`leaderboard-week\`, \`lea
 \`submission\`) run again for half as long at ${LATENCY_CONNECTIONS} connections, where p50 is mostly the request's own time.
 \`start\` is the exception to the fixed duration: each start needs a staff member without an active shift, so it
 makes one start per staff member of the start/stop pool (a quarter unmeasured, the rest measured) and stops them
-all afterwards, unmeasured.
+all afterwards, unmeasured. \`notice-decide\` is the other: a notice is approved once, so its setup asks for
+${n(NOTICE_DECISIONS.full)} pending notices (${full.warmupSeconds + full.durationSeconds} s at about 3,000 approvals a second) and each phase approves its share of them
+(a quarter unmeasured, the rest measured).
 
 | scenario | what each request does |
 |---|---|
@@ -172,6 +175,8 @@ all afterwards, unmeasured.
 | \`start\` | \`POST /v1/activity/shifts/start\` alone, each staff member of the start/stop pool once; unique keys (cost per start: the reference for \`intake\`) |
 | \`intake\` | \`POST /v1/applications/forms/{formId}/submissions\` with all 20 questions answered, a new applicant and a unique \`Idempotency-Key\` each (cost per submission) |
 | \`cold-leaderboard\` | a start and a stop (which move the activity version), then week leaderboard page 1, timed; one at a time (cost per start, stop and read) |
+| \`notice-request\` | \`POST /v1/staff/me/inactivity-notices\` with the chat bot's key acting as a random active staff member (both chat headers), a whole day of their own after every notice in the database, and a unique \`Idempotency-Key\` each (cost per notice) |
+| \`notice-decide\` | \`POST /v1/staff/inactivity-notices/{noticeId}/approve\` with a manager's dashboard token, each pending notice asked for in setup once; unique keys (cost per approval) |
 | \`open\` | the open-loop scenario above |
 | \`start-stop-webhooks\` | \`start-stop\` with one endpoint subscribed to every event, delivered over HTTPS to a receiver in the load generator (a certificate made for the run; kept-alive connections, or with \`--receiver-closes\` a TLS handshake per delivery) |
 | \`webhook-delivery\` | a backlog of outbox deliveries drained into that receiver (deliveries per second, CPU per delivery), then \`GET /health\` while it idles |
@@ -225,8 +230,10 @@ function dataSet(): string {
 
 - One big workspace (Europe/Berlin): ${n(full.big.staff)} staff in 8 departments (about 4% in none) with ranks,
   about 2% inactive (they stopped working 1 to 10 months before), 1% who never worked, 3% with their own weekly
-  requirement, 4% with an inactivity notice around now (3% approved); a connected chat guild; one approved
-  application with one allowed universe and a live API key with every scope.
+  requirement, 4% with an inactivity notice around now (3% approved: the summary and the leaderboards lower
+  their requirement); a connected chat guild; one approved application with one allowed universe, a live API key
+  with the activity, \`staff:read\` and applications scopes, and the chat bot's live key (\`staff:read\` and
+  \`staff:write\`); two dashboard members, a reviewer and a manager who decides notices.
 - In the big workspace, one open application form of 20 questions of every type (texts, numbers, yes/no, one and
   several choices), and ${n(full.submissions)} submissions to it over the ${full.historyDays} days, each with every
   question answered and its own applicant: most decided (about a third accepted, the rest rejected); of the last 10

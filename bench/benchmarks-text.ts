@@ -106,7 +106,7 @@ own statement log; the figures themselves are in the results above.
   the POST) and the main thread (the claims and the recorded attempts); \`start-stop-webhooks\` beside \`start-stop\`
   gives what both cost a cycle, and \`webhook-delivery\` the cost of one delivery.
 - **Memory.** About 26 MB of the main heap is live after start-up and 40 to 55 MB while serving. The command's
-  memory settings (README, "Memory") keep the young generation at 2 x 16 MB and let the old one grow to about
+  memory settings (docs/OPERATING.md, "Memory") keep the young generation at 2 x 16 MB and let the old one grow to about
   1.5 times what was live before a full collection; the background thread (checkpoints, webhook sends) adds its
   own heap, which grows once deliveries flow. "Measurements behind the design" ("Memory") says where a peak goes and what
   each setting and change was measured to do.

@@ -38,6 +38,8 @@ export interface WorkspacePlan {
   readonly guildId: string;
   readonly applicationId: string;
   readonly key: KeyPlan;
+  /** The chat bot's key: `staff:read` and `staff:write` only, as docs/TIME-OFF.md gives it. */
+  readonly botKey: KeyPlan;
   readonly staff: readonly StaffPlan[];
   readonly shifts: number;
   /** The application form and its submissions (the big workspace), else null. */
@@ -67,6 +69,11 @@ const DEPARTMENTS: ReadonlyArray<{ name: string; weeklyRequiredMinutes: number |
 ];
 const RANKS = ['Trainee', 'Moderator', 'Moderator', 'Moderator', 'Senior Moderator', 'Lead', 'Administrator'];
 const SMALL_TIMEZONES = ['UTC', 'America/New_York', 'Europe/London', 'Asia/Tokyo', 'Australia/Sydney'];
+
+/** The dashboard user who decides a workspace's inactivity notices (a member with `notices.decide` only). */
+export function managerId(workspaceIndex: number): string {
+  return `bench-manager-${workspaceIndex}`;
+}
 
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -98,6 +105,8 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
   const applicationId = random.uuid();
   const guildId = `81${pad(spec.index, 16)}`;
   const key: KeyPlan = { id: random.uuid(), secret: `wsk_${ENVIRONMENT}_${secrets.base62(40)}` };
+  // From the secrets' stream, so the rest of the plan draws what it drew before the bot had a key.
+  const botKey: KeyPlan = { id: secrets.uuid(), secret: `wsk_${ENVIRONMENT}_${secrets.base62(40)}` };
   const departments = spec.departments
     ? DEPARTMENTS.map((d) => ({ id: random.uuid(), name: d.name, weeklyRequiredMinutes: d.weeklyRequiredMinutes }))
     : [];
@@ -167,7 +176,10 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
     settings: { createStaffProfileOnAccept: false, weeklyRequiredMinutes: 120 },
     chat: { guildId, status: 'connected', connectedAt: iso(now - 400 * DAY_MS) },
     departments,
-    members: [{ userId: `bench-admin-${spec.index}`, permissions: ['applications.review', 'applications.decide'] }],
+    members: [
+      { userId: `bench-admin-${spec.index}`, permissions: ['applications.review', 'applications.decide'] },
+      { userId: managerId(spec.index), permissions: ['notices.decide'] },
+    ],
     staff: staffDocs,
     inactivityNotices: notices,
     applications: [
@@ -184,6 +196,7 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
             scopes: ['activity:write', 'activity:read', 'staff:read', 'applications:read', 'applications:write'],
             secret: key.secret,
           },
+          { id: botKey.id, environment: ENVIRONMENT, scopes: ['staff:read', 'staff:write'], secret: botKey.secret },
         ],
       },
     ],
@@ -210,6 +223,7 @@ function planWorkspace(spec: WorkspaceSpec, random: Random, secrets: Random, now
     guildId,
     applicationId,
     key,
+    botKey,
     staff,
     shifts: spec.shifts,
     applications,

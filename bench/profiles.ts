@@ -4,7 +4,7 @@
  */
 
 /** Bump when the generated data changes in any way: cached databases of another version are regenerated. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 /** Every dataset is drawn from this seed, so two runs of one version measure the same data. */
 export const DATASET_SEED = 20261121;
 

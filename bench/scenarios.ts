@@ -1,7 +1,8 @@
 /**
  * The measured scenarios. Each one checks a sample response (status, OpenAPI shape and what the data must
  * say) before it is measured, so a broken endpoint fails the run instead of benchmarking error responses.
- * Reads are here; writes in write-scenarios.ts, the applications' in application-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
+ * Reads are here; writes in write-scenarios.ts, the applications' in application-scenarios.ts, the inactivity notices'
+ * in notice-scenarios.ts, the open-loop scenario in open/scenario.ts, webhooks in
  * webhooks.ts.
  */
 import type autocannon from 'autocannon';
@@ -12,6 +13,7 @@ import { Random } from './random.ts';
 import type { TargetResult } from './targets.ts';
 import { webhookScenarios } from './webhooks.ts';
 import { applicationScenarios } from './application-scenarios.ts';
+import { noticeScenarios } from './notice-scenarios.ts';
 import { createWorkload, dataOf, fail, LEADERBOARD, type Workload, type WorkloadContext } from './workload.ts';
 import { writeScenarios } from './write-scenarios.ts';
 
@@ -32,6 +34,8 @@ export const SCENARIO_NAMES = [
   'start',
   'intake',
   'cold-leaderboard',
+  'notice-request',
+  'notice-decide',
   'open',
   'start-stop-webhooks',
   'webhook-delivery',
@@ -211,6 +215,17 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
         }
         if (data.timezone !== big.timezone) fail('summary', `timezone ${data.timezone}, expected ${big.timezone}`);
       }
+      // The approved notices of the data are read: one under way now lowers its staff member's requirement.
+      const now = Date.now();
+      const notice = (big.document.inactivityNotices ?? []).find(
+        (n) => n.status === 'approved' && Date.parse(n.startsAt) <= now && now < Date.parse(n.endsAt),
+      );
+      const away = notice && staffById.get(notice.staffId);
+      if (!notice || !away) fail('summary', 'no approved inactivity notice under way in the data');
+      const response = await get('/v1/activity/me/summary', chatHeaders(away));
+      contract.check('summary', 'GET', '/v1/activity/me/summary', response);
+      const effect = dataOf<{ inactivityEffect: { noticeId: string } | null }>(response).inactivityEffect;
+      if (effect?.noticeId !== notice.id) fail('summary', `inactivityEffect ${JSON.stringify(effect)}, expected notice ${notice.id}`);
     },
     requests() {
       const random = new Random(nextPhase());
@@ -316,6 +331,7 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-month': leaderboardMonth,
     ...writes,
     ...applicationScenarios(ctx, workload),
+    ...noticeScenarios(ctx),
     open: openScenario(ctx, workload, [writes.heartbeat, writes['heartbeat-batch'], writes['start-stop']]),
     'start-stop-webhooks': webhooks['start-stop-webhooks'],
     'webhook-delivery': webhooks['webhook-delivery'],

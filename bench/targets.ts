@@ -63,6 +63,9 @@ export const TARGETS = {
   submissionP50Ms: both(5),
   /** An application's intake: CPU per submission over a shift start's alone (`intake` over `start`). */
   intakeOverStart: both(1.5),
+  /** Asking for an inactivity notice, and approving one: CPU per operation over a shift start's alone. */
+  noticeRequestOverStart: both(1),
+  noticeDecideOverStart: both(1),
 } as const satisfies Record<string, PerStore>;
 
 /** The targets table of docs/BENCHMARKS.md: what each target says, with its limit per store. */
@@ -83,6 +86,8 @@ export const TARGET_ROWS: ReadonlyArray<{ readonly text: string; readonly limit:
   { text: `reviewers' queue, default page of 25, p50 at ${LATENCY_CONNECTIONS} connections (\`queue\`)`, limit: (s) => `<= ${TARGETS.queueP50Ms[s]} ms` },
   { text: `one submission with 20 answers and its history, p50 at ${LATENCY_CONNECTIONS} connections (\`submission\`)`, limit: (s) => `<= ${TARGETS.submissionP50Ms[s]} ms` },
   { text: 'intake: CPU per submission over a shift start\'s alone (`intake` over `start`)', limit: (s) => `<= ${TARGETS.intakeOverStart[s]} x` },
+  { text: 'asking for an inactivity notice: CPU per notice over a shift start\'s alone (`notice-request` over `start`)', limit: (s) => `<= ${TARGETS.noticeRequestOverStart[s]} x` },
+  { text: 'approving a notice: CPU per approval over a shift start\'s alone (`notice-decide` over `start`)', limit: (s) => `<= ${TARGETS.noticeDecideOverStart[s]} x` },
 ];
 
 const NOT_RUN: TargetResult['measured'] = 'not run';
@@ -189,13 +194,19 @@ export function evaluateTargets(
   ));
   p50('queue', TARGETS.queueP50Ms[store], "reviewers' queue page");
   p50('submission', TARGETS.submissionP50Ms[store], 'one submission');
-  const intake = closed('intake')?.cost;
   const start = closed('start')?.cost;
-  const overStart = intake && start && start.totalUs > 0 ? intake.totalUs / start.totalUs : null;
-  out.push(
-    judge(`intake CPU per submission <= ${TARGETS.intakeOverStart[store]} x a shift start's`, overStart, TARGETS.intakeOverStart[store], (r) =>
-      `${r.toFixed(2)} x (${us(intake?.totalUs ?? 0)} per submission vs ${us(start?.totalUs ?? 0)} per start)`,
-    ),
-  );
+  /** A write's CPU per operation over a shift start's alone, judged against `limit`. */
+  const overStart = (name: string, label: string, limit: number) => {
+    const write = closed(name)?.cost;
+    const ratio = write && start && start.totalUs > 0 ? write.totalUs / start.totalUs : null;
+    out.push(
+      judge(`${label} <= ${limit} x a shift start's`, ratio, limit, (r) =>
+        `${r.toFixed(2)} x (${us(write?.totalUs ?? 0)} per ${write?.unit ?? 'operation'} vs ${us(start?.totalUs ?? 0)} per start)`,
+      ),
+    );
+  };
+  overStart('intake', 'intake CPU per submission', TARGETS.intakeOverStart[store]);
+  overStart('notice-request', 'notice request CPU per notice', TARGETS.noticeRequestOverStart[store]);
+  overStart('notice-decide', 'notice approval CPU per approval', TARGETS.noticeDecideOverStart[store]);
   return out;
 }

@@ -17,6 +17,7 @@ import { createIdempotency } from './idempotency/index.ts';
 import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerOpenApi, serverUrl } from './http/openapi.ts';
+import { forwardedBaseUrl } from './http/proxy.ts';
 import { registerReferencePage } from './http/reference-page.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
@@ -79,6 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // close): Fastify's own 503 would bypass the hooks that give every response its envelope and X-Request-Id.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Only the listed proxies' X-Forwarded-* headers are believed (request.ip, request.protocol, request.host).
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     forceCloseConnections: 'idle',
     ...connectionOptions(config),
     clientErrorHandler: answerClientError,
@@ -126,7 +129,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const db = store.db;
   const writes = writePipeline({ idempotency: createIdempotency({ store, clock, errorResponse }), confirmKey });
-  await app.register(metadataRoutes({ clock, config }));
+  await app.register(
+    metadataRoutes({
+      clock,
+      config,
+      // PUBLIC_BASE_URL wins; else, behind a trusted proxy, the document names the address the client used.
+      ...(config.publicBaseUrl === undefined && config.trustProxy.length > 0 ? { requestBaseUrl: forwardedBaseUrl } : {}),
+    }),
+  );
   await app.register(
     operationsRoutes({ readiness: createReadinessCheck({ store }), metrics, metricsToken: config.metricsToken }),
   );

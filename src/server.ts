@@ -23,7 +23,11 @@ export interface RunningServer {
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<RunningServer> {
   // One thread for the work kept off the event loop: the SQLite checkpoints and the webhook sends.
   const backgroundThread = new BackgroundThread();
-  const store = openStore(config.databaseUrl, { backgroundCheckpoints: true, backgroundThread });
+  const store = openStore(config.databaseUrl, {
+    backgroundCheckpoints: true,
+    backgroundThread,
+    poolSize: config.databasePoolSize,
+  });
   try {
     await upgradeStore(store);
   } catch (error) {

@@ -61,8 +61,9 @@ export const API_DESCRIPTION = `HTTP/JSON gateway of the workspace-management pr
 ## Servers
 
 \`servers\` names one absolute base address: \`PUBLIC_BASE_URL\` when the operator sets it (the address clients
-reach, e.g. behind a proxy), else the address this instance listens on (\`http://127.0.0.1:3000\` by default; a
-wildcard listen address is named as loopback). No relative \`/\` entry: generated clients and reference pages
+reach, e.g. behind a proxy), else, for a request through a proxy listed in \`TRUST_PROXY\`, the address the client
+used (its \`X-Forwarded-Proto\` and host), else the address this instance listens on (\`http://127.0.0.1:3000\` by
+default; a wildcard listen address is named as loopback). No relative \`/\` entry: generated clients and reference pages
 need an absolute address, and the document is also read from files. Production and staging are separate
 deployments, each serving its own document.
 

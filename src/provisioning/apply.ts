@@ -23,7 +23,7 @@ export interface ProvisionResult {
 }
 
 /**
- * Applies a provisioning document (README, "Provisioning"): validates it completely, then upserts everything in one
+ * Applies a provisioning document (docs/OPERATING.md, "Provisioning"): validates it completely, then upserts everything in one
  * transaction. Configuration is made to match the document, submissions and shifts are only inserted when
  * absent, and nothing is ever deleted. Throws ProvisioningError, having changed nothing, on any invalid input.
  */

@@ -165,7 +165,7 @@ function checkGameUserIds(document: ProvisioningDocument, snapshot: Snapshot, re
 }
 
 /**
- * An applicant has at most one submission awaiting review per form (README, "Applications"): a provisioned
+ * An applicant has at most one submission awaiting review per form (docs/API.md, "Applications"): a provisioned
  * `submitted` or `under_review` submission to a form may not meet another, in the document or in the database.
  */
 function checkPendingSubmissions(document: ProvisioningDocument, snapshot: Snapshot, report: Report): void {

@@ -28,7 +28,7 @@ import type {
 /** Document entities as table rows (instants in epoch ms, booleans 0/1, JSON as text). Pure. */
 
 export const DEFAULT_TIMEZONE = 'UTC';
-/** The longest notice staff may ask for when the settings do not say (README, "Inactivity notices"). */
+/** The longest notice staff may ask for when the settings do not say (docs/API.md, "Inactivity notices"). */
 export const DEFAULT_MAX_NOTICE_DAYS = 30;
 
 const flag = (value: boolean | undefined): number => (value === true ? 1 : 0);

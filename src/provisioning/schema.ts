@@ -5,7 +5,7 @@ import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-type
 import { UUID_PATTERN } from '../shared/ids.ts';
 
 /**
- * The provisioning document (README, "Provisioning"). Every object rejects unknown properties so a typo fails loudly
+ * The provisioning document (docs/OPERATING.md, "Provisioning"). Every object rejects unknown properties so a typo fails loudly
  * instead of being ignored. Checks that need more than one value (time order, references, key prefixes, time
  * zones) are made after this structural pass, in document.ts and consistency.ts.
  */
@@ -129,7 +129,7 @@ export const SubmissionSchema = Strict({
   formId: Type.Optional(Uuid),
 });
 
-/** An application form (README, "Provisioning"); the rules between a question's fields are checked in document.ts. */
+/** An application form (docs/OPERATING.md, "Provisioning"); the rules between a question's fields are checked in document.ts. */
 export const FormSchema = Strict({
   id: Uuid,
   name: Text(200),
@@ -154,7 +154,7 @@ export const ShiftSchema = Strict({
   serverId: Text(128),
 });
 
-/** A webhook endpoint (README, "Webhooks"); URL and secret are checked further in webhooks.ts. */
+/** A webhook endpoint (docs/WEBHOOKS.md, "Webhooks"); URL and secret are checked further in webhooks.ts. */
 export const WebhookSchema = Strict({
   id: Uuid,
   url: Type.String({ minLength: 1, maxLength: 2048 }),

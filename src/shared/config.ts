@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -39,6 +40,13 @@ export interface Config {
   readonly webhookAllowPrivateNetworks: boolean;
   /** Internal tuning of webhook delivery, for tests; the defaults are the product's behaviour. */
   readonly webhookTuning: WebhookTuning;
+  /**
+   * Addresses, CIDR ranges or named ranges (loopback, linklocal, uniquelocal) of the reverse proxies whose
+   * X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed; empty: trust no proxy.
+   */
+  readonly trustProxy: readonly string[];
+  /** Connections of the API's PostgreSQL pool (the webhook dispatcher has its own two). */
+  readonly databasePoolSize: number;
   /** Command and event records, webhook events, deliveries and attempts older than this many days are pruned; 0 keeps them. */
   readonly retentionDays: number;
 }
@@ -212,8 +220,50 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       nonEmpty(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     ),
     webhookTuning: webhookTuning(env),
+    trustProxy: trustedProxies(nonEmpty(env, 'TRUST_PROXY')),
+    databasePoolSize: integerIn('DATABASE_POOL_SIZE', nonEmpty(env, 'DATABASE_POOL_SIZE') ?? '10', 1, 100),
     retentionDays: integerIn('RETENTION_DAYS', nonEmpty(env, 'RETENTION_DAYS') ?? '180', 0, 36_500),
   });
+}
+
+/** The named ranges @fastify/proxy-addr (Fastify's trustProxy) understands. */
+const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: comma-separated addresses, CIDR ranges or named ranges. `true` (trust every peer) is refused: the
+ * gateway is often reachable directly too, and then any client could choose the address it is logged and counted
+ * under; a platform whose proxy address is not fixed still proxies from its private network (`uniquelocal`, or
+ * its range). `false` or unset trusts no proxy.
+ */
+function trustedProxies(raw: string | undefined): readonly string[] {
+  if (raw === undefined || raw === 'false') return Object.freeze([]);
+  const entries = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const entry of entries) {
+    if (NAMED_PROXY_RANGES.includes(entry) || isAddressOrRange(entry)) continue;
+    throw new ConfigError(
+      `TRUST_PROXY must list the reverse proxy's addresses or CIDR ranges (such as 127.0.0.1,10.0.0.0/8) or ` +
+        `${NAMED_PROXY_RANGES.join(', ')}, separated by commas; got "${entry}"` +
+        (entry === 'true' ? ' (trusting every peer would let any client set its own address)' : ''),
+    );
+  }
+  return Object.freeze([...new Set(entries)]);
+}
+
+/** An IPv4 address in dotted-quad form or an IPv6 address, optionally with a prefix length (`/n`). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const isAddress = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+  if (!isAddress || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 type ConnectionTimeouts = Pick<

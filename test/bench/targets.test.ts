@@ -82,4 +82,32 @@ describe('benchmark: targets', () => {
     const intakeOnly = [...scenarios, scenario('intake', 'throughput', { cost: cost('submission', 500) })];
     expect(byStart(evaluateTargets('sqlite', intakeOnly, open, 240), 'intake CPU').pass).toBeNull();
   });
+
+  it('judges asking for and approving an inactivity notice against a shift start alone, on both stores', () => {
+    const withNotices = [
+      ...scenarios,
+      scenario('start', 'throughput', { cost: cost('start', 400) }),
+      scenario('notice-request', 'throughput', { cost: cost('notice', 300) }),
+      scenario('notice-decide', 'throughput', { cost: cost('approval', 440) }),
+    ];
+    for (const store of ['sqlite', 'postgres'] as const) {
+      const judged = evaluateTargets(store, withNotices, open, 240);
+      expect(byStart(judged, 'notice request CPU per notice <= 1 x')).toMatchObject({
+        pass: true,
+        measured: '0.75 x (300 µs per notice vs 400 µs per start)',
+      });
+      expect(byStart(judged, 'notice approval CPU per approval <= 1 x')).toMatchObject({
+        pass: false,
+        measured: '1.10 x (440 µs per approval vs 400 µs per start)',
+      });
+    }
+  });
+
+  it('reports the notice targets as not run without their scenario or without start', () => {
+    for (const start of ['notice request CPU', 'notice approval CPU']) {
+      expect(byStart(results, start)).toMatchObject({ pass: null, measured: 'not run' });
+    }
+    const withoutStart = [...scenarios, scenario('notice-request', 'throughput', { cost: cost('notice', 300) })];
+    expect(byStart(evaluateTargets('sqlite', withoutStart, open, 240), 'notice request CPU').pass).toBeNull();
+  });
 });

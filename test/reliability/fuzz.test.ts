@@ -48,7 +48,7 @@ function assertEnvelope(request: FuzzRequest, res: LightMyRequestResponse): void
   if (res.statusCode < 400) return;
   const body = res.json() as { error?: { code?: unknown; requestId?: unknown } };
   if (typeof body.error?.code !== 'string') throw new Error(`a ${res.statusCode} without the error envelope`);
-  // A replay answers the stored body, whose requestId is the original request's (README, "Behaviour worth knowing").
+  // A replay answers the stored body, whose requestId is the original request's (docs/API.md, "Behaviour worth knowing").
   const replayed = res.headers['idempotent-replayed'] === 'true';
   if (!replayed && body.error.requestId !== requestId) throw new Error('error.requestId differs from X-Request-Id');
 }

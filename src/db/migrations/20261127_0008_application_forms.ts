@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Applications end to end (README, "Applications"; docs/APPLICATIONS.md):
+ * Applications end to end (docs/API.md, "Applications"; docs/APPLICATIONS.md):
  * - `application_forms`: a workspace's forms, from the provisioning document. `questions` holds the current
  *   questions as JSON, every default filled in; a submission keeps the labels it was answered under in its own
  *   `answers`, so replacing the questions never rewrites an old application.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Inactivity notices asked for by staff and decided by managers (README, "Inactivity notices"):
+ * Inactivity notices asked for by staff and decided by managers (docs/API.md, "Inactivity notices"):
  * - `inactivity_notices` gain `environment` (the asking key's; provisioned notices are `live`), `created_at`
  *   (when it was asked for, or first provisioned), `decided_at`, `decision_note` and `decided_by` (the deciding
  *   member's user id), set by an approval or a denial, and `origin` (`provisioned` or `api`): a provisioning

@@ -50,7 +50,7 @@ interface Applicant {
 
 /**
  * The applicant's names for a staff profile. An applicant who applied through an API key may have sent neither
- * name (README, "Applications"): the profile is then named after the game user id, which reviewers can correct.
+ * name (docs/API.md, "Applications"): the profile is then named after the game user id, which reviewers can correct.
  */
 function parseApplicant(json: string): Applicant {
   const value = JSON.parse(json) as Record<string, unknown>;

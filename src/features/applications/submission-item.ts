@@ -5,7 +5,7 @@ import type { SubmissionTable } from '../../db/types.ts';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from './rules.ts';
 
 /**
- * A submission as the reviewers' queue lists it, and as an intake answers it (README, "Applications"):
+ * A submission as the reviewers' queue lists it, and as an intake answers it (docs/API.md, "Applications"):
  * optional fields that were never given are null, never absent.
  */
 

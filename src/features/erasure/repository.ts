@@ -1,5 +1,5 @@
 /**
- * The queries of an erasure (README, "Operating it", "Erasure"): the person's submissions and staff profiles,
+ * The queries of an erasure (docs/OPERATING.md, "Operating it", "Erasure"): the person's submissions and staff profiles,
  * then every stored copy that may carry their data. Copies are found by text (`like`) on the values that every
  * copy of an identity or a decision carries (the game user id, a submission id, a notice id): a full read of those tables,
  * acceptable for an operator's command that runs rarely. Each candidate is then judged exactly (scrub.ts).

@@ -1,6 +1,6 @@
 /**
  * How a stored JSON copy (a command or event payload, a webhook body, a stored idempotent response) is scrubbed of
- * one person's data (README, "Operating it", "Erasure"). Pure functions: the service finds the rows, these say
+ * one person's data (docs/OPERATING.md, "Operating it", "Erasure"). Pure functions: the service finds the rows, these say
  * what each becomes.
  *
  * - An identity object is any object whose `gameUserId` is the erased id (as text or a number). A staff member's

@@ -1,5 +1,5 @@
 /**
- * Erasure on request (README, "Operating it", "Erasure"): removes one game user's personal data everywhere the
+ * Erasure on request (docs/OPERATING.md, "Operating it", "Erasure"): removes one game user's personal data everywhere the
  * service keeps it, in one transaction, and records that it ran (counts only, never whose data it was).
  *
  * - Submissions (`game_user_id` is the id, or the applicant document says so): applicant identity fields null,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Config } from '../../shared/config.ts';
 
@@ -34,9 +34,17 @@ const VersionSchema = Type.Object(
 export interface MetadataDeps {
   readonly clock: Clock;
   readonly config: Pick<Config, 'buildId' | 'gatewayEnv'>;
+  /**
+   * The base address the request was sent to, when it is to replace the document's `servers` address (behind a
+   * trusted proxy, without PUBLIC_BASE_URL); undefined keeps the document's own.
+   */
+  readonly requestBaseUrl?: (request: FastifyRequest) => string | undefined;
 }
 
-export function metadataRoutes({ clock, config }: MetadataDeps) {
+/** Stands for the `servers` address in the document's text, replaced per request (see requestBaseUrl). */
+const SERVER_URL_SLOT = 'urn:workspace-gateway:server-url';
+
+export function metadataRoutes({ clock, config, requestBaseUrl }: MetadataDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get(
       '/health',
@@ -76,6 +84,7 @@ export function metadataRoutes({ clock, config }: MetadataDeps) {
     );
 
     let document: string | undefined;
+    let documentAround: readonly [string, string] | undefined;
     app.get(
       '/openapi.json',
       {
@@ -99,10 +108,27 @@ export function metadataRoutes({ clock, config }: MetadataDeps) {
           },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
+        const base = requestBaseUrl?.(request);
+        if (base !== undefined) {
+          documentAround ??= documentAroundServerUrl(app.swagger() as OpenApiServers);
+          return reply.type('application/json; charset=utf-8').send(documentAround.join(JSON.stringify(base)));
+        }
         document ??= JSON.stringify(app.swagger());
         return reply.type('application/json; charset=utf-8').send(document);
       },
     );
   };
+}
+
+interface OpenApiServers {
+  readonly servers?: readonly { readonly url: string }[];
+}
+
+/** The document's text before and after its `servers` address (a JSON string), to serve it with another address. */
+function documentAroundServerUrl(document: OpenApiServers): readonly [string, string] {
+  const [first, ...others] = document.servers ?? [];
+  const text = JSON.stringify({ ...document, servers: [{ ...first, url: SERVER_URL_SLOT }, ...others] });
+  const [before = '', after = ''] = text.split(JSON.stringify(SERVER_URL_SLOT));
+  return [before, after];
 }

@@ -1,5 +1,5 @@
 /**
- * Inactivity notices as managers see and decide them on the dashboard (README, "Inactivity notices"): the list
+ * Inactivity notices as managers see and decide them on the dashboard (docs/API.md, "Inactivity notices"): the list
  * of the workspaces where the caller holds `notices.decide`, and approve / deny, each in the write's transaction
  * with one command and one event. Notices are found as the review decisions find submissions.
  */

@@ -12,7 +12,7 @@ function noticeStatus(value: string): NoticeStatus {
 
 const instantOrNull = (value: number | string | null): string | null => (value === null ? null : toIso(Number(value)));
 
-/** A notice as the API shows it (README, "Inactivity notices"). */
+/** A notice as the API shows it (docs/API.md, "Inactivity notices"). */
 export function noticeView(row: NoticeRow): Notice {
   return {
     id: row.id,

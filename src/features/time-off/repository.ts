@@ -1,5 +1,5 @@
 /**
- * The queries of inactivity notices asked for by staff and decided by managers (README, "Inactivity notices").
+ * The queries of inactivity notices asked for by staff and decided by managers (docs/API.md, "Inactivity notices").
  * Overlap and decision rules hold across instances: every writer that checks a staff member's notices for an
  * overlap first locks that staff member's row (`lockStaff`; SQLite's one writer needs no lock), and every change
  * of a notice is an UPDATE conditional on the state it starts from.

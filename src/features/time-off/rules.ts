@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '../webhooks/event-types.ts';
 
-/** A notice's statuses (README, "Inactivity notices"); only `approved` lowers a requirement. */
+/** A notice's statuses (docs/API.md, "Inactivity notices"); only `approved` lowers a requirement. */
 export const NOTICE_STATUSES = ['pending', 'approved', 'denied', 'cancelled'] as const;
 export type NoticeStatus = (typeof NOTICE_STATUSES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Inactivity notices as a staff member asks for them through the chat bot (README, "Inactivity notices"): the
+ * Inactivity notices as a staff member asks for them through the chat bot (docs/API.md, "Inactivity notices"): the
  * acting chat user is identified as on `GET /v1/staff/me`; a request and a cancellation each run in the write's
  * transaction and record one command and one event.
  */
@@ -80,7 +80,7 @@ function finalized(status: string, ended: boolean): AppError {
   return new AppError('notice_finalized', `The inactivity notice is ${state}; it can no longer be cancelled.`, { status });
 }
 
-/** How a cancellation changes the notice at `now`, or why it cannot (README, "Inactivity notices"). */
+/** How a cancellation changes the notice at `now`, or why it cannot (docs/API.md, "Inactivity notices"). */
 function cancellation(notice: NoticeRow, now: number) {
   if (notice.status === 'pending') return { from: { status: 'pending' }, changes: { status: 'cancelled' } };
   if (notice.status === 'approved' && Number(notice.starts_at) > now) {

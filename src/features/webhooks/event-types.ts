@@ -1,4 +1,4 @@
-/** Every event type a webhook endpoint can subscribe to (README, "Webhooks"); `*` subscribes to all of them. */
+/** Every event type a webhook endpoint can subscribe to (docs/WEBHOOKS.md, "Webhooks"); `*` subscribes to all of them. */
 export const WEBHOOK_EVENT_TYPES = [
   'application.submission.submitted',
   'application.submission.under_review',

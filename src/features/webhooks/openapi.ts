@@ -1,7 +1,7 @@
 /**
  * The webhook events as OpenAPI 3.1 describes what an API sends rather than serves: the document's `webhooks`,
  * one POST per event type, with the Standard Webhooks headers and a body schema built from the same schemas as
- * the API answers the event's data comes from (README, "Webhooks"). Generated clients type the bodies from it.
+ * the API answers the event's data comes from (docs/WEBHOOKS.md, "Webhooks"). Generated clients type the bodies from it.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import {

@@ -1,5 +1,5 @@
 /**
- * Activity arithmetic (README, "Activity reports"): clipping shifts to periods, whole minutes, period requirements,
+ * Activity arithmetic (docs/API.md, "Activity reports"): clipping shifts to periods, whole minutes, period requirements,
  * inactivity-notice waivers and progress percentages. Pure functions over epoch milliseconds and minutes.
  */
 import { calendarDays, type Period } from './periods.ts';

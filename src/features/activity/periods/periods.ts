@@ -1,5 +1,5 @@
 /**
- * Reporting periods in a workspace time zone (README, "Activity reports").
+ * Reporting periods in a workspace time zone (docs/API.md, "Activity reports").
  *
  * Pure functions: every instant is epoch milliseconds, every zone an IANA name, and "now" is always a
  * parameter. Zone rules come from Temporal (the `temporal-polyfill` package, which hands over to a native
@@ -15,7 +15,7 @@ import { parseIsoDateTime } from '../../../shared/clock.ts';
 
 export { parseIsoDateTime };
 
-/** Longest custom range accepted: 366 × 24 h of elapsed time (README, "Activity reports"). */
+/** Longest custom range accepted: 366 × 24 h of elapsed time (docs/API.md, "Activity reports"). */
 export const MAX_CUSTOM_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
 
 /** A half-open interval `[start, end)` of epoch milliseconds, reported in `timeZone`. */
@@ -258,7 +258,7 @@ export interface PeriodQuery {
 }
 
 /**
- * Chooses the reporting period (README, "Activity reports"): `start` and `end` together override `period`; only one of them
+ * Chooses the reporting period (docs/API.md, "Activity reports"): `start` and `end` together override `period`; only one of them
  * is a 400; otherwise `period` `month` is the local month and anything else (missing, `week`, unrecognized)
  * the local week containing `now`. An empty `start`/`end` counts as present (and is then malformed).
  * @throws PeriodError (`incomplete_range`, `invalid_timestamp`, `invalid_range`, `range_too_long`)

@@ -1,5 +1,5 @@
 /**
- * Leaderboard order and keyset pages (README, "Activity reports"): `totalSeconds` descending, then `staffId` ascending.
+ * Leaderboard order and keyset pages (docs/API.md, "Activity reports"): `totalSeconds` descending, then `staffId` ascending.
  * Positions are absolute (1-based) in the whole ranked list, so later pages continue the count.
  */
 

@@ -1,5 +1,5 @@
 /**
- * In-memory report arithmetic over one staff member's shifts and notices (README, "Activity reports"). Pure
+ * In-memory report arithmetic over one staff member's shifts and notices (docs/API.md, "Activity reports"). Pure
  * functions.
  */
 import { toIso } from '../../../shared/clock.ts';

@@ -1,5 +1,5 @@
 /**
- * Activity reports (README, "Activity reports"): the self summary, per-staff aggregates and the leaderboard. Reads see
+ * Activity reports (docs/API.md, "Activity reports"): the self summary, per-staff aggregates and the leaderboard. Reads see
  * the calling key's workspace and environment only. Active shifts are reported, never added to the totals.
  */
 import type { ApiKeyActor } from '../../../shared/actor.ts';

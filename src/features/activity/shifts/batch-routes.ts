@@ -1,4 +1,4 @@
-/** HTTP glue of the game-server batch calls (README, "Game-server batch calls"). */
+/** HTTP glue of the game-server batch calls (docs/API.md, "Game-server batch calls"). */
 import type { FastifyInstance } from 'fastify';
 import type { WritePipeline } from '../../../http/idempotency.ts';
 import { errorResponses } from '../../../http/openapi.ts';

@@ -1,5 +1,5 @@
 /**
- * Schemas of the game-server batch calls (README, "Game-server batch calls"): a batch heartbeat and the stop of a
+ * Schemas of the game-server batch calls (docs/API.md, "Game-server batch calls"): a batch heartbeat and the stop of a
  * whole server.
  */
 import { Type, type Static } from '@sinclair/typebox';

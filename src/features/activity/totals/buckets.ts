@@ -5,7 +5,7 @@
  * A completed shift `[startedAt, endedAt)` adds, to every bucket it overlaps, its milliseconds clipped to the
  * bucket; it is `started` in the bucket containing its start and `carried` into every later bucket it reaches
  * (it started before that bucket's start and ends after it). A zero-length shift is `started` in the bucket
- * containing it and adds nothing else; a shift ending before it starts counts nowhere (README, "Activity
+ * containing it and adds nothing else; a shift ending before it starts counts nowhere (docs/API.md, "Activity
  * reports").
  */
 import { clipMs, type Interval } from '../periods/period-math.ts';

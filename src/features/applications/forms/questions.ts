@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { QUESTION_TYPES, type QuestionType } from '../answers.ts';
 
 /**
- * An application form's questions (README, "Applications"): the shape the provisioning document gives them in,
+ * An application form's questions (docs/API.md, "Applications"): the shape the provisioning document gives them in,
  * and the shape they are stored and answered in, every default filled in and every field present (null where it
  * does not apply to the question's type).
  */

@@ -2,7 +2,7 @@ import type { AnswerValue, StoredAnswer } from '../answers.ts';
 import type { Question } from '../forms/questions.ts';
 
 /**
- * Answers checked against a form's questions (README, "Applications"), every problem reported at once. Pure.
+ * Answers checked against a form's questions (docs/API.md, "Applications"), every problem reported at once. Pure.
  * Text is trimmed and an empty text is no answer; lengths count characters (code points) after trimming; a
  * required `boolean` answered `false` is answered. Answers are personal data: the problems name questions and
  * limits, never the value given.

@@ -90,7 +90,7 @@ export function intakeRoutes({ service, writes }: IntakeRouteDeps) {
           tags: ['applications'],
           params: ApplicantParamsSchema,
           headers: ApplicantHeadersSchema,
-          // A path segment that is not valid percent-encoding names nothing (README, "Behaviour worth knowing").
+          // A path segment that is not valid percent-encoding names nothing (docs/API.md, "Behaviour worth knowing").
           response: { 200: ApplicantSubmissionsResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
         },
       },

@@ -61,7 +61,7 @@ function storedApplicant(applicant: IntakeBody['applicant'], gameUserId: string)
 }
 
 /**
- * Applications through an API key (README, "Applications"): a submission to a form is checked and recorded with
+ * Applications through an API key (docs/API.md, "Applications"): a submission to a form is checked and recorded with
  * its command and event, in the caller's transaction; an applicant's own submissions are read.
  */
 export function createIntakeService({ db, clock }: IntakeServiceDeps) {

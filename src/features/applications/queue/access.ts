@@ -17,7 +17,7 @@ function permissionDenied(): AppError {
 }
 
 /**
- * The workspaces a queue or stats read covers, as the review operations see workspaces (README, "Application
+ * The workspaces a queue or stats read covers, as the review operations see workspaces (docs/API.md, "Application
  * review"): the selected one, when `X-Service-Workspace-Id` was sent, else every workspace the caller is a member
  * of; of those, the ones where the caller holds `applications.review` or `applications.decide`. None: 403
  * `permission_denied`.

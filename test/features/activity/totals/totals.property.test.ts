@@ -110,7 +110,7 @@ interface Expected {
   completedShifts: number;
 }
 
-/** The reference: a period's worked time straight from the raw shifts (README, "Activity reports"). */
+/** The reference: a period's worked time straight from the raw shifts (docs/API.md, "Activity reports"). */
 function reference(shifts: readonly RawShift[], period: Interval, timedOutBefore: number): Map<string, Expected> {
   const out = new Map<string, Expected>();
   for (const shift of shifts) {
