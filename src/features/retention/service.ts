@@ -12,8 +12,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:
- * bench/prune.ts measured a SQLite batch of 500 at a median of 3 to 9 ms per table, about what 100 or 250 cost,
- * and 9 to 18 ms from 1000 rows (docs/OPERATING.md, "Measured: pruning a million rows").
+ * bench/prune.ts measured a SQLite batch of 500 at a median of 2 to 9 ms per table, about what 100 or 250 cost,
+ * and 250 no better than 500 in the server; from 1000 rows the median nears 20 ms on a loaded machine
+ * (docs/OPERATING.md, "Measured: pruning a million rows").
  */
 export const PRUNE_BATCH = 500;
 
