@@ -34,7 +34,7 @@ export async function prune(args: readonly string[]): Promise<number> {
   const store = openStore(config.databaseUrl);
   try {
     await upgradeStore(store);
-    const result = await pruneOldRecords(store.db, systemClock, {
+    const result = await pruneOldRecords((job) => store.write(job), systemClock, {
       retentionDays: values.days ?? config.retentionDays,
       onBatch: progressReporter((line) => process.stderr.write(line)),
     });

@@ -51,7 +51,7 @@ export function startBackgroundJobs({ store, clock, config, log }: JobDeps): Bac
       name: 'retention-prune',
       intervalMs: PRUNE_INTERVAL_MS,
       firstRunMs: PRUNE_FIRST_RUN_MS,
-      run: () => pruneOldRecords(store.db, clock, { retentionDays: config.retentionDays }),
+      run: () => pruneOldRecords((job) => store.write(job), clock, { retentionDays: config.retentionDays }),
     });
   }
   const intervals: NodeJS.Timeout[] = [];

@@ -5,6 +5,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from '../../shared/clock.ts';
+import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import * as repository from './repository.ts';
 
@@ -49,18 +50,20 @@ export function retentionCutoff(now: number, retentionDays: number): number | nu
 
 /**
  * Deletes the records older than the retention window, table by table in PRUNED_TABLES' order, in batches of at
- * most `batch` rows, yielding to the event loop between batches. Each batch is one statement, so it commits on its
- * own: an interrupted prune leaves no partial batch, and the next one carries on. Safe when several instances run
- * it at once.
+ * most `batch` rows, yielding to the event loop between batches. Each batch is a transaction of the store's writer
+ * (`write`): on SQLite the background checkpointer can then hold it while the log starts over, where a batch
+ * written beside the writer let the log grow until a commit checkpointed it on the event loop (about 100 ms,
+ * bench/prune.ts). An interrupted prune leaves no partial batch, and the next one carries on. Safe when several
+ * instances run it at once.
  */
-export async function pruneOldRecords(db: Executor, clock: Clock, options: PruneOptions): Promise<PruneResult> {
+export async function pruneOldRecords(write: Store['write'], clock: Clock, options: PruneOptions): Promise<PruneResult> {
   const result: PruneResult = { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, events: 0, commands: 0 };
   const cutoff = retentionCutoff(clock.now(), options.retentionDays);
   if (cutoff === null) return result;
   const batch = options.batch ?? PRUNE_BATCH;
   for (const table of PRUNED_TABLES) {
     for (;;) {
-      const deleted = await DELETE_BATCH[table](db, cutoff, batch);
+      const deleted = await write((trx) => DELETE_BATCH[table](trx, cutoff, batch));
       result[table] += deleted;
       options.onBatch?.(table, result[table], deleted < batch);
       if (deleted < batch) break;

@@ -66,7 +66,7 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     await seedWorld(DEFAULT_NOW);
     const clock = new ManualClock(DEFAULT_NOW);
     const batches: string[] = [];
-    const result = await pruneOldRecords(store.db, clock, {
+    const result = await pruneOldRecords((job) => store.write(job), clock, {
       retentionDays: 180,
       batch: 2,
       onBatch: (table, deleted, done) => batches.push(`${table}:${deleted}${done ? ':done' : ''}`),
@@ -77,7 +77,7 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     expect(await countRows(store.db, ALL_TABLES)).toEqual(left);
     const pending = await store.db.selectFrom('webhook_deliveries').select('status').where('status', '=', 'pending').execute();
     expect(pending).toHaveLength(1);
-    expect(await pruneOldRecords(store.db, clock, { retentionDays: 180 })).toEqual({
+    expect(await pruneOldRecords((job) => store.write(job), clock, { retentionDays: 180 })).toEqual({
       webhook_attempts: 0,
       webhook_deliveries: 0,
       webhook_events: 0,
@@ -89,7 +89,7 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
   it('RETENTION_DAYS 0 keeps everything', async () => {
     await seedWorld(DEFAULT_NOW);
     const before = await countRows(store.db, ALL_TABLES);
-    const result = await pruneOldRecords(store.db, new ManualClock(DEFAULT_NOW), { retentionDays: 0 });
+    const result = await pruneOldRecords((job) => store.write(job), new ManualClock(DEFAULT_NOW), { retentionDays: 0 });
     expect(Object.values(result)).toEqual([0, 0, 0, 0, 0]);
     expect(await countRows(store.db, ALL_TABLES)).toEqual(before);
   });
@@ -100,12 +100,12 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     try {
       const clock = new ManualClock(DEFAULT_NOW);
       const results = await Promise.all([
-        pruneOldRecords(store.db, clock, { retentionDays: 180, batch: 1 }),
-        pruneOldRecords(other.db, clock, { retentionDays: 180, batch: 1 }),
+        pruneOldRecords((job) => store.write(job), clock, { retentionDays: 180, batch: 1 }),
+        pruneOldRecords((job) => other.write(job), clock, { retentionDays: 180, batch: 1 }),
       ]);
       const total = Object.fromEntries(PRUNED_TABLES.map((table) => [table, results[0][table] + results[1][table]]));
       // Either may stop early when the other holds the rows it would take; whatever is left, a third run takes.
-      const rest = await pruneOldRecords(store.db, clock, { retentionDays: 180 });
+      const rest = await pruneOldRecords((job) => store.write(job), clock, { retentionDays: 180 });
       for (const table of PRUNED_TABLES) expect((total[table] ?? 0) + rest[table]).toBe(removedOld[table]);
       expect(await countRows(store.db, ALL_TABLES)).toEqual(left);
     } finally {
