@@ -110,6 +110,9 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     ...process.env,
     LOG_LEVEL: 'warn',
     SHIFT_TIMEOUT_SECONDS,
+    // The dataset holds a year of recorded commands (applications-plan.ts): the retention job would prune half of
+    // it a minute into the run. bench/prune.ts measures the job on its own.
+    RETENTION_DAYS: '0',
     GATEWAY_ENV: 'benchmark',
     // The per-key rate limiter runs (its cost is part of every request) with a limit no scenario reaches.
     RATE_LIMIT_MAX: '1000000000',

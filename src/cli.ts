@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { optional, parseCommand, UsageError } from './cli/args.ts';
 import { systemClock } from './shared/clock.ts';
 import { erase, ERASE_USAGE } from './cli/erase.ts';
+import { prune, PRUNE_USAGE } from './cli/prune.ts';
 import { backup, keys, OPERATIONS_USAGE } from './cli/keys-and-backup.ts';
 import { text, uuid } from './cli/values.ts';
 import { ConfigError, loadConfig } from './shared/config.ts';
@@ -31,7 +32,7 @@ Commands:
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
                         prints a JSON result
 
-${OPERATIONS_USAGE}${ERASE_USAGE}
+${OPERATIONS_USAGE}${ERASE_USAGE}${PRUNE_USAGE}
 ${WEBHOOKS_USAGE}${TOKENS_USAGE}
 Options (override the environment):
   --port <n>            listen port (PORT, default 3000)
@@ -121,6 +122,7 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[]) => Promise<number>
   ['erase', erase],
   ['webhooks', runWebhooksCommand],
   ['tokens', tokens],
+  ['prune', prune],
 ]);
 
 /** `--help` or `-h` anywhere (before a `--`), whatever else the arguments hold. */

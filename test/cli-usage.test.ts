@@ -37,6 +37,10 @@ describe('command-line arguments', { timeout: 120_000 }, () => {
     [['erase', '--game-user-id', '1', '--game-user-id', '2'], '--game-user-id is given more than once'],
     [['erase', '--game-user-id', '1', '2'], 'erase takes no arguments, got "2"'],
     [['erase', '--gameuserid', '1'], 'erase takes no --gameuserid'],
+    [['prune', '--days=-1'], '--days must be a whole number from 0 to 36500, got "-1"'],
+    [['prune', '--days', 'x'], '--days must be a whole number from 0 to 36500, got "x"'],
+    [['prune', '--days'], '--days needs a value'],
+    [['prune', 'now'], 'prune takes no arguments, got "now"'],
   ])('%j is refused on stderr, naming the argument, with the usage and a non-zero exit', async (args, message) => {
     const res = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
     expect(res.code).not.toBe(0);

@@ -93,6 +93,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ BUILD_ID: 'b', ...env })).toThrow(pattern);
   });
 
+  it('RETENTION_DAYS is 180 days by default, 0 keeps everything, and anything but a whole number of days up to 100 years stops start-up', () => {
+    expect(loadConfig({ BUILD_ID: 'b' }).retentionDays).toBe(180);
+    expect(loadConfig({ BUILD_ID: 'b', RETENTION_DAYS: '0' }).retentionDays).toBe(0);
+    expect(loadConfig({ BUILD_ID: 'b', RETENTION_DAYS: '30' }).retentionDays).toBe(30);
+    for (const raw of ['-1', '1.5', 'forever', '36501']) {
+      expect(() => loadConfig({ BUILD_ID: 'b', RETENTION_DAYS: raw })).toThrow(/RETENTION_DAYS/);
+    }
+  });
+
   it('an invalid flag value names the flag', () => {
     expect(() => loadConfig({ BUILD_ID: 'b' }, { port: 'x' })).toThrow(/--port/);
   });

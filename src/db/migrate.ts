@@ -10,6 +10,7 @@ import * as completedIdempotencyRecords from './migrations/20261126_0007_complet
 import * as applicationForms from './migrations/20261127_0008_application_forms.ts';
 import * as inactivityNoticeRequests from './migrations/20261128_0009_inactivity_notice_requests.ts';
 import * as gatewaySigningKey from './migrations/20261129_0010_gateway_signing_key.ts';
+import * as retentionIndexes from './migrations/20261129_0011_retention_indexes.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127_0008_application_forms': applicationForms,
   '20261128_0009_inactivity_notice_requests': inactivityNoticeRequests,
   '20261129_0010_gateway_signing_key': gatewaySigningKey,
+  '20261129_0011_retention_indexes': retentionIndexes,
 };
 
 const provider: MigrationProvider = {

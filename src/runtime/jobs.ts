@@ -4,6 +4,7 @@ import type { Config } from '../shared/config.ts';
 import type { Store } from '../db/connect.ts';
 import { purgeExpiredRecords } from '../idempotency/index.ts';
 import { sweepIntervalMs, sweepTimedOutShifts } from '../features/activity/shifts/sweep.ts';
+import { pruneOldRecords } from '../features/retention/service.ts';
 
 export interface BackgroundJobs {
   stop(): void;
@@ -19,8 +20,17 @@ export interface JobDeps {
 interface Job {
   readonly name: string;
   readonly intervalMs: number;
+  /** The first run, after start; `intervalMs` when unset. */
+  readonly firstRunMs?: number;
   run(): Promise<unknown>;
 }
+
+/**
+ * The retention prune runs hourly, and a minute after start so that an instance restarted more often than hourly
+ * still prunes; an instance that finds nothing old deletes nothing, in one indexed read per table.
+ */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const PRUNE_FIRST_RUN_MS = 60 * 1000;
 
 /** Periodic maintenance of a serving instance. Every job is safe when several instances run it at once. */
 export function startBackgroundJobs({ store, clock, config, log }: JobDeps): BackgroundJobs {
@@ -36,9 +46,19 @@ export function startBackgroundJobs({ store, clock, config, log }: JobDeps): Bac
       run: () => sweepTimedOutShifts({ write: (job) => store.write(job), clock, config }),
     },
   ];
-  const timers = jobs.map((job) => {
+  if (config.retentionDays > 0) {
+    jobs.push({
+      name: 'retention-prune',
+      intervalMs: PRUNE_INTERVAL_MS,
+      firstRunMs: PRUNE_FIRST_RUN_MS,
+      run: () => pruneOldRecords((job) => store.write(job), clock, { retentionDays: config.retentionDays }),
+    });
+  }
+  const intervals: NodeJS.Timeout[] = [];
+  const firstRuns: NodeJS.Timeout[] = [];
+  for (const job of jobs) {
     let running = false;
-    const timer = setInterval(() => {
+    const tick = () => {
       if (running) return;
       running = true;
       job
@@ -47,13 +67,27 @@ export function startBackgroundJobs({ store, clock, config, log }: JobDeps): Bac
         .finally(() => {
           running = false;
         });
-    }, job.intervalMs);
-    timer.unref();
-    return timer;
-  });
+    };
+    const every = () => {
+      const timer = setInterval(tick, job.intervalMs);
+      timer.unref();
+      intervals.push(timer);
+    };
+    if (job.firstRunMs === undefined) {
+      every();
+      continue;
+    }
+    const first = setTimeout(() => {
+      tick();
+      every();
+    }, job.firstRunMs);
+    first.unref();
+    firstRuns.push(first);
+  }
   return {
     stop() {
-      for (const timer of timers) clearInterval(timer);
+      for (const timer of firstRuns) clearTimeout(timer);
+      for (const timer of intervals) clearInterval(timer);
     },
   };
 }

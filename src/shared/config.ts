@@ -52,6 +52,8 @@ export interface Config {
    * key generated on first use and stored in the database (src/keys/dashboard-token.ts).
    */
   readonly dashboardSigningKey: string | undefined;
+  /** Command and event records, webhook events, deliveries and attempts older than this many days are pruned; 0 keeps them. */
+  readonly retentionDays: number;
 }
 
 export interface WebhookTuning {
@@ -226,6 +228,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     trustProxy: trustedProxies(nonEmpty(env, 'TRUST_PROXY')),
     databasePoolSize: integerIn('DATABASE_POOL_SIZE', nonEmpty(env, 'DATABASE_POOL_SIZE') ?? '10', 1, 100),
     dashboardSigningKey: signingKeyValue('DASHBOARD_SIGNING_KEY', nonEmpty(env, 'DASHBOARD_SIGNING_KEY')),
+    retentionDays: integerIn('RETENTION_DAYS', nonEmpty(env, 'RETENTION_DAYS') ?? '180', 0, 36_500),
   });
 }
 

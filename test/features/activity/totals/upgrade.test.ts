@@ -13,6 +13,7 @@ import * as activityTotals from '../../../../src/db/migrations/20261124_0004_act
 import * as applicationForms from '../../../../src/db/migrations/20261127_0008_application_forms.ts';
 import * as noticeRequests from '../../../../src/db/migrations/20261128_0009_inactivity_notice_requests.ts';
 import * as signingKey from '../../../../src/db/migrations/20261129_0010_gateway_signing_key.ts';
+import * as retentionIndexes from '../../../../src/db/migrations/20261129_0011_retention_indexes.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -26,6 +27,7 @@ const RECORDS_MIGRATION = '20261126_0007_completed_idempotency_records';
 const FORMS_MIGRATION = '20261127_0008_application_forms';
 const NOTICES_MIGRATION = '20261128_0009_inactivity_notice_requests';
 const SIGNING_KEY_MIGRATION = '20261129_0010_gateway_signing_key';
+const RETENTION_MIGRATION = '20261129_0011_retention_indexes';
 const LATER_MIGRATIONS = [
   ACTIVITY_TOTALS_MIGRATION,
   WEBHOOKS_MIGRATION,
@@ -34,6 +36,7 @@ const LATER_MIGRATIONS = [
   FORMS_MIGRATION,
   NOTICES_MIGRATION,
   SIGNING_KEY_MIGRATION,
+  RETENTION_MIGRATION,
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -79,8 +82,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     expect(expected.length).toBeGreaterThan(0);
 
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
-    // changes), 0007 (completed idempotency records), 0008 (application forms) and 0009 (inactivity notice
-    // requests) and 0010 (the gateway signing key), which came after it, not applied.
+    // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
+    // requests), 0010 (the gateway signing key) and 0011 (retention indexes), which came after it, not applied.
+    await retentionIndexes.down(store.db as unknown as Parameters<typeof retentionIndexes.down>[0]);
     await signingKey.down(store.db as unknown as Parameters<typeof signingKey.down>[0]);
     await noticeRequests.down(store.db as unknown as Parameters<typeof noticeRequests.down>[0]);
     await applicationForms.down(store.db as unknown as Parameters<typeof applicationForms.down>[0]);

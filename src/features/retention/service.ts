@@ -1,0 +1,74 @@
+/**
+ * Retention (docs/OPERATING.md, "Retention"): command and event records, webhook events, deliveries and attempts
+ * older than RETENTION_DAYS are deleted; shifts, totals, submissions, notices and staff are never pruned. The
+ * background job (src/runtime/jobs.ts) and the `prune` command run the same deletion.
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Clock } from '../../shared/clock.ts';
+import type { Store } from '../../db/store.ts';
+import type { Executor } from '../../db/types.ts';
+import * as repository from './repository.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:
+ * bench/prune.ts measured a SQLite batch of 500 at a median of 2 to 9 ms per table, about what 100 or 250 cost,
+ * and 250 no better than 500 in the server; from 1000 rows the median nears 20 ms on a loaded machine
+ * (docs/OPERATING.md, "Measured: pruning a million rows").
+ */
+export const PRUNE_BATCH = 500;
+
+/** The tables pruned, children before their parents (each refers to the next by a foreign key). */
+export const PRUNED_TABLES = ['webhook_attempts', 'webhook_deliveries', 'webhook_events', 'events', 'commands'] as const;
+
+export type PrunedTable = (typeof PRUNED_TABLES)[number];
+
+/** Rows deleted, per table. */
+export type PruneResult = Record<PrunedTable, number>;
+
+const DELETE_BATCH: Record<PrunedTable, (db: Executor, cutoff: number, limit: number) => Promise<number>> = {
+  webhook_attempts: repository.deleteAttemptsBefore,
+  webhook_deliveries: repository.deleteDeliveriesBefore,
+  webhook_events: repository.deleteWebhookEventsBefore,
+  events: repository.deleteEventsBefore,
+  commands: repository.deleteCommandsBefore,
+};
+
+export interface PruneOptions {
+  /** Records older than this many days go; 0 keeps everything. */
+  readonly retentionDays: number;
+  readonly batch?: number;
+  /** Called after each batch with the table, its running count, and whether the table is done. */
+  readonly onBatch?: (table: PrunedTable, deleted: number, done: boolean) => void;
+}
+
+/** The instant before which records go, or null when nothing is pruned. */
+export function retentionCutoff(now: number, retentionDays: number): number | null {
+  return retentionDays === 0 ? null : now - retentionDays * DAY_MS;
+}
+
+/**
+ * Deletes the records older than the retention window, table by table in PRUNED_TABLES' order, in batches of at
+ * most `batch` rows, yielding to the event loop between batches. Each batch is a transaction of the store's writer
+ * (`write`): on SQLite the background checkpointer can then hold it while the log starts over, where a batch
+ * written beside the writer let the log grow until a commit checkpointed it on the event loop (about 100 ms,
+ * bench/prune.ts). An interrupted prune leaves no partial batch, and the next one carries on. Safe when several
+ * instances run it at once.
+ */
+export async function pruneOldRecords(write: Store['write'], clock: Clock, options: PruneOptions): Promise<PruneResult> {
+  const result: PruneResult = { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, events: 0, commands: 0 };
+  const cutoff = retentionCutoff(clock.now(), options.retentionDays);
+  if (cutoff === null) return result;
+  const batch = options.batch ?? PRUNE_BATCH;
+  for (const table of PRUNED_TABLES) {
+    for (;;) {
+      const deleted = await write((trx) => DELETE_BATCH[table](trx, cutoff, batch));
+      result[table] += deleted;
+      options.onBatch?.(table, result[table], deleted < batch);
+      if (deleted < batch) break;
+      await yieldToEventLoop();
+    }
+  }
+  return result;
+}
