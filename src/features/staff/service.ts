@@ -19,8 +19,15 @@ export interface ActingStaff {
   readonly staff: StaffProfile;
 }
 
-/** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check. */
-export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<ActingStaff> {
+/**
+ * The key's workspace after the guild check (403), and the invoking chat user's staff profile in it, if any: for an
+ * operation that checks more (its body, say) between the guild and the staff member's 404.
+ */
+export async function readActingStaff(
+  db: Executor,
+  actor: ApiKeyActor,
+  chat: ChatContext,
+): Promise<{ readonly workspace: Workspace; readonly staff: StaffProfile | undefined }> {
   // Both reads at once (one round trip fewer on PostgreSQL); the checks keep their order.
   const [workspace, staff] = await Promise.all([
     findWorkspace(db, actor.application.workspaceId),
@@ -28,6 +35,12 @@ export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat:
   ]);
   if (!workspace) throw notFound('The workspace');
   assertGuildMatches(workspace.chat, chat.guildId);
+  return { workspace, staff };
+}
+
+/** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check. */
+export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<ActingStaff> {
+  const { workspace, staff } = await readActingStaff(db, actor, chat);
   if (!staff) throw notFound('A staff profile for this chat user');
   return { workspace, staff };
 }

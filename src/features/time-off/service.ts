@@ -8,11 +8,8 @@ import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../../shared/errors.ts';
 import { isUuid, newId } from '../../shared/ids.ts';
 import { parseIsoDateTime, type Clock } from '../../shared/clock.ts';
-import { findStaffByChatUser } from '../staff/profiles.ts';
-import { resolveActingStaff, type ChatContext } from '../staff/service.ts';
-import { assertGuildMatches } from '../workspaces/chat-binding.ts';
+import { readActingStaff, resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { rankings } from '../workspaces/rankings.ts';
-import { findWorkspace } from '../workspaces/workspace.ts';
 import { noticeView } from './notice-view.ts';
 import { recordNoticeOperation, type RequestContext } from './record.ts';
 import {
@@ -107,12 +104,7 @@ export function createNoticeService({ db, clock }: NoticeServiceDeps) {
     async request(trx: Executor, actor: ApiKeyActor, { chat, body, request }: StaffNoticeInput<RequestBody>): Promise<NoticeResult> {
       const now = clock.now();
       const workspaceId = actor.application.workspaceId;
-      const [workspace, staff] = await Promise.all([
-        findWorkspace(trx, workspaceId),
-        findStaffByChatUser(trx, workspaceId, chat.actingChatUserId),
-      ]);
-      if (!workspace) throw notFound('The workspace');
-      assertGuildMatches(workspace.chat, chat.guildId);
+      const { workspace, staff } = await readActingStaff(trx, actor, chat);
       const checked = checkRequest(body, now, workspace.settings.maxNoticeDays);
       if (!staff) throw notFound('A staff profile for this chat user');
       if (staff.status !== 'active') throw new AppError('staff_inactive', 'Inactive staff cannot ask for inactivity notices.');
