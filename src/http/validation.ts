@@ -145,6 +145,9 @@ async function rejectNullBody(request: FastifyRequest): Promise<void> {
   throw validationError([{ path: 'body', message: types.length > 0 ? `must be ${types.join(',')}` : 'must not be null' }]);
 }
 
+/** The body of a write whose body is optional (no body, or an object): what was sent, or `{}` when nothing was. */
+export const optionalBody = <T extends object>(body: unknown): T => (body ?? {}) as T;
+
 type RequestPart = 'params' | 'querystring' | 'headers' | 'body';
 
 function declaredNames(schema: unknown): string[] {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { userActor } from '../../http/route-auth.ts';
+import { optionalBody } from '../../http/validation.ts';
 import {
   AcceptBodySchema,
   AcceptResponseSchema,
@@ -53,7 +54,6 @@ const errors = () =>
     422: ['submission_finalized', 'idempotency_key_reused'],
   });
 
-const optionalBody = <T extends object>(body: unknown): T => (body ?? {}) as T;
 
 export interface ApplicationRoutesDeps {
   readonly service: ApplicationService;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireJsonContentType } from '../../http/validation.ts';
+import { optionalBody, requireJsonContentType } from '../../http/validation.ts';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
@@ -52,7 +52,6 @@ function chatOf(request: FastifyRequest): ChatContext {
   return { guildId: headers['x-chat-guild-id'] ?? '', actingChatUserId: headers['x-acting-chat-user-id'] ?? '' };
 }
 
-const optionalBody = <T extends object>(body: unknown): T => (body ?? {}) as T;
 
 export interface NoticeRoutesDeps {
   readonly service: NoticeService;
