@@ -115,6 +115,14 @@ export function rowLock(db: Executor, lock: 'for no key update' | 'for update sk
   return dialectOf(db) === 'postgres' ? sql.raw(`\n${lock}`) : sql.raw('');
 }
 
+/**
+ * Locks the rows `select` reads (`for no key update`) until the transaction ends, on PostgreSQL; on SQLite, whose
+ * one writer needs no row locks, nothing runs (a SELECT would only read them).
+ */
+export async function lockRows(db: Executor, select: RawBuilder<unknown>): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql`${select}\nfor no key update`.execute(db);
+}
+
 /** Runs a `sql` template on `db` and returns its rows. */
 export async function rowsOf<R>(db: Executor, query: RawBuilder<R>): Promise<R[]> {
   return (await query.execute(db)).rows;

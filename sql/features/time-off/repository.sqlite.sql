@@ -1,6 +1,4 @@
 -- lockStaff
-select id from staff where id = +?;
--- values: ["staff-1"]
 
 -- findOverlappingNotice (request)
 select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?, +?) and "starts_at" < +? and "ends_at" > +? order by "starts_at", "id" limit +?;

@@ -5,7 +5,7 @@
  * of a notice is an UPDATE conditional on the state it starts from.
  */
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { rowLock, rowsOf } from '../../db/dialect.ts';
+import { lockRows, rowsOf } from '../../db/dialect.ts';
 import type { Executor, InactivityNoticeTable } from '../../db/types.ts';
 import type { TimeCursor } from '../../shared/paging.ts';
 
@@ -21,7 +21,7 @@ export interface NoticeItemRow extends NoticeRow {
 
 /** Locks the staff member's row until the transaction ends (PostgreSQL), serializing overlap checks for them. */
 export async function lockStaff(db: Executor, staffId: string): Promise<void> {
-  await sql`select id from staff where id = ${staffId}${rowLock(db, 'for no key update')}`.execute(db);
+  await lockRows(db, sql`select id from staff where id = ${staffId}`);
 }
 
 /**

@@ -16,8 +16,6 @@ select * from "shifts" where "application_id" = +? and "environment" = +? and "s
 -- values: ["application-1","test","server-1"]
 
 -- lockShifts
-select id from shifts where id in (select value from json_each(+?)) order by id;
--- values: ["[\"shift-1\",\"shift-2\"]"]
 
 -- recordHeartbeat
 update shifts

@@ -5,7 +5,7 @@
  */
 import type { TimeCursor } from '../../../shared/paging.ts';
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
-import { greatest, inJsonList, rowLock, rowsOf } from '../../../db/dialect.ts';
+import { greatest, inJsonList, lockRows, rowsOf } from '../../../db/dialect.ts';
 import type { Database, Executor, ShiftTable } from '../../../db/types.ts';
 import type { StoredResult } from '../../../idempotency/index.ts';
 import { idempotencyKeyLock } from '../../../idempotency/records.ts';
@@ -103,8 +103,8 @@ export async function findActiveShiftsOfServer(db: Executor, owner: ShiftOwner, 
 }
 
 /**
- * Locks the shifts' rows for the rest of the transaction, in id order (PostgreSQL; on SQLite, whose one writer
- * needs no row locks, the same statement only reads them). Every writer of several shifts takes their locks
+ * Locks the shifts' rows for the rest of the transaction, in id order (PostgreSQL; SQLite's one writer needs no
+ * row locks). Every writer of several shifts takes their locks
  * here first, and every completion locks its workspace's row only after its shift's (lifecycle.ts): writers that
  * meet then wait for each other instead of deadlocking.
  */
@@ -112,7 +112,7 @@ export async function lockShifts(db: Executor, ids: readonly string[]): Promise<
   if (ids.length === 0) return;
   // Two writers that change overlapping sets of shifts in different orders (a batch heartbeat and a server stop)
   // could each hold a row the other waits for; locked first, in id order, they wait for each other instead.
-  await sql`select id from shifts where ${inJsonList(db, 'id', ids)} order by id${rowLock(db, 'for no key update')}`.execute(db);
+  await lockRows(db, sql`select id from shifts where ${inJsonList(db, 'id', ids)} order by id`);
 }
 
 /**
