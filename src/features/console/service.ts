@@ -84,14 +84,18 @@ export function createConsoleService({ store, clock, config }: ConsoleServiceDep
 
     /**
      * The dashboard token a code is exchanged for (8 hours), or undefined when the code is unknown, used or
-     * expired. The signing key is obtained first, so a code is never spent on a token that cannot be signed.
+     * expired. The code is spent and the signing key obtained (generated on first use) in one transaction: a
+     * refused code writes nothing, and a code is never spent without the key its token is signed with.
      */
     async exchange(code: string): Promise<IssuedToken | undefined> {
       const now = clock.now();
-      const key = await obtainSigningKey(db, config.dashboardSigningKey, now);
-      const consumed = await store.write((trx) => consumeSignInCode(trx, sha256Hex(code), now));
-      if (!consumed) return undefined;
-      return issueDashboardToken(key, { userId: consumed.user_id, ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS, now });
+      const spent = await store.write(async (trx) => {
+        const consumed = await consumeSignInCode(trx, sha256Hex(code), now);
+        if (!consumed) return undefined;
+        return { userId: consumed.user_id, key: await obtainSigningKey(trx, config.dashboardSigningKey, now) };
+      });
+      if (!spent) return undefined;
+      return issueDashboardToken(spent.key, { userId: spent.userId, ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS, now });
     },
 
     /** The caller and their workspaces, each with the caller's permissions there (known ones, in their usual order). */

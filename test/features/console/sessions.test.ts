@@ -34,6 +34,18 @@ describe.each(STORE_KINDS)('POST /v1/console/sessions (%s)', (kind) => {
     return { status: res.statusCode, code: error.code, message: error.message };
   };
 
+  it('a refused exchange writes nothing: no code is spent and no signing key is generated', async () => {
+    const rows = async () => ({
+      codes: await ctx.store.db.selectFrom('console_sign_in_codes').selectAll().execute(),
+      keys: await ctx.store.db.selectFrom('gateway_signing_key').select('id').execute(),
+    });
+    await linkCode(ctx, world);
+    const before = await rows();
+    expect(before.keys).toEqual([]);
+    expect((await exchange(ctx, 'B'.repeat(43))).statusCode).toBe(401);
+    expect(await rows()).toEqual(before);
+  });
+
   it('exchanges a code for a gateway-signed dashboard token of the member, valid 8 hours', async () => {
     const code = await linkCode(ctx, world);
     const res = await exchange(ctx, code);
