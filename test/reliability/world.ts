@@ -12,7 +12,7 @@
 import type { Kysely } from 'kysely';
 import { PERMISSIONS } from '../../src/shared/actor.ts';
 import type { Database } from '../../src/db/types.ts';
-import { newId } from '../../src/shared/ids.ts';
+import { newId, randomBase62, sha256Hex } from '../../src/shared/ids.ts';
 import type { SubmissionDocument, WorkspaceDocument } from '../../src/provisioning/schema.ts';
 import { submissionDoc } from '../features/applications/helpers.ts';
 import { addSecondApplication } from '../features/activity/shifts/shift-client.ts';
@@ -76,8 +76,30 @@ export interface World {
     readonly a: { readonly approve: string; readonly deny: string; readonly cancel: string; readonly denied: string };
     readonly b: string;
   };
+  /**
+   * Console sign-in: the chat user id of A's reviewer (B's reviewer has the same one in B), and codes of sign-in
+   * links for A's reviewer: one to exchange, one already used.
+   */
+  readonly console: { readonly reviewerChatUserId: string; readonly code: string; readonly usedCode: string };
   /** Every credential secret of the world (key secrets and dashboard tokens). */
   readonly secrets: readonly string[];
+}
+
+const REVIEWER_CHAT_USER_ID = '7001';
+
+/** Sign-in link codes for the reviewer of A, stored as the gateway stores them (hash only). */
+async function signInCodes(db: Kysely<Database>, now: number): Promise<{ code: string; usedCode: string }> {
+  const code = randomBase62(43);
+  const usedCode = randomBase62(43);
+  const row = (text: string, usedAt: number | null) => ({
+    code_hash: sha256Hex(text),
+    user_id: REVIEWER_USER_ID,
+    created_at: now,
+    expires_at: now + 600_000,
+    used_at: usedAt,
+  });
+  await db.insertInto('console_sign_in_codes').values([row(code, null), row(usedCode, now)]).execute();
+  return { code, usedCode };
 }
 
 function submissions(workspace: WorkspaceDocument, docs: SubmissionDocument[]): string[] {
@@ -121,6 +143,10 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
   });
   const b = fixture.second;
   const app2 = addSecondApplication(fixture);
+  for (const member of fixture.workspace.members ?? []) {
+    if (member.userId === REVIEWER_USER_ID) member.chatUserId = REVIEWER_CHAT_USER_ID;
+  }
+  for (const member of b.workspace.members ?? []) member.chatUserId = REVIEWER_CHAT_USER_ID;
   fixture.workspace.members!.push({ userId: MULTI_USER_ID, permissions: [...PERMISSIONS] });
   b.workspace.members!.push({ userId: MULTI_USER_ID, permissions: [...PERMISSIONS] });
 
@@ -204,6 +230,7 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
     second: await dashboardToken(SECOND_REVIEWER_USER_ID),
     multi: await dashboardToken(MULTI_USER_ID),
   };
+  const codes = await signInCodes(ctx.store.db, ctx.clock.now());
   const keySecrets = [fixture, b, unapproved, featureOff, applicationsOff].flatMap((f) =>
     Object.values<FixtureKey>(f.keys).map((k) => k.secret),
   );
@@ -224,7 +251,8 @@ export async function seedWorld(ctx: Pick<TestContext, 'store' | 'clock' | 'inje
       b: { submitted: bSubmitted },
     },
     shifts,
-    secrets: [...keySecrets, app2.secret, ...Object.values(tokens)],
+    console: { reviewerChatUserId: REVIEWER_CHAT_USER_ID, ...codes },
+    secrets: [...keySecrets, app2.secret, ...Object.values(tokens), codes.code, codes.usedCode],
   };
 }
 
@@ -255,6 +283,7 @@ const COMPARED: Record<keyof Database, boolean> = {
   activity_totals_extent: true,
   activity_changes: true,
   gateway_signing_key: true,
+  console_sign_in_codes: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 

@@ -27,6 +27,7 @@ import {
   type RouteCases,
 } from './case-builders.ts';
 import { key } from './requests.ts';
+import { CONSOLE_CASES } from './console-cases.ts';
 
 const chat = (guild: string, chatUserId: string | null | undefined) => ({
   'x-chat-guild-id': guild,
@@ -403,4 +404,5 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'GET /v1/applications/submissions': QUEUE_CASES,
   'GET /v1/applications/submissions/{submissionId}': reviewCases((w) => w.submissions.a.accepted, undefined),
   'GET /v1/applications/stats': STATS_CASES,
+  ...CONSOLE_CASES,
 };

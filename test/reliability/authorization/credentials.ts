@@ -73,6 +73,8 @@ export const NOTICE_DECISIONS = [
   'POST /v1/staff/inactivity-notices/{noticeId}/deny',
 ] as const;
 export const SUBMISSION_READ = 'GET /v1/applications/submissions/{submissionId}';
+/** The signed-in member's own workspaces: answered for any authenticated user, none for a member of none. */
+export const CONSOLE_ME = 'GET /v1/console/me';
 
 export const unauthenticated = (name: string, auth: CredentialAttack['auth']): CredentialAttack => ({
   name,
@@ -142,7 +144,10 @@ export const DASHBOARD_ATTACKS: readonly CredentialAttack[] = [
     status: 404,
     code: 'not_found',
     // Reading a whole workspace needs a permission in one: they hold none.
-    byRoute: Object.fromEntries(WORKSPACE_READS.map((r) => [r, { status: 403, code: 'permission_denied' as const }])),
+    byRoute: {
+      ...Object.fromEntries(WORKSPACE_READS.map((r) => [r, { status: 403, code: 'permission_denied' as const }])),
+      [CONSOLE_ME]: { status: 200 },
+    },
   },
 ];
 
@@ -156,7 +161,7 @@ export const ISSUER_AUDIENCE_ATTACKS: readonly CredentialAttack[] = [
     status: 422,
     code: 'submission_finalized',
     byRoute: Object.fromEntries([
-      ...[...WORKSPACE_READS, SUBMISSION_READ].map((r) => [r, { status: 200 }]),
+      ...[...WORKSPACE_READS, SUBMISSION_READ, CONSOLE_ME].map((r) => [r, { status: 200 }]),
       ...NOTICE_DECISIONS.map((r) => [r, { status: 409, code: 'invalid_state_transition' as const }]),
     ]),
   },
