@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAxeViolations } from '../helpers/browser.ts';
+import { inPage, launchChromium, seriousAxeViolations } from '../helpers/browser.ts';
 import { REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 import {
@@ -53,7 +53,7 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     await page.goto(link.url);
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
     expect(page.url()).toBe(`${world.base}/console/applications`);
-    expect(await page.evaluate(() => window.location.hash)).toBe('');
+    expect(await inPage<string>(page, 'window.location.hash')).toBe('');
     const stored = await page.evaluate(() => Object.keys(sessionStorage));
     expect(stored).toContain('workspace-gateway.console.token');
     expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
@@ -74,7 +74,10 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     await page.getByLabel('Status').selectOption({ label: 'Submitted' });
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL((url) => url.searchParams.get('formId') === world.formId);
-    expect(await page.getByRole('list', { name: 'Submissions' }).getByRole('listitem').count()).toBe(3);
+    const rows = page.getByRole('list', { name: 'Submissions' }).getByRole('listitem');
+    await rows.nth(2).waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(await page.getByLabel('Form').inputValue()).toBe(world.formId);
   });
 
   it('shows hostile answers as text and runs nothing', async () => {
@@ -84,7 +87,7 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     await expect(answers.first().textContent()).resolves.toBe(SCRIPT_ANSWER);
     await expect(answers.last().textContent()).resolves.toBe(IMAGE_ANSWER);
     expect(await page.locator('main script, main img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __consoleInjected?: string }).__consoleInjected)).toBeUndefined();
+    expect(await inPage<string | undefined>(page, 'window.__consoleInjected')).toBeUndefined();
     expect(watched.dialogs).toEqual([]);
     await expectAccessible(page, 'submission');
   });
@@ -96,12 +99,12 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     let reached = false;
     for (let i = 0; i < 12 && !reached; i++) {
       await page.keyboard.press('Tab');
-      reached = (await page.evaluate(() => document.activeElement?.textContent)) === 'plain';
+      reached = (await inPage<string | null>(page, 'document.activeElement?.textContent')) === 'plain';
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Application from plain' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await inPage<string>(page, 'document.activeElement?.tagName')).toBe('H1');
 
     await page.getByLabel('Score (0 to 100, empty for none)').fill('82');
     await page.getByLabel('Reviewer notes').fill('Calm <and> thorough.');
@@ -195,7 +198,7 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
       await page.goto(`${world.base}${path}`);
       await page.locator('h1').waitFor();
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+      expect(await inPage<number>(page, 'document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(360);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });

@@ -11,7 +11,7 @@ import { PERMISSIONS } from '../../src/shared/actor.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { checkedFetch, type FetchedResponse } from '../helpers/contract.ts';
 import { runCli } from '../helpers/cli.ts';
-import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed, type Fixture } from '../helpers/fixtures.ts';
+import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed, type Fixture, type WorkspaceFixture } from '../helpers/fixtures.ts';
 import type { StoreKind } from '../helpers/stores.ts';
 import { formDoc, GOOD_ANSWERS } from '../features/applications/intake-helpers.ts';
 
@@ -23,7 +23,7 @@ export const IMAGE_ANSWER = '<img src=x onerror="window.__consoleInjected = \'im
 export interface ConsoleWorld {
   readonly ctx: TestContext;
   readonly base: string;
-  readonly fixture: Fixture;
+  readonly fixture: Fixture & { readonly second: WorkspaceFixture };
   readonly formId: string;
   /** Submissions by applicant game username (`hostile`, `plain`, `late`). */
   readonly submissions: Readonly<Record<'hostile' | 'plain' | 'late', string>>;
@@ -145,10 +145,10 @@ export async function watchedPage(browser: Browser, width = 1280): Promise<Watch
     // The browser logs every 4xx answer as an error; the pages show those themselves.
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
   });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
-    });
+  // A script the page's policy refuses shows up among the errors.
+  await page.addInitScript({
+    content:
+      "document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));",
   });
   return { context, page, requests, dialogs, errors, close: () => context.close() };
 }

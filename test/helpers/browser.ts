@@ -32,16 +32,30 @@ export interface AxeViolation {
 }
 
 /**
+ * The value of a JavaScript expression in the page (written as text: the test's TypeScript knows no DOM).
+ * @example await inPage<string>(page, 'document.activeElement?.tagName')
+ */
+export function inPage<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
+
+interface AxeResults {
+  readonly violations: ReadonlyArray<{
+    readonly id: string;
+    readonly impact: string | null;
+    readonly help: string;
+    readonly nodes: ReadonlyArray<{ readonly target: readonly unknown[] }>;
+  }>;
+}
+
+/**
  * axe-core's violations of the page as it is now, "serious" and "critical" ones only. axe is evaluated through the
  * browser's debugging protocol: a script tag would be refused by the page's Content-Security-Policy, as it should.
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
+  const result = await inPage<AxeResults>(page, 'axe.run()');
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }
