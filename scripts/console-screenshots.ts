@@ -63,6 +63,7 @@ const document = {
           id: ids.app,
           name: 'Application center',
           approved: true,
+          allowedUniverseIds: ['1'],
           features: { applications: true },
           keys: [{ id: ids.key, environment: 'live', scopes: ['applications:write'] }],
         },
@@ -117,10 +118,10 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
   const page = await context.newPage();
   const shoot = async (name: string) => {
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
       await page.waitForLoadState('networkidle');
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await page.screenshot({ path: join(OUT, `${name}-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 800 });
