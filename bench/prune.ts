@@ -39,6 +39,7 @@ const BATCH: Record<PrunedTable, (db: Kysely<Database>, cutoff: number, limit: n
   webhook_events: retention.deleteWebhookEventsBefore,
   events: retention.deleteEventsBefore,
   commands: retention.deleteCommandsBefore,
+  console_sign_in_codes: retention.deleteSignInCodesBefore,
 };
 
 /** A series 1..n as a table `n(i)`: a recursive CTE on SQLite, generate_series on PostgreSQL. */

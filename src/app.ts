@@ -20,7 +20,8 @@ import { registerOpenApi, serverUrl } from './http/openapi.ts';
 import { forwardedBaseUrl } from './http/proxy.ts';
 import { registerReferencePage } from './http/reference-page.ts';
 import { registerConsolePage } from './http/console-page.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { connectCounterStore, registerRateLimit } from './http/rate-limit.ts';
+import { createFailureLimiter } from './http/failure-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
 import { registerRouteAuth } from './http/route-auth.ts';
 import { serializerFactory } from './http/serialization.ts';
@@ -53,6 +54,8 @@ import { noticeRoutes } from './features/time-off/routes.ts';
 import { createNoticeService } from './features/time-off/service.ts';
 import { createStaffService } from './features/staff/service.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
+import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
+import { createConsoleService } from './features/console/service.ts';
 
 export interface AppDeps {
   readonly config: Config;
@@ -121,11 +124,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidators(app);
   registerJsonParser(app);
   registerErrorHandling(app);
+  const listeningUrl = () => serverUrl(config.publicBaseUrl, app.server.listening ? app.server.address() : null, config);
   await registerOpenApi(app, {
-    serverUrl: () => serverUrl(config.publicBaseUrl, app.server.listening ? app.server.address() : null, config),
+    serverUrl: listeningUrl,
     webhooks: { tag: WEBHOOKS_TAG, items: webhookDocument() },
   });
-  const rateLimiter = await registerRateLimit(app, { config, clock });
+  const counters = await connectCounterStore(app, config);
+  const rateLimiter = await registerRateLimit(app, { config, clock, redis: counters });
   const confirmKey = registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
 
   const db = store.db;
@@ -159,6 +164,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(queueRoutes({ service: createQueueService({ db }) }));
   await app.register(formRoutes(createFormService({ db })));
   await app.register(intakeRoutes({ service: createIntakeService({ db, clock }), writes }));
+  await app.register(
+    consoleRoutes({
+      service: createConsoleService({ store, clock, config }),
+      failures: createFailureLimiter({
+        name: 'console-sign-in',
+        max: SIGN_IN_FAILURES_MAX,
+        windowSeconds: SIGN_IN_FAILURES_WINDOW_SECONDS,
+        clock,
+        redis: counters,
+      }),
+      // As the OpenAPI document's `servers`: PUBLIC_BASE_URL, else the address a trusted proxy reports, else ours.
+      baseUrl: (request) =>
+        config.publicBaseUrl ?? (config.trustProxy.length > 0 ? forwardedBaseUrl(request) : undefined) ?? listeningUrl(),
+    }),
+  );
 
   return app;
 }

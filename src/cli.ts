@@ -11,6 +11,7 @@ import { openStore } from './db/connect.ts';
 import { migrationStatus } from './db/migrate.ts';
 import { runWebhooksCommand, WEBHOOKS_USAGE } from './cli/webhooks.ts';
 import { tokens, TOKENS_USAGE } from './cli/tokens.ts';
+import { consoleLink, CONSOLE_LINK_USAGE } from './cli/console-link.ts';
 import { runDemo } from './cli/demo.ts';
 import { KeyManagementError } from './keys/management.ts';
 import { applyProvisioningFile, ProvisioningError } from './provisioning/apply.ts';
@@ -33,7 +34,7 @@ Commands:
                         prints a JSON result
 
 ${OPERATIONS_USAGE}${ERASE_USAGE}${PRUNE_USAGE}
-${WEBHOOKS_USAGE}${TOKENS_USAGE}
+${WEBHOOKS_USAGE}${TOKENS_USAGE}${CONSOLE_LINK_USAGE}
 Options (override the environment):
   --port <n>            listen port (PORT, default 3000)
   --host <addr>         listen address (HOST, default 127.0.0.1)
@@ -122,6 +123,7 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[]) => Promise<number>
   ['erase', erase],
   ['webhooks', runWebhooksCommand],
   ['tokens', tokens],
+  ['console-link', consoleLink],
   ['prune', prune],
 ]);
 

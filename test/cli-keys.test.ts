@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('keys commands (%s)', { timeout: 120_000 }, (kind) =>
       applicationId,
       workspaceId: fixture.ids.workspaceId,
       environment: 'live',
-      scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write'],
+      scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write', 'console:link'],
       status: 'active',
       expiresAt: null,
     });

@@ -41,6 +41,9 @@ describe('command-line arguments', { timeout: 120_000 }, () => {
     [['prune', '--days', 'x'], '--days must be a whole number from 0 to 36500, got "x"'],
     [['prune', '--days'], '--days needs a value'],
     [['prune', 'now'], 'prune takes no arguments, got "now"'],
+    [['console-link'], 'console-link needs --user'],
+    [['console-link', '--user'], '--user needs a value'],
+    [['console-link', '--user', 'a', '--workspace', ID], 'console-link takes no --workspace'],
   ])('%j is refused on stderr, naming the argument, with the usage and a non-zero exit', async (args, message) => {
     const res = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
     expect(res.code).not.toBe(0);

@@ -18,6 +18,10 @@ select "id", "workspace_id", "game_user_id" from "staff" where "id" in ($1);
 select "id", "workspace_id", "game_user_id" from "staff" where "workspace_id" = $1 and "game_user_id" in ($2, $3);
 -- values: ["workspace-1","1001","1002"]
 
+-- findMembersByChatUsers
+select "user_id", "chat_user_id" from "members" where "workspace_id" = $1 and "chat_user_id" in ($2, $3);
+-- values: ["workspace-1","5551","5552"]
+
 -- findKeysById
 select "id", "application_id", "environment", "key_hash" from "api_keys" where "id" in ($1);
 -- values: ["key-1"]

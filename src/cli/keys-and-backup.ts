@@ -10,8 +10,8 @@ import { createKeyManagement, DEFAULT_GRACE_SECONDS } from '../keys/management.t
 
 export const OPERATIONS_USAGE = `  keys create --application <id> --environment test|live [--scope <scope>]...
                         create an API key; prints it with its secret (shown once). Scopes: activity:write,
-                        activity:read, staff:read, staff:write, applications:read, applications:write (repeat
-                        --scope or separate with commas; default: all of them)
+                        activity:read, staff:read, staff:write, applications:read, applications:write,
+                        console:link (repeat --scope or separate with commas; default: all of them)
   keys list [--application <id>]
                         list API keys (never their secrets or hashes)
   keys revoke <keyId>   revoke a key at once

@@ -7,8 +7,9 @@ import { pruneOldRecords, type PrunedTable } from '../features/retention/service
 import { upgradeStore } from '../runtime/upgrade.ts';
 
 export const PRUNE_USAGE = `  prune [--days <n>]    delete now what the retention job deletes: command and event records, webhook events,
-                        deliveries and attempts older than --days (RETENTION_DAYS, default 180; 0 keeps
-                        everything), never a pending delivery; prints the rows deleted per table as JSON
+                        deliveries and attempts, console sign-in codes older than --days (RETENTION_DAYS,
+                        default 180; 0 keeps everything), never a pending delivery; prints the rows deleted per
+                        table as JSON
 `;
 
 /** Progress goes to stderr once a prune has run this long: then a line as each table is done, and every PROGRESS_EVERY_MS. */

@@ -11,6 +11,7 @@ import * as applicationForms from './migrations/20261127_0008_application_forms.
 import * as inactivityNoticeRequests from './migrations/20261128_0009_inactivity_notice_requests.ts';
 import * as gatewaySigningKey from './migrations/20261129_0010_gateway_signing_key.ts';
 import * as retentionIndexes from './migrations/20261129_0011_retention_indexes.ts';
+import * as consoleSignIn from './migrations/20261129_0012_console_sign_in.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128_0009_inactivity_notice_requests': inactivityNoticeRequests,
   '20261129_0010_gateway_signing_key': gatewaySigningKey,
   '20261129_0011_retention_indexes': retentionIndexes,
+  '20261129_0012_console_sign_in': consoleSignIn,
 };
 
 const provider: MigrationProvider = {

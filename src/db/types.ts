@@ -36,6 +36,8 @@ export interface MemberTable {
   workspace_id: string;
   user_id: string;
   permissions: string;
+  /** The member's chat user id (1..32 digits), by which a chat bot's sign-in link finds them (migration 0012). */
+  chat_user_id: string | null;
 }
 
 export interface StaffTable {
@@ -274,6 +276,15 @@ export interface ActivityChangeTable {
   staff_id: string;
 }
 
+/** One-time codes of console sign-in links, stored as their SHA-256 (see migration 0012). */
+export interface ConsoleSignInCodeTable {
+  code_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** The key the gateway signs its own dashboard tokens with, when none is configured (see migration 0010). */
 export interface GatewaySigningKeyTable {
   id: number;
@@ -305,6 +316,7 @@ export interface Database {
   activity_totals_extent: ActivityTotalsExtentTable;
   activity_changes: ActivityChangeTable;
   gateway_signing_key: GatewaySigningKeyTable;
+  console_sign_in_codes: ConsoleSignInCodeTable;
 }
 
 export type Db = Kysely<Database>;

@@ -330,6 +330,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'staff', description: 'Staff self-service for the chat integration.' },
         { name: 'applications', description: 'Application forms and submissions (API keys), and their review by dashboard users.' },
         { name: 'activity', description: 'Shift tracking and activity reports.' },
+        { name: 'console', description: 'Signing in to the console: sign-in links, their exchange for a dashboard token, the member.' },
         ...(options.webhooks ? [options.webhooks.tag] : []),
       ],
       components: { securitySchemes: SECURITY_SCHEMES },

@@ -15,8 +15,10 @@ export interface RateLimiter {
 }
 
 export interface RateLimitDeps {
-  readonly config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds' | 'redisUrl'>;
+  readonly config: Pick<Config, 'rateLimitMax' | 'rateLimitWindowSeconds'>;
   readonly clock: Clock;
+  /** The shared counters (REDIS_URL, connectCounterStore); in memory when absent. */
+  readonly redis?: Redis | undefined;
 }
 
 /** Redis keys are `wsg:rl:<key|user>:<id>:<window start, epoch ms>`. */
@@ -28,6 +30,20 @@ const REDIS_CONNECT_WAIT_MS = 2000;
 function principal(actor: Actor | null): string {
   if (!actor) throw new Error('rate limit checked before authentication');
   return actor.kind === 'apiKey' ? `key:${actor.keyId}` : `user:${actor.userId}`;
+}
+
+/**
+ * The Redis of REDIS_URL, which holds the counters every instance shares (this request rate limit and the
+ * failure limits of failure-limit.ts), disconnected when the app closes; undefined without REDIS_URL.
+ */
+export async function connectCounterStore(
+  app: FastifyInstance,
+  config: Pick<Config, 'redisUrl'>,
+): Promise<Redis | undefined> {
+  if (!config.redisUrl) return undefined;
+  const redis = await connectRedis(config.redisUrl);
+  app.addHook('onClose', async () => redis.disconnect());
+  return redis;
 }
 
 /** Connects, waiting for at most REDIS_CONNECT_WAIT_MS: ioredis goes on reconnecting in the background. */
@@ -52,15 +68,13 @@ async function connectRedis(url: string): Promise<Redis> {
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  { config, clock }: RateLimitDeps,
+  { config, clock, redis }: RateLimitDeps,
 ): Promise<RateLimiter | null> {
   if (config.rateLimitMax === 0) return null;
   const limit = config.rateLimitMax;
   const windowSeconds = config.rateLimitWindowSeconds;
   const windowMs = windowSeconds * 1000;
   const windowStart = (now: number): number => Math.floor(now / windowMs) * windowMs;
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
-  if (redis) app.addHook('onClose', async () => redis.disconnect());
   await app.register(fastifyRateLimit, {
     global: false,
     max: limit,

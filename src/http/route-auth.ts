@@ -8,7 +8,11 @@ import type { RateLimiter } from './rate-limit.ts';
 
 /** Declared on each route (`config.auth`); checked in one hook, and turned into the route's OpenAPI security. */
 export type RouteAuth =
-  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'none';
+      /** The route answers with `meta`: `X-Correlation-Id` is read (400 when malformed) as on authenticated routes. */
+      readonly correlationId?: boolean;
+    }
   | {
       readonly kind: 'apiKey';
       readonly scope?: Scope;
@@ -125,7 +129,7 @@ export function registerRouteAuth(
 
   app.addHook('preValidation', async (request) => {
     const auth = request.routeOptions.config.auth;
-    if (!auth || auth.kind === 'none') return;
+    if (!auth || (auth.kind === 'none' && auth.correlationId !== true)) return;
     const raw = request.headers['x-correlation-id'];
     if (raw === undefined) {
       request.correlationId = request.id;

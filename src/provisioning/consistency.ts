@@ -2,7 +2,7 @@ import { hashApiKey } from '../keys/api-key.ts';
 import { ENTITY_LABELS, ownersOf, type EntityEntry, type EntityKind } from './entities.ts';
 import { jsonPath, type ProvisioningIssue } from './errors.ts';
 import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';
-import { pendingKey, type OwnedKind, type Snapshot } from './snapshot.ts';
+import { memberChatKey, pendingKey, type OwnedKind, type Snapshot } from './snapshot.ts';
 
 /**
  * Rules that need the database as well as the document: references resolve within their workspace, entities
@@ -21,6 +21,7 @@ export function consistencyIssues(
   checkSlugs(document, snapshot, report);
   checkGameUserIds(document, snapshot, report);
   checkPendingSubmissions(document, snapshot, report);
+  checkMemberChatUsers(document, snapshot, report);
   return issues;
 }
 
@@ -186,6 +187,26 @@ function checkPendingSubmissions(document: ProvisioningDocument, snapshot: Snaps
         report(path, `the applicant already has submission ${stored} awaiting review on this form`);
       }
       if (first === undefined) inDocument.set(key, path);
+    });
+  });
+}
+
+/**
+ * A chat user id names at most one member of a workspace (a chat bot's sign-in link finds the member by it): a
+ * document member may not take one an existing member keeps. A holder listed in this same document keeps only
+ * what the document gives it (two members of the document with one chat user id are document.ts's issue).
+ */
+function checkMemberChatUsers(document: ProvisioningDocument, snapshot: Snapshot, report: Report): void {
+  document.workspaces.forEach((workspace, w) => {
+    const listed = new Set((workspace.members ?? []).map((m) => m.userId));
+    (workspace.members ?? []).forEach((member, i) => {
+      if (member.chatUserId == null) return;
+      const holder = snapshot.memberByChatUser.get(memberChatKey(workspace.id, member.chatUserId));
+      if (holder === undefined || listed.has(holder)) return;
+      report(
+        jsonPath('workspaces', w, 'members', i, 'chatUserId'),
+        `chatUserId "${member.chatUserId}" is already used by member "${holder}" of this workspace`,
+      );
     });
   });
 }

@@ -158,6 +158,15 @@ function checkDuplicates(document: ProvisioningDocument, report: IssueSink): voi
     const at = (list: string, i: number, field: string) => jsonPath('workspaces', w, list, i, field);
     const members = (workspace.members ?? []).map((value, i) => ({ value, path: at('members', i, 'userId') }));
     checkUnique(members, (m) => m.userId, (m, first) => `member "${m.userId}" is listed twice; first at ${first}`, report);
+    const chatMembers = (workspace.members ?? []).flatMap((value, i) =>
+      value.chatUserId == null ? [] : [{ value: value.chatUserId, path: at('members', i, 'chatUserId') }],
+    );
+    checkUnique(
+      chatMembers,
+      (chatUserId) => chatUserId,
+      (chatUserId, first) => `chatUserId "${chatUserId}" is already used by the member at ${first}`,
+      report,
+    );
     const staff = (workspace.staff ?? []).map((value, i) => ({ value, path: at('staff', i, 'gameUserId') }));
     checkUnique(
       staff,

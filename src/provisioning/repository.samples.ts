@@ -41,6 +41,7 @@ export const samples = {
   findOwners: (db) => provisioning.findOwners(db, 'departments', ['department-1', 'department-2']),
   findStaffById: (db) => provisioning.findStaffById(db, [STAFF]),
   findStaffByGameUsers: (db) => provisioning.findStaffByGameUsers(db, WORKSPACE, ['1001', '1002']),
+  findMembersByChatUsers: (db) => provisioning.findMembersByChatUsers(db, WORKSPACE, ['5551', '5552']),
   findKeysById: (db) => provisioning.findKeysById(db, ['key-1']),
   findKeysByHash: (db) => provisioning.findKeysByHash(db, ['key-hash']),
   findPendingSubmissions: (db) => provisioning.findPendingSubmissions(db, ['form-1']),

@@ -64,6 +64,16 @@ export async function findStaffByGameUsers(db: Executor, workspaceId: string, ga
     .execute();
 }
 
+/** Members of the workspace holding one of the chat user ids. */
+export async function findMembersByChatUsers(db: Executor, workspaceId: string, chatUserIds: readonly string[]) {
+  return db
+    .selectFrom('members')
+    .select(['user_id', 'chat_user_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('chat_user_id', 'in', [...chatUserIds])
+    .execute();
+}
+
 export async function findKeysById(db: Executor, ids: readonly string[]) {
   return db.selectFrom('api_keys').select(['id', 'application_id', 'environment', 'key_hash']).where('id', 'in', [...ids]).execute();
 }

@@ -64,7 +64,12 @@ export function departmentRow(workspaceId: string, department: DepartmentDocumen
 }
 
 export function memberRow(workspaceId: string, member: MemberDocument): MemberTable {
-  return { workspace_id: workspaceId, user_id: member.userId, permissions: JSON.stringify(member.permissions) };
+  return {
+    workspace_id: workspaceId,
+    user_id: member.userId,
+    permissions: JSON.stringify(member.permissions),
+    chat_user_id: member.chatUserId ?? null,
+  };
 }
 
 export function staffRow(workspaceId: string, staff: StaffDocument, now: number): StaffTable {

@@ -63,9 +63,14 @@ export const DepartmentSchema = Strict({
   weeklyRequiredMinutes: Type.Optional(Nullable(Minutes)),
 });
 
+/** A chat user id as a member carries it: 1 to 32 digits. */
+export const MEMBER_CHAT_USER_ID_PATTERN = '^[0-9]{1,32}$';
+
 export const MemberSchema = Strict({
   userId: Text(255),
   permissions: Type.Array(StringEnum(PERMISSIONS), { uniqueItems: true }),
+  /** The member's chat user id: a chat bot's console sign-in link finds the member by it (unique in the workspace). */
+  chatUserId: Type.Optional(Nullable(Type.String({ pattern: MEMBER_CHAT_USER_ID_PATTERN }))),
 });
 
 export const StaffSchema = Strict({

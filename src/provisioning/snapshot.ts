@@ -4,6 +4,7 @@ import type { EntityEntry, EntityKind } from './entities.ts';
 import {
   findKeysByHash,
   findKeysById,
+  findMembersByChatUsers,
   findOwners,
   findPendingSubmissions,
   findStaffByGameUsers,
@@ -31,6 +32,23 @@ export interface Snapshot {
    * by pendingKey(form, applicant): at most one each (`submissions_one_pending`).
    */
   readonly pendingSubmissions: ReadonlyMap<string, string>;
+  /** Members of the document's workspaces holding a chat user id the document gives a member, by memberChatKey. */
+  readonly memberByChatUser: ReadonlyMap<string, string>;
+}
+
+/** The key of a member's chat user id in a workspace. */
+export function memberChatKey(workspaceId: string, chatUserId: string): string {
+  return `${workspaceId}\n${chatUserId}`;
+}
+
+async function loadMembersByChatUser(db: Executor, document: ProvisioningDocument): Promise<Map<string, string>> {
+  const holders = new Map<string, string>();
+  for (const workspace of document.workspaces) {
+    const chatUserIds = new Set((workspace.members ?? []).flatMap((m) => (m.chatUserId == null ? [] : [m.chatUserId])));
+    const rows = await inChunks(chatUserIds, (chunk) => findMembersByChatUsers(db, workspace.id, chunk));
+    for (const row of rows) if (row.chat_user_id !== null) holders.set(memberChatKey(workspace.id, row.chat_user_id), row.user_id);
+  }
+  return holders;
 }
 
 /** The key of an applicant's pending submission to a form (provisioned submissions are live). */
@@ -175,5 +193,6 @@ export async function loadSnapshot(
     staff,
     ...(await loadKeys(db, document, ids('key'))),
     pendingSubmissions: await loadPendingSubmissions(db, document),
+    memberByChatUser: await loadMembersByChatUser(db, document),
   };
 }

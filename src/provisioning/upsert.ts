@@ -40,7 +40,11 @@ export const DEPARTMENTS: Upsert<'departments'> = {
   conflict: ['id'],
   update: ['name', 'weekly_required_minutes'],
 };
-export const MEMBERS: Upsert<'members'> = { table: 'members', conflict: ['workspace_id', 'user_id'], update: ['permissions'] };
+export const MEMBERS: Upsert<'members'> = {
+  table: 'members',
+  conflict: ['workspace_id', 'user_id'],
+  update: ['permissions', 'chat_user_id'],
+};
 export const STAFF: Upsert<'staff'> = {
   table: 'staff',
   conflict: ['id'],

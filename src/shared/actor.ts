@@ -14,6 +14,7 @@ export const SCOPES = [
   'staff:write',
   'applications:read',
   'applications:write',
+  'console:link',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

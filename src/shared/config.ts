@@ -52,7 +52,10 @@ export interface Config {
    * key generated on first use and stored in the database (src/keys/dashboard-token.ts).
    */
   readonly dashboardSigningKey: string | undefined;
-  /** Command and event records, webhook events, deliveries and attempts older than this many days are pruned; 0 keeps them. */
+  /**
+   * Command and event records, webhook events, deliveries and attempts, and console sign-in codes older than this
+   * many days are pruned; 0 keeps them.
+   */
   readonly retentionDays: number;
 }
 

@@ -41,7 +41,7 @@ describe.each(STORE_KINDS)('GET /v1/integration (%s)', (kind) => {
       application: { id: fixture.ids.applicationId, name: 'Acme game' },
       workspace: { id: fixture.ids.workspaceId, name: 'Acme workspace', slug: fixture.workspace.slug },
       environment: 'test',
-      scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write'],
+      scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write', 'console:link'],
       features: { activity: true, applications: true },
       chat: { connected: true, guildId: '900001', status: 'connected', connectedAt: '2026-01-01T00:00:00.000Z' },
     });

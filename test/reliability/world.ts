@@ -255,6 +255,7 @@ const COMPARED: Record<keyof Database, boolean> = {
   activity_totals_extent: true,
   activity_changes: true,
   gateway_signing_key: true,
+  console_sign_in_codes: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 

@@ -1,20 +1,24 @@
-// Three chat-bot commands. `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
+// Four chat-bot commands. `/activity`: the asking member's week and the top of the workspace's weekly leaderboard.
 // `/application`: an applicant's "what happened to my application?", from their newest submission.
 // `/loa`: a staff member's time off: ask, list, cancel (loa.ts).
-// Wire `activityCommand`, `applicationCommand` and `loaCommand` to your chat library's command handlers; each
-// returns the message to post.
+// `/review`: a reviewer's or manager's console sign-in link, answered privately (review.ts).
+// Wire `activityCommand`, `applicationCommand`, `loaCommand` and `reviewCommand` to your chat library's command
+// handlers; each returns the message to post (`reviewCommand` one to send as an ephemeral reply).
 //
 //   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts <guildId> <chatUserId>
 //   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts application <gameUserId>
 //   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts loa <guildId> <chatUserId> list
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts review <guildId> <chatUserId>
 //
 // (Node runs the TypeScript file as it is; compiled to chat-bot.js, the same commands run it.)
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.ts';
 import { LOA_USAGE, loaCommand, parseLoa } from './loa.ts';
+import { reviewCommand } from './review.ts';
 
 export { loaCommand, parseLoa, type LoaCommand } from './loa.ts';
+export { reviewCommand, type PrivateReply } from './review.ts';
 
 /** Who ran the command, as the chat platform reports it. */
 export interface CommandContext {
@@ -93,6 +97,7 @@ const USAGE = [
   '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts application <gameUserId>',
   '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts loa <guildId> <chatUserId> ask <first day> <last day> <reason>',
   '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts loa <guildId> <chatUserId> list | cancel <notice id>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts review <guildId> <chatUserId>',
   '',
 ].join('\n');
 
@@ -101,6 +106,9 @@ async function answerFor(gateway: GatewayClient, args: readonly string[]): Promi
   const [first, second, third, ...rest] = args;
   if (!first || !second) return null;
   if (first === 'application') return args.length === 2 ? applicationCommand(gateway, second) : null;
+  if (first === 'review') {
+    return args.length === 3 && third ? (await reviewCommand(gateway, { guildId: second, chatUserId: third })).content : null;
+  }
   if (first !== 'loa') return args.length === 2 ? activityCommand(gateway, { guildId: first, chatUserId: second }) : null;
   if (!third) return null;
   const command = parseLoa(rest);

@@ -1,5 +1,6 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './openapi.ts';
+import { SIGN_IN_PATHS } from './console.ts';
 import { gatewayOperations, type GatewayOperations } from './operations.ts';
 import { retryingFetch, type FetchLike, type RetryOptions } from './retry.ts';
 
@@ -23,10 +24,13 @@ export type GatewayClient = GatewayOperations & {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Gives a write sent through `api` without an Idempotency-Key a new one (its retries then reuse it). */
+/**
+ * Gives a write sent through `api` without an Idempotency-Key a new one (its retries then reuse it); not the
+ * console's sign-in operations, which take none.
+ */
 const idempotencyKeys: Middleware = {
-  onRequest({ request }) {
-    if (WRITE_METHODS.has(request.method) && !request.headers.get('idempotency-key')) {
+  onRequest({ request, schemaPath }) {
+    if (WRITE_METHODS.has(request.method) && !SIGN_IN_PATHS.has(schemaPath) && !request.headers.get('idempotency-key')) {
       request.headers.set('idempotency-key', globalThis.crypto.randomUUID());
     }
     return request;

@@ -665,6 +665,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/console/sign-in-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a one-time console sign-in link for the acting chat user
+         * @description Scope `console:link`. The acting chat user is identified as on `GET /v1/staff/me`: both chat headers are required (400), the guild must be the connected one (403 `guild_mismatch` / `chat_not_connected`). The member of the key's workspace whose `chatUserId` (provisioning) is the acting chat user gets the link; none is 404 `not_found`. No body, or `{}`. No `Idempotency-Key`: every call makes a new link (a retry makes another; each works on its own). The link signs the member in once, within 10 minutes; its code is stored only as a SHA-256 hash. A chat bot sends it to the member privately (an ephemeral message or a direct message), never to a channel.
+         */
+        post: operations["createConsoleSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a sign-in link's code for a dashboard token
+         * @description No credential: the code is the credential. A code is usable once, within 10 minutes of its link: an unknown, used or expired code is 401 `unauthenticated`, the same answer for all three, and of two exchanges of one code at once exactly one gets a token. The token is a dashboard token signed by the gateway (`sub` = the member's `userId`, valid 8 hours) that every dashboard operation accepts like an identity provider's. Failed exchanges are counted per client address: after 10 in a 60-second window (fixed on the clock), every exchange from that address is 429 `rate_limited` with `Retry-After` until the window ends, a valid code included. Not subject to the per-credential rate limit.
+         */
+        post: operations["createConsoleSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member and their workspaces
+         * @description Dashboard token, the gateway's own (a console sign-in, `tokens create`) or the identity provider's. The caller's `userId` and the workspaces they are a member of, each with their permissions there, ordered by name then id (empty when none), so a page offers only what the member may do. `X-Service-Workspace-Id` is not needed (when sent, it must name one of them: 403 `workspace_access_denied`).
+         */
+        get: operations["getConsoleMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "application.submission.submitted": {
@@ -1320,7 +1380,8 @@ export interface operations {
                      *           "staff:read",
                      *           "staff:write",
                      *           "applications:read",
-                     *           "applications:write"
+                     *           "applications:write",
+                     *           "console:link"
                      *         ],
                      *         "features": {
                      *           "activity": true,
@@ -1354,7 +1415,7 @@ export interface operations {
                             };
                             environment: "test" | "live";
                             /** @description Scopes of the calling key. */
-                            scopes: ("activity:write" | "activity:read" | "staff:read" | "staff:write" | "applications:read" | "applications:write")[];
+                            scopes: ("activity:write" | "activity:read" | "staff:read" | "staff:write" | "applications:read" | "applications:write" | "console:link")[];
                             /** @description Feature flags of the application (known features: `activity`, `applications`). */
                             features: {
                                 [key: string]: boolean;
@@ -8521,6 +8582,507 @@ export interface operations {
             };
             /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createConsoleSignInLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required (400). Must equal the workspace's connected guild; a consistency check only.
+                 * @example 1234
+                 */
+                "x-chat-guild-id": string;
+                /**
+                 * @description Required (400). Chat user id of the invoking staff member.
+                 * @example 5551
+                 */
+                "x-acting-chat-user-id": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Optional: no body, or `{}`. Unknown properties are rejected (400). */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description A new one-time sign-in link for the acting chat user. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "url": "https://gateway.example.com/console/sign-in#code=7Hq2LmX9cTz4Rb8Kw1NpQs3VxY5Za6Bc8De0Fg2Hi4J",
+                     *         "expiresAt": "2026-03-11T12:10:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description PUBLIC_BASE_URL (else the address the gateway is reached at) + `/console/sign-in#code=<code>`: the code, 43 random base62 characters, travels in the fragment, which browsers never send to a server. Send it to the member privately; whoever holds it can sign in as them until it is used or expires. */
+                            url: string;
+                            /**
+                             * Format: date-time
+                             * @description When the link stops working: 10 minutes after it was made.
+                             */
+                            expiresAt: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `insufficient_scope`, `application_not_approved`, `guild_mismatch`, `chat_not_connected`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "7Hq2LmX9cTz4Rb8Kw1NpQs3VxY5Za6Bc8De0Fg2Hi4J"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The code of a sign-in link (what follows `#code=` in its address). */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A dashboard token for the member the code was made for. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJ3b3Jrc3BhY2UtZ2F0ZXdheSJ9.c2lnbmF0dXJl",
+                     *         "expiresAt": "2026-03-11T20:00:00.000Z",
+                     *         "userId": "user-reviewer"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description A dashboard token (JWT, HS256, signed with a key only the gateway holds, `sub` = `userId`), valid 8 hours: send it as `Authorization: Bearer <token>` to every dashboard operation. */
+                            token: string;
+                            /**
+                             * Format: date-time
+                             * @description When the token expires (8 hours after the exchange).
+                             */
+                            expiresAt: string;
+                            /** @description The member the link was made for. */
+                            userId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getConsoleMe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller and their workspaces. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "userId": "user-reviewer",
+                     *         "workspaces": [
+                     *           {
+                     *             "id": "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918",
+                     *             "name": "Acme",
+                     *             "permissions": [
+                     *               "applications.review",
+                     *               "applications.decide",
+                     *               "staff.create",
+                     *               "notices.decide"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+                     *             "name": "Beta",
+                     *             "permissions": [
+                     *               "applications.review"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The dashboard token's subject. */
+                            userId: string;
+                            /** @description The workspaces the caller is a member of, ordered by name then id; empty for none. */
+                            workspaces: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @description What the caller may do in this workspace. */
+                                permissions: ("applications.review" | "applications.decide" | "staff.create" | "notices.decide")[];
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`. */
+            403: {
                 headers: {
                     /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
                     "x-request-id": string;

@@ -3,6 +3,7 @@ import type { paths } from './openapi.ts';
 import { write, type CallOptions, type ChatContext, type ReviewOptions, type ReviewReadOptions, type WriteOptions } from './call-options.ts';
 import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.ts';
 import { timeOffOperations } from './time-off.ts';
+import { consoleOperations } from './console.ts';
 
 export type { CallOptions, ChatContext, ReviewOptions, ReviewReadOptions, WriteOptions } from './call-options.ts';
 
@@ -238,6 +239,9 @@ export function gatewayOperations(api: Api) {
 
     // Inactivity notices (time off): asked for through a bot's API key, decided with a dashboard token.
     ...timeOffOperations(api),
+
+    // Console sign-in: links through a bot's API key, their exchange, and the signed-in member.
+    ...consoleOperations(api),
   };
 }
 

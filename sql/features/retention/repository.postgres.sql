@@ -49,3 +49,11 @@ delete from commands where id in (
     and not exists (select 1 from events as e where e.command_id = c.id)
   order by c.created_at limit $2 for update skip locked);
 -- values: [1757678400000,500]
+
+-- deleteSignInCodesBefore
+select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
+  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin;
+-- values: []
+delete from console_sign_in_codes where code_hash in (
+  select c.code_hash from console_sign_in_codes as c where c.expires_at < $1 order by c.expires_at limit $2 for update skip locked);
+-- values: [1757678400000,500]

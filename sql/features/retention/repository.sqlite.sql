@@ -34,3 +34,8 @@ delete from commands where id in (
     and not exists (select 1 from events as e where e.command_id = c.id)
   order by c.created_at limit +? );
 -- values: [1757678400000,500]
+
+-- deleteSignInCodesBefore
+delete from console_sign_in_codes where code_hash in (
+  select c.code_hash from console_sign_in_codes as c where c.expires_at < +? order by c.expires_at limit +? );
+-- values: [1757678400000,500]

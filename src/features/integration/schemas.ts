@@ -31,7 +31,7 @@ export const IntegrationResponseSchema = {
         application: { id: '2d4f6a8c-1b3d-4e5f-8a7b-9c0d1e2f3a4b', name: 'Main game' },
         workspace: { id: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918', name: 'Acme', slug: 'acme' },
         environment: 'test',
-        scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write'],
+        scopes: ['activity:write', 'activity:read', 'staff:read', 'staff:write', 'applications:read', 'applications:write', 'console:link'],
         features: { activity: true, applications: true },
         chat: { connected: true, guildId: '1234', status: 'connected', connectedAt: '2026-01-01T00:00:00.000Z' },
       },

@@ -9,4 +9,5 @@ export const samples = {
   deleteWebhookEventsBefore: (db) => retention.deleteWebhookEventsBefore(db, CUTOFF, 500),
   deleteEventsBefore: (db) => retention.deleteEventsBefore(db, CUTOFF, 500),
   deleteCommandsBefore: (db) => retention.deleteCommandsBefore(db, CUTOFF, 500),
+  deleteSignInCodesBefore: (db) => retention.deleteSignInCodesBefore(db, CUTOFF, 500),
 } satisfies Samples<typeof retention>;

@@ -90,3 +90,12 @@ export function deleteCommandsBefore(db: Executor, cutoff: number, limit: number
   order by c.created_at limit ${limit} ${skipLocked(db)})`,
   );
 }
+
+/** Console sign-in codes that expired before `cutoff`, used or not (a code is useless once expired). */
+export function deleteSignInCodesBefore(db: Executor, cutoff: number, limit: number): Promise<number> {
+  return deleted(
+    db,
+    sql`delete from console_sign_in_codes where code_hash in (
+  select c.code_hash from console_sign_in_codes as c where c.expires_at < ${cutoff} order by c.expires_at limit ${limit} ${skipLocked(db)})`,
+  );
+}

@@ -1,6 +1,6 @@
 /**
  * Retention (docs/OPERATING.md, "Retention"): command and event records, webhook events, deliveries and attempts
- * older than RETENTION_DAYS are deleted; shifts, totals, submissions, notices and staff are never pruned. The
+ * older than RETENTION_DAYS are deleted, and console sign-in codes that expired before then (used or not); shifts, totals, submissions, notices and staff are never pruned. The
  * background job (src/runtime/jobs.ts) and the `prune` command run the same deletion.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -19,8 +19,18 @@ const DAY_MS = 86_400_000;
  */
 export const PRUNE_BATCH = 500;
 
-/** The tables pruned, children before their parents (each refers to the next by a foreign key). */
-export const PRUNED_TABLES = ['webhook_attempts', 'webhook_deliveries', 'webhook_events', 'events', 'commands'] as const;
+/**
+ * The tables pruned, children before their parents (each of the first five refers to the next by a foreign key;
+ * the sign-in codes stand alone).
+ */
+export const PRUNED_TABLES = [
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_events',
+  'events',
+  'commands',
+  'console_sign_in_codes',
+] as const;
 
 export type PrunedTable = (typeof PRUNED_TABLES)[number];
 
@@ -33,6 +43,7 @@ const DELETE_BATCH: Record<PrunedTable, (db: Executor, cutoff: number, limit: nu
   webhook_events: repository.deleteWebhookEventsBefore,
   events: repository.deleteEventsBefore,
   commands: repository.deleteCommandsBefore,
+  console_sign_in_codes: repository.deleteSignInCodesBefore,
 };
 
 export interface PruneOptions {
@@ -57,7 +68,14 @@ export function retentionCutoff(now: number, retentionDays: number): number | nu
  * instances run it at once.
  */
 export async function pruneOldRecords(write: Store['write'], clock: Clock, options: PruneOptions): Promise<PruneResult> {
-  const result: PruneResult = { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, events: 0, commands: 0 };
+  const result: PruneResult = {
+    webhook_attempts: 0,
+    webhook_deliveries: 0,
+    webhook_events: 0,
+    events: 0,
+    commands: 0,
+    console_sign_in_codes: 0,
+  };
   const cutoff = retentionCutoff(clock.now(), options.retentionDays);
   if (cutoff === null) return result;
   const batch = options.batch ?? PRUNE_BATCH;

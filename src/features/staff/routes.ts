@@ -1,13 +1,26 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor } from '../../http/route-auth.ts';
 import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.ts';
-import type { StaffService } from './service.ts';
+import type { ChatContext, StaffService } from './service.ts';
+
+/**
+ * The acting chat user's headers, as every operation of the acting chat user reads them (after its schema, which
+ * spreads ChatHeadersSchema, required both).
+ */
+export function chatContext(request: FastifyRequest): ChatContext {
+  const headers = request.headers;
+  const value = (name: string) => {
+    const raw = headers[name];
+    return Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
+  };
+  return { guildId: value('x-chat-guild-id'), actingChatUserId: value('x-acting-chat-user-id') };
+}
 
 export function staffRoutes(service: StaffService) {
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<{ Headers: { 'x-chat-guild-id': string; 'x-acting-chat-user-id': string } }>(
+    app.get(
       '/v1/staff/me',
       {
         config: { auth: { kind: 'apiKey', scope: 'staff:read' } },
@@ -23,13 +36,7 @@ export function staffRoutes(service: StaffService) {
           response: { 200: StaffMeResponseSchema, ...errorResponses({ 403: ['guild_mismatch', 'chat_not_connected'], 404: ['not_found'] }) },
         },
       },
-      async (request) => {
-        const data = await service.me(apiKeyActor(request), {
-          guildId: request.headers['x-chat-guild-id'],
-          actingChatUserId: request.headers['x-acting-chat-user-id'],
-        });
-        return envelope(request, data);
-      },
+      async (request) => envelope(request, await service.me(apiKeyActor(request), chatContext(request))),
     );
   };
 }

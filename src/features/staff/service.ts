@@ -20,6 +20,17 @@ export interface ActingStaff {
 }
 
 /**
+ * The key's workspace after the guild check (403 `guild_mismatch` / `chat_not_connected`): what every operation
+ * of the acting chat user checks first (`GET /v1/staff/me`, time off, console sign-in links).
+ */
+export async function readChatWorkspace(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<Workspace> {
+  const workspace = await findWorkspace(db, actor.application.workspaceId);
+  if (!workspace) throw notFound('The workspace');
+  assertGuildMatches(workspace.chat, chat.guildId);
+  return workspace;
+}
+
+/**
  * The key's workspace after the guild check (403), and the invoking chat user's staff profile in it, if any: for an
  * operation that checks more (its body, say) between the guild and the staff member's 404.
  */
@@ -28,13 +39,11 @@ export async function readActingStaff(
   actor: ApiKeyActor,
   chat: ChatContext,
 ): Promise<{ readonly workspace: Workspace; readonly staff: StaffProfile | undefined }> {
-  // Both reads at once (one round trip fewer on PostgreSQL); the checks keep their order.
+  // Both reads at once (one round trip fewer on PostgreSQL); the guild's refusal comes first.
   const [workspace, staff] = await Promise.all([
-    findWorkspace(db, actor.application.workspaceId),
+    readChatWorkspace(db, actor, chat),
     findStaffByChatUser(db, actor.application.workspaceId, chat.actingChatUserId),
   ]);
-  if (!workspace) throw notFound('The workspace');
-  assertGuildMatches(workspace.chat, chat.guildId);
   return { workspace, staff };
 }
 

@@ -4,7 +4,7 @@ import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor, userActor, type RouteAuth } from '../../http/route-auth.ts';
-import type { ChatContext } from '../staff/service.ts';
+import { chatContext } from '../staff/routes.ts';
 import type { NoticeDecisionService } from './manager-service.ts';
 import {
   ApproveResponseSchema,
@@ -47,10 +47,6 @@ const MANAGERS =
   'Dashboard user token only; needs `notices.decide` (403 `permission_denied`). With `X-Service-Workspace-Id`, ' +
   'only that workspace is visible (the caller must be a member of it, else 403 `workspace_access_denied`). ';
 
-function chatOf(request: FastifyRequest): ChatContext {
-  const headers = request.headers as Record<string, string>;
-  return { guildId: headers['x-chat-guild-id'] ?? '', actingChatUserId: headers['x-acting-chat-user-id'] ?? '' };
-}
 
 
 export interface NoticeRoutesDeps {
@@ -102,7 +98,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
       writes({
         answer: 'meta',
         actor: apiKeyActor,
-        input: (request) => ({ chat: chatOf(request), body: request.body, request: requestContext(request) }),
+        input: (request) => ({ chat: chatContext(request), body: request.body, request: requestContext(request) }),
         operation: service.request,
       }),
     );
@@ -126,7 +122,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
           },
         },
       },
-      async (request) => envelope(request, { notices: await service.listMine(apiKeyActor(request), chatOf(request)) }),
+      async (request) => envelope(request, { notices: await service.listMine(apiKeyActor(request), chatContext(request)) }),
     );
 
     app.post<{ Params: NoticeParams }>(
@@ -164,7 +160,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
       writes({
         answer: 'meta',
         actor: apiKeyActor,
-        input: (request) => ({ chat: chatOf(request), noticeId: request.params.noticeId, request: requestContext(request) }),
+        input: (request) => ({ chat: chatContext(request), noticeId: request.params.noticeId, request: requestContext(request) }),
         operation: service.cancel,
       }),
     );

@@ -20,6 +20,8 @@ export const WORLD = {
   formId: '3f2b8c1e-6a4d-4e2f-9b7a-1c5d8e9f0a81',
   owner: 'auth0|owner-anna',
   reviewer: 'auth0|reviewer-ben',
+  /** The owner's chat user id (a member's `chatUserId`): a bot's console sign-in link finds her by it. */
+  ownerChatUserId: '5559',
 } as const;
 
 export interface ProvisionedDatabase {
@@ -40,8 +42,8 @@ export interface ProvisionedDatabase {
 /**
  * A fresh database of `kind`, provisioned through the CLI with the example document, plus one `submitted`
  * submission per submission name and one staff member with a chat user id per staff name (active, or inactive for
- * the inactive names). The test key also holds `staff:write` and the owner `notices.decide`, so the bot and the
- * manager may handle time off.
+ * the inactive names). The test key also holds `staff:write` and `console:link`, and the owner `notices.decide`, so
+ * the bot and the manager may handle time off and the bot may make console sign-in links.
  */
 export async function provisionedDatabase(
   kind: StoreKind,
@@ -74,7 +76,7 @@ export async function provisionedDatabase(
     });
   });
   for (const key of workspace.applications.flatMap((a) => a.keys)) {
-    if (key.environment === 'test') key.scopes.push('staff:write');
+    if (key.environment === 'test') key.scopes.push('staff:write', 'console:link');
   }
   workspace.members.find((m) => m.userId === WORLD.owner)?.permissions.push('notices.decide');
   const staff: Record<string, string> = {};

@@ -9,13 +9,14 @@ import { createTestDatabase, STORE_KINDS, type StoreKind, type TestDatabase } fr
 
 const CUTOFF = DEFAULT_NOW - 180 * 86_400_000;
 
-/** Each batch statement, and the index it must read its table by (migration 0010). */
+/** Each batch statement, and the index it must read its table by (migrations 0011 and 0012). */
 const BATCHES = [
   ['webhook_attempts', 'webhook_attempts_started', repository.deleteAttemptsBefore],
   ['webhook_deliveries', 'webhook_deliveries_finished', repository.deleteDeliveriesBefore],
   ['webhook_events', 'webhook_events_created', repository.deleteWebhookEventsBefore],
   ['events', 'events_created', repository.deleteEventsBefore],
   ['commands', 'commands_created', repository.deleteCommandsBefore],
+  ['console_sign_in_codes', 'console_sign_in_codes_expires', repository.deleteSignInCodesBefore],
 ] as const;
 
 /** The statements a batch sends (on PostgreSQL, its planner settings, then the delete), without a database. */

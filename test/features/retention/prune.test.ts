@@ -34,7 +34,8 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
   /**
    * Old (200 days, written by the old workspace) and recent (10 days) records of every pruned kind: 3 old
    * commands, 2 recent; old deliveries: 2 delivered (2 attempts each), 1 failed, 1 still pending and claimed
-   * (1 attempt); 1 recent delivered.
+   * (1 attempt); 1 recent delivered. Console sign-in codes: 2 expired 200 days ago (one used), 1 expired 10 days
+   * ago, 1 still usable.
    */
   async function seedWorld(now: number) {
     const old = now - 200 * DAY;
@@ -47,15 +48,34 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     await addDelivery(store.db, ids, 'failed', old + 2, 1);
     await addDelivery(store.db, ids, 'pending', old + 3, 1);
     await addDelivery(store.db, ids, 'delivered', recent, 1);
+    const code = (n: number, expiresAt: number, used: boolean) => ({
+      code_hash: `code-${n}`,
+      user_id: 'user-1',
+      created_at: expiresAt - 600_000,
+      expires_at: expiresAt,
+      used_at: used ? expiresAt - 300_000 : null,
+    });
+    await store.db
+      .insertInto('console_sign_in_codes')
+      .values([code(1, old, true), code(2, old + 1, false), code(3, recent, false), code(4, now + 600_000, false)])
+      .execute();
   }
 
-  const removedOld = { webhook_attempts: 5, webhook_deliveries: 3, webhook_events: 3, events: 3, commands: 3 };
+  const removedOld = {
+    webhook_attempts: 5,
+    webhook_deliveries: 3,
+    webhook_events: 3,
+    events: 3,
+    commands: 3,
+    console_sign_in_codes: 2,
+  };
   const left = {
     webhook_attempts: 2,
     webhook_deliveries: 2,
     webhook_events: 2,
     events: 2,
     commands: 2,
+    console_sign_in_codes: 2,
     workspaces: 1,
     staff: 1,
     submissions: 1,
@@ -83,6 +103,7 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
       webhook_events: 0,
       events: 0,
       commands: 0,
+      console_sign_in_codes: 0,
     });
   });
 
@@ -90,7 +111,7 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     await seedWorld(DEFAULT_NOW);
     const before = await countRows(store.db, ALL_TABLES);
     const result = await pruneOldRecords((job) => store.write(job), new ManualClock(DEFAULT_NOW), { retentionDays: 0 });
-    expect(Object.values(result)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.values(result)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(await countRows(store.db, ALL_TABLES)).toEqual(before);
   });
 
@@ -142,7 +163,7 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     const kept = await runCli(['prune'], env);
     expect(kept.code).toBe(0);
     expect(JSON.parse(kept.stdout)).toEqual({
-      deleted: { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, events: 0, commands: 0 },
+      deleted: { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, events: 0, commands: 0, console_sign_in_codes: 0 },
     });
     const first = await runCli(['prune', '--days', '180'], env);
     expect(first.code).toBe(0);
@@ -150,10 +171,10 @@ describe.each(STORE_KINDS)('retention prune (%s)', (kind) => {
     expect(await countRows(store.db, ALL_TABLES)).toEqual(left);
     const second = await runCli(['prune'], { DATABASE_URL: database.url, RETENTION_DAYS: '5' });
     expect(JSON.parse(second.stdout)).toEqual({
-      deleted: { webhook_attempts: 1, webhook_deliveries: 1, webhook_events: 1, events: 2, commands: 2 },
+      deleted: { webhook_attempts: 1, webhook_deliveries: 1, webhook_events: 1, events: 2, commands: 2, console_sign_in_codes: 1 },
     });
     const third = await runCli(['prune', '--days', '5'], env);
-    expect(Object.values((JSON.parse(third.stdout) as { deleted: object }).deleted)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.values((JSON.parse(third.stdout) as { deleted: object }).deleted)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(await countRows(store.db, ['webhook_deliveries', ...KEPT_TABLES])).toEqual({
       webhook_deliveries: 1,
       workspaces: 1,

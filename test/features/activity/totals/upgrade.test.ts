@@ -14,6 +14,7 @@ import * as applicationForms from '../../../../src/db/migrations/20261127_0008_a
 import * as noticeRequests from '../../../../src/db/migrations/20261128_0009_inactivity_notice_requests.ts';
 import * as signingKey from '../../../../src/db/migrations/20261129_0010_gateway_signing_key.ts';
 import * as retentionIndexes from '../../../../src/db/migrations/20261129_0011_retention_indexes.ts';
+import * as consoleSignIn from '../../../../src/db/migrations/20261129_0012_console_sign_in.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -28,6 +29,7 @@ const FORMS_MIGRATION = '20261127_0008_application_forms';
 const NOTICES_MIGRATION = '20261128_0009_inactivity_notice_requests';
 const SIGNING_KEY_MIGRATION = '20261129_0010_gateway_signing_key';
 const RETENTION_MIGRATION = '20261129_0011_retention_indexes';
+const CONSOLE_MIGRATION = '20261129_0012_console_sign_in';
 const LATER_MIGRATIONS = [
   ACTIVITY_TOTALS_MIGRATION,
   WEBHOOKS_MIGRATION,
@@ -37,6 +39,7 @@ const LATER_MIGRATIONS = [
   NOTICES_MIGRATION,
   SIGNING_KEY_MIGRATION,
   RETENTION_MIGRATION,
+  CONSOLE_MIGRATION,
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -83,7 +86,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
 
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
     // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
-    // requests), 0010 (the gateway signing key) and 0011 (retention indexes), which came after it, not applied.
+    // requests), 0010 (the gateway signing key), 0011 (retention indexes) and 0012 (console sign-in), which came
+    // after it, not applied.
+    await consoleSignIn.down(store.db as unknown as Parameters<typeof consoleSignIn.down>[0]);
     await retentionIndexes.down(store.db as unknown as Parameters<typeof retentionIndexes.down>[0]);
     await signingKey.down(store.db as unknown as Parameters<typeof signingKey.down>[0]);
     await noticeRequests.down(store.db as unknown as Parameters<typeof noticeRequests.down>[0]);

@@ -1,0 +1,15 @@
+-- insertSignInCode
+insert into "console_sign_in_codes" ("code_hash", "user_id", "created_at", "expires_at", "used_at") values ($1, $2, $3, $4, $5);
+-- values: ["code-hash","user-1",1773230400000,1773231000000,null]
+
+-- consumeSignInCode
+update "console_sign_in_codes" set "used_at" = $1 where "code_hash" = $2 and "used_at" is null and "expires_at" > $3 returning "user_id";
+-- values: [1773230400000,"code-hash",1773230400000]
+
+-- findMemberByChatUser
+select "user_id" from "members" where "workspace_id" = $1 and "chat_user_id" = $2 order by "user_id" limit $3;
+-- values: ["workspace-1","5551",1]
+
+-- findMemberWorkspaces
+select "w"."id", "w"."name", "m"."permissions" from "members" as "m" inner join "workspaces" as "w" on "w"."id" = "m"."workspace_id" where "m"."user_id" = $1 order by "w"."name", "w"."id";
+-- values: ["user-1"]

@@ -1,0 +1,30 @@
+import { parseCommand, required } from './args.ts';
+import { text } from './values.ts';
+import { systemClock } from '../shared/clock.ts';
+import { loadConfig } from '../shared/config.ts';
+import { openStore } from '../db/connect.ts';
+import { serverUrl } from '../http/openapi.ts';
+import { upgradeStore } from '../runtime/upgrade.ts';
+import { createConsoleService } from '../features/console/service.ts';
+
+export const CONSOLE_LINK_USAGE = `  console-link --user <userId>
+                        a one-time console sign-in link for that dashboard user, usable once within 10 minutes
+                        (the user must be a member of a workspace: exit 1 with a message otherwise); its address
+                        is PUBLIC_BASE_URL, else http://HOST:PORT. Prints { url, expiresAt }; send it privately
+`;
+
+/** `console-link --user <userId>`: a sign-in link, as a chat bot gets one (docs/API.md, "Console sign-in"). */
+export async function consoleLink(args: readonly string[]): Promise<number> {
+  const { values, overrides } = parseCommand('console-link', args, { options: { user: required(text) } });
+  const config = loadConfig(process.env, overrides);
+  const store = openStore(config.databaseUrl);
+  try {
+    await upgradeStore(store);
+    const service = createConsoleService({ store, clock: systemClock, config });
+    const link = await service.linkForUser(values.user, serverUrl(config.publicBaseUrl, null, config));
+    process.stdout.write(`${JSON.stringify(link, null, 2)}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../../../src/shared/actor.ts';
+import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { bearer, dashboardToken } from '../../helpers/fixtures.ts';
+import { STORE_KINDS } from '../../helpers/stores.ts';
+import { exchange, linkCode, seedConsoleWorld, type ConsoleWorld } from './helpers.ts';
+
+describe.each(STORE_KINDS)('GET /v1/console/me (%s)', (kind) => {
+  let ctx: TestContext;
+  let world: ConsoleWorld;
+
+  beforeAll(async () => {
+    ctx = await createTestContext(kind);
+    world = await seedConsoleWorld(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  const me = (token: string, headers: Record<string, string> = {}) =>
+    ctx.inject({ method: 'GET', url: '/v1/console/me', headers: { ...bearer(token), ...headers } });
+
+  it('lists the signed-in member\'s workspaces with their permissions there, by name then id', async () => {
+    const token = ((await exchange(ctx, await linkCode(ctx, world))).json() as { data: { token: string } }).data.token;
+    const res = await me(token);
+    expect(res.statusCode, res.body).toBe(200);
+    const sameName = [
+      { id: world.fixture.ids.workspaceId, name: world.fixture.workspace.name, permissions: [...PERMISSIONS] },
+      { id: world.namesake.ids.workspaceId, name: world.namesake.workspace.name, permissions: ['notices.decide'] },
+    ].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(res.json().data).toEqual({
+      userId: world.users.manager,
+      workspaces: [
+        ...sameName,
+        { id: world.fixture.second.ids.workspaceId, name: world.fixture.second.workspace.name, permissions: ['applications.review'] },
+      ],
+    });
+    expect(world.fixture.second.workspace.name > world.fixture.workspace.name).toBe(true);
+    expect(res.json().meta.requestId).toBe(res.headers['x-request-id']);
+  });
+
+  it('accepts an identity provider\'s token too; a user with no membership gets an empty list', async () => {
+    const reviewer = await me(await dashboardToken(world.users.reviewer));
+    expect(reviewer.statusCode).toBe(200);
+    expect(reviewer.json().data).toEqual({
+      userId: world.users.reviewer,
+      workspaces: [{ id: world.fixture.ids.workspaceId, name: world.fixture.workspace.name, permissions: ['applications.review'] }],
+    });
+    const stranger = await me(await dashboardToken('user-provisioned-nowhere'));
+    expect(stranger.json().data).toEqual({ userId: 'user-provisioned-nowhere', workspaces: [] });
+  });
+
+  it('needs a dashboard token: none, or an API key, is 401', async () => {
+    const none = await ctx.inject({ method: 'GET', url: '/v1/console/me' });
+    expect(none.statusCode).toBe(401);
+    const key = await me(world.fixture.keys.test.secret);
+    expect(key.statusCode).toBe(401);
+    expect(key.json().error.code).toBe('unauthenticated');
+  });
+
+  it('X-Service-Workspace-Id naming a workspace the caller is not a member of is 403', async () => {
+    const res = await me(await dashboardToken(world.users.reviewer), { 'x-service-workspace-id': world.fixture.second.ids.workspaceId });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('workspace_access_denied');
+  });
+});
