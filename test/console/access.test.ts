@@ -103,7 +103,7 @@ describe.each(STORE_KINDS)('signing in to the console and what a member is offer
     expect(await page.getByRole('link', { name: 'Stats', exact: true }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Time off', exact: true }).count()).toBe(0);
     // One workspace: its name, no selector.
-    expect(await page.getByLabel('Workspace').count()).toBe(0);
+    expect(await page.getByLabel('Workspace', { exact: true }).count()).toBe(0);
     await expect(page.locator('header').innerText()).resolves.toContain('Acme workspace');
 
     await page.getByRole('link', { name: 'hostile', exact: true }).click();

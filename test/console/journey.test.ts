@@ -182,14 +182,18 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
   });
 
   it('switches workspace through the selector, which the next calls send', async () => {
-    await page.getByLabel('Workspace').selectOption({ label: 'Globex workspace' });
+    await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Globex workspace' });
+    expect(await page.getByRole('link', { name: 'Stats', exact: true }).getAttribute('aria-current')).toBe('page');
+    await page.getByRole('button', { name: 'Switch' }).click();
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
     await page.getByText('No submissions match these filters.').waitFor();
     const asked = page.waitForRequest((request) => request.url().includes('/v1/applications/stats'));
     await page.getByRole('link', { name: 'Stats', exact: true }).click();
     expect((await asked).headers()['x-service-workspace-id']).toBe(world.fixture.second.ids.workspaceId);
-    await page.getByLabel('Workspace').selectOption({ label: 'Acme workspace' });
+    await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Acme workspace' });
+    await page.getByRole('button', { name: 'Switch' }).click();
     await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'hostile', exact: true }).waitFor();
   });
 
   it('fits a 360 px wide screen', async () => {

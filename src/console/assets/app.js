@@ -117,25 +117,25 @@ function renderHeader(who, workspace, path) {
         ),
     ),
   );
+  // A form with its own button: moving through the options with the keyboard must not switch at each step.
+  const choice = h('select', { id: 'workspace', name: 'workspace' }, who.workspaces.map((w) => h('option', { value: w.id, selected: w.id === workspace.id }, w.name)));
   const selector =
     who.workspaces.length > 1
       ? h(
-          'div',
-          { class: 'workspace-select' },
-          h('label', { for: 'workspace' }, 'Workspace'),
-          h(
-            'select',
-            {
-              id: 'workspace',
-              onchange: (/** @type {Event} */ event) => {
-                const chosen = /** @type {HTMLSelectElement} */ (event.target).value;
-                chooseWorkspace(chosen);
-                const chosenWorkspace = who.workspaces.find((w) => w.id === chosen);
-                navigate((chosenWorkspace && firstPage(chosenWorkspace)) ?? '/console/');
-              },
+          'form',
+          {
+            class: 'workspace-select',
+            'aria-label': 'Choose the workspace',
+            onsubmit: (/** @type {Event} */ event) => {
+              event.preventDefault();
+              chooseWorkspace(choice.value);
+              const chosen = who.workspaces.find((w) => w.id === choice.value);
+              navigate((chosen && firstPage(chosen)) ?? '/console/');
             },
-            who.workspaces.map((w) => h('option', { value: w.id, selected: w.id === workspace.id }, w.name)),
-          ),
+          },
+          h('label', { for: 'workspace' }, 'Workspace'),
+          choice,
+          h('button', { type: 'submit', class: 'secondary' }, 'Switch'),
         )
       : h('p', { class: 'workspace-name' }, workspace.name);
   replace(
