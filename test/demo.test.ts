@@ -32,6 +32,8 @@ describe.each(STORE_KINDS)('demo (%s)', (kind) => {
       expect(token).toBeDefined();
       const managerToken = /Manager token[^:]*:\s+(ey\S+)/.exec(out)?.[1];
       expect(managerToken).toBeDefined();
+      const signInLink = /Reviewer console[^:]*:\s+(\S+)/.exec(out)?.[1] ?? '';
+      expect(signInLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/sign-in#code=[0-9A-Za-z]{43}$/);
       expect(out).toMatch(/curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/integration/);
       expect(out).toMatch(/Metrics \(Prometheus\):\s+http:\/\/127\.0\.0\.1:\d+\/metrics/);
       expect((await demo.request('/ready')).statusCode).toBe(200);
@@ -90,6 +92,20 @@ describe.each(STORE_KINDS)('demo (%s)', (kind) => {
       expect(noticesRequest.headers.authorization).toBe(`Bearer ${managerToken}`);
       const pending = (answers[notices] as { data: NoticeListData }).data.notices;
       expect(pending.map((n) => [n.id, n.status, n.staff.gameUserId])).toEqual([[asked.id, 'pending', '1001']]);
+      // The printed link signs the reviewer in to the console; the bot's command makes another one.
+      const code = signInLink.split('#code=')[1] ?? '';
+      const session = await demo.request('/v1/console/sessions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      });
+      expect(session.statusCode, session.body).toBe(200);
+      const signedIn = (session.json() as { data: { token: string; userId: string } }).data;
+      expect(signedIn.userId).toBe('demo-reviewer');
+      const me = await demo.request('/v1/console/me', { headers: { authorization: `Bearer ${signedIn.token}` } });
+      expect((me.json() as { data: { workspaces: { name: string }[] } }).data.workspaces.map((w) => w.name)).toEqual(['Demo Community']);
+      const link = commands.findIndex((c) => c.includes('/v1/console/sign-in-links'));
+      expect((answers[link] as { data: { url: string } }).data.url).toMatch(/\/console\/sign-in#code=/);
       // The reviewer may review applications but not decide on time off.
       const reviewer = await demo.request(noticesRequest.url.slice(demo.baseUrl.length), { headers: { authorization: `Bearer ${token}` } });
       expect(reviewer.statusCode).toBe(403);

@@ -5,6 +5,7 @@ import { systemClock } from '../shared/clock.ts';
 import { loadConfig, type ConfigOverrides } from '../shared/config.ts';
 import { newId } from '../shared/ids.ts';
 import { applyProvisioning } from '../provisioning/apply.ts';
+import { createConsoleService } from '../features/console/service.ts';
 import { catchSignals, startServer } from '../server.ts';
 
 export const DEMO_DATABASE_URL = 'sqlite:./data/demo.db';
@@ -20,6 +21,8 @@ const DEMO = {
   managerId: 'demo-manager',
   guildId: '100000000000000001',
   chatUserId: '200000000000000001',
+  /** The reviewer's chat account: the bot's console sign-in link finds the reviewer by it. */
+  reviewerChatUserId: '200000000000000003',
   gameUserId: '1001',
   universeId: '4242',
 };
@@ -36,7 +39,11 @@ function demoDocument(keyId: string) {
         chat: { guildId: DEMO.guildId, status: 'connected', connectedAt: '2026-01-01T00:00:00Z' },
         departments: [{ id: DEMO.departmentId, name: 'Moderation', weeklyRequiredMinutes: 180 }],
         members: [
-          { userId: DEMO.userId, permissions: ['applications.review', 'applications.decide', 'staff.create'] },
+          {
+            userId: DEMO.userId,
+            permissions: ['applications.review', 'applications.decide', 'staff.create'],
+            chatUserId: DEMO.reviewerChatUserId,
+          },
           // Decides on time off (docs/TIME-OFF.md), and nothing else.
           { userId: DEMO.managerId, permissions: ['notices.decide'] },
         ],
@@ -128,6 +135,9 @@ function curlExamples({ base, apiKey, token, managerToken, now }: BannerValues):
     `curl -s -X POST ${base}/v1/staff/me/inactivity-notices ${key} ${chat} -H 'Content-Type: application/json' ` +
       `-H "Idempotency-Key: $(date +%s%N)" -d '${demoNotice(now)}'`,
     `curl -s '${base}/v1/staff/inactivity-notices?environment=test' -H 'Authorization: Bearer ${managerToken}'`,
+    // The chat bot's /review: a one-time console sign-in link for the reviewer, found by their chat account.
+    `curl -s -X POST ${base}/v1/console/sign-in-links ${key} ` +
+      `-H 'X-Chat-Guild-Id: ${DEMO.guildId}' -H 'X-Acting-Chat-User-Id: ${DEMO.reviewerChatUserId}'`,
   ].join('\n');
 }
 
@@ -138,13 +148,15 @@ interface BannerValues {
   readonly token: string;
   /** The manager's dashboard token (`notices.decide`). */
   readonly managerToken: string;
+  /** A one-time console sign-in link for the reviewer (10 minutes). */
+  readonly signInLink: string;
   /** When the banner is printed (ms since the epoch): the printed notice starts a day later. */
   readonly now: number;
 }
 
 /** What a person needs to try the demo, once, after the server listens. */
 export function banner(values: BannerValues): string {
-  const { base, databaseUrl, apiKey, token, managerToken } = values;
+  const { base, databaseUrl, apiKey, token, managerToken, signInLink } = values;
   const title = 'workspace-gateway demo';
   const rule = '='.repeat(72);
   const row = (label: string, value: string) => `  ${label.padEnd(28)}${value}`;
@@ -161,6 +173,7 @@ export function banner(values: BannerValues): string {
     row('Test API key (shown once):', apiKey),
     row('Dashboard token (24 h):', token),
     row('Manager token (24 h):', managerToken),
+    row('Reviewer console (10 min):', signInLink),
     '',
     '  Try:',
     ...curlExamples(values)
@@ -196,7 +209,9 @@ export async function runDemo(overrides: ConfigOverrides): Promise<number> {
     const [token, managerToken] = await Promise.all([sign(DEMO.userId), sign(DEMO.managerId)]);
     const base = server.address.replace('0.0.0.0', '127.0.0.1');
     const now = systemClock.now();
-    process.stdout.write(banner({ base, databaseUrl: config.databaseUrl, apiKey, token, managerToken, now }));
+    const consoleSignIn = createConsoleService({ store: server.store, clock: systemClock, config });
+    const signInLink = (await consoleSignIn.linkForUser(DEMO.userId, config.publicBaseUrl ?? base)).url;
+    process.stdout.write(banner({ base, databaseUrl: config.databaseUrl, apiKey, token, managerToken, signInLink, now }));
   } catch (error) {
     await server.stop();
     throw error;
