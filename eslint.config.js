@@ -26,6 +26,15 @@ const OTHER_REPOSITORY = {
     '(e.g. staff/profiles.ts, workspaces/workspace.ts).',
 };
 
+const MARKUP = 'The console builds elements and text nodes (dom.js); it never parses a string as markup or code.';
+const CONSOLE_GLOBALS = Object.fromEntries(
+  [
+    'window', 'document', 'history', 'sessionStorage', 'fetch', 'crypto', 'URL', 'URLSearchParams', 'Node', 'Element',
+    'HTMLElement', 'HTMLAnchorElement', 'HTMLButtonElement', 'HTMLInputElement', 'HTMLSelectElement',
+    'HTMLTextAreaElement', 'Event',
+  ].map((name) => [name, 'readonly']),
+);
+
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export const layering = [
@@ -57,5 +66,21 @@ export default tseslint.config(
   {
     files: ['bin/**/*.js', 'bench/**/*.js', 'scripts/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // The console's pages (docs/CONSOLE.md): browser modules that build the page from elements and text only, so an
+    // API answer is never read as markup.
+    files: ['src/console/**/*.js'],
+    languageOptions: { globals: CONSOLE_GLOBALS },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['innerHTML', 'outerHTML'].map((property) => ({ property, message: MARKUP })),
+        ...['insertAdjacentHTML', 'write', 'writeln', 'createContextualFragment', 'parseFromString', 'setHTMLUnsafe'].map(
+          (property) => ({ property, message: MARKUP }),
+        ),
+      ],
+      'no-restricted-globals': ['error', { name: 'eval', message: MARKUP }, { name: 'Function', message: MARKUP }],
+    },
   },
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A production install, as the README tells an operator to make one: the tracked files, `npm ci --omit=dev`, then
 # provision and serve. Checks that it holds no development tool, that node_modules stays within 120 MB, and that
-# the served gateway answers /health and an authenticated request.
+# the served gateway answers /health, an authenticated request and the console's page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +45,15 @@ curl -fsS "http://127.0.0.1:$port/health"
 echo
 curl -fsS -H "Authorization: Bearer $key" "http://127.0.0.1:$port/v1/integration" | head -c 300
 echo
+# The console's page and a module of it, from the files the package ships under src/console/.
+page=$(curl -fsS "http://127.0.0.1:$port/console/sign-in")
+grep -q '<script type="module" src="/console/assets/app.js">' <<<"$page"
+asset_headers=$(curl -fsS -D - -o /dev/null "http://127.0.0.1:$port/console/assets/app.js")
+grep -qi '^content-type: text/javascript' <<<"$asset_headers"
+page_headers=$(curl -fsS -D - -o /dev/null "http://127.0.0.1:$port/console")
+grep -qi "^content-security-policy: default-src 'self'" <<<"$page_headers"
+echo "served /console"
 kill -TERM "$server_pid"
 wait "$server_pid"
 server_pid=""
-echo "production install served /health and an authenticated request"
+echo "production install served /health, an authenticated request and the console"

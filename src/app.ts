@@ -19,6 +19,7 @@ import { loggerOptions } from './http/logging.ts';
 import { registerOpenApi, serverUrl } from './http/openapi.ts';
 import { forwardedBaseUrl } from './http/proxy.ts';
 import { registerReferencePage } from './http/reference-page.ts';
+import { registerConsolePage } from './http/console-page.ts';
 import { connectCounterStore, registerRateLimit } from './http/rate-limit.ts';
 import { createFailureLimiter } from './http/failure-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     operationsRoutes({ readiness: createReadinessCheck({ store }), metrics, metricsToken: config.metricsToken }),
   );
   await registerReferencePage(app);
+  await registerConsolePage(app);
   await app.register(integrationRoutes(createIntegrationService({ db })));
   await app.register(staffRoutes(createStaffService({ db })));
   await app.register(

@@ -2,24 +2,12 @@
  * GET /docs in a real headless browser: the reference page loads with every request going to the gateway alone
  * (the test fails on any other request), and it shows every operation of the served document.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { checkedFetch } from '../helpers/contract.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from '../helpers/browser.ts';
 
 interface DocumentedOperation {
   readonly operationId: string;
@@ -40,8 +28,7 @@ function operationsOf(document: { paths: PathItems; webhooks?: PathItems }) {
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
+  browser = await launchChromium();
 }, 90_000);
 afterAll(async () => {
   await browser?.close();

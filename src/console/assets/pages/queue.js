@@ -1,0 +1,118 @@
+// /console/applications: the reviewers' queue, filtered by status, form and environment (kept in the address, so a
+// filtered queue can be bookmarked and the back button returns to it), a page at a time.
+import { details, field, h, replace, select, time } from '../dom.js';
+import { heading, messages, pager, statusBadge } from '../ui.js';
+
+/** @typedef {import('../app.js').Signed} Signed */
+/** @typedef {import('../gateway.js').QueueCursor} QueueCursor */
+/** @typedef {import('../gateway.js').SubmissionItem} SubmissionItem */
+
+/** @type {readonly (readonly [string, string])[]} */
+export const QUEUE_STATUSES = [
+  ['submitted,under_review', 'Awaiting a decision'],
+  ['submitted', 'Submitted'],
+  ['under_review', 'Under review'],
+  ['accepted', 'Accepted'],
+  ['rejected', 'Rejected'],
+  ['submitted,under_review,accepted,rejected', 'All'],
+];
+
+/** @type {readonly (readonly [string, string])[]} */
+export const ENVIRONMENTS = [
+  ['live', 'Live'],
+  ['test', 'Test'],
+];
+
+/**
+ * The applicant as a reviewer knows them: the game username, else the display name, else the game user id.
+ * @param {SubmissionItem['applicant']} applicant
+ */
+export function applicantName(applicant) {
+  return applicant.gameUsername ?? applicant.displayName ?? `Game user ${applicant.gameUserId}`;
+}
+
+/**
+ * @param {URLSearchParams} params
+ * @param {string} name
+ * @param {readonly (readonly [string, string])[]} allowed
+ */
+function chosen(params, name, allowed) {
+  const value = params.get(name) ?? '';
+  return allowed.some(([v]) => v === value) ? value : (allowed[0]?.[0] ?? '');
+}
+
+/** @param {Signed} signed */
+export async function renderQueue(signed) {
+  const params = signed.url.searchParams;
+  const status = chosen(params, 'status', QUEUE_STATUSES);
+  const environment = chosen(params, 'environment', ENVIRONMENTS);
+  const forms = await signed.gateway.stats(environment);
+  /** @type {(readonly [string, string])[]} */
+  const formOptions = [['', 'Every form'], ...forms.flatMap((f) => (f.formId === null ? [] : [[f.formId, f.formName ?? f.formId]]))].map(
+    ([value, label]) => /** @type {const} */ ([value ?? '', label ?? '']),
+  );
+  const formId = chosen(params, 'formId', formOptions);
+
+  const statusSelect = select('status', QUEUE_STATUSES, status);
+  const formSelect = select('formId', formOptions, formId);
+  const environmentSelect = select('environment', ENVIRONMENTS, environment);
+  const filters = h(
+    'form',
+    {
+      class: 'filters',
+      'aria-label': 'Filter the queue',
+      onsubmit: (/** @type {Event} */ event) => {
+        event.preventDefault();
+        const query = new URLSearchParams({ status: statusSelect.value, environment: environmentSelect.value });
+        if (formSelect.value) query.set('formId', formSelect.value);
+        signed.navigate(`/console/applications?${query.toString()}`);
+      },
+    },
+    field('Status', statusSelect),
+    field('Form', formSelect),
+    field('Environment', environmentSelect),
+    h('button', { type: 'submit' }, 'Show'),
+  );
+  const feedback = messages();
+  const results = h('div', { class: 'results', 'aria-live': 'polite' });
+  replace(signed.root, heading('Applications'), filters, feedback.element, results);
+
+  /** @param {QueueCursor | null} cursor @param {boolean} paged moved by the pager: focus the first result */
+  const load = async (cursor, paged) => {
+    feedback.clear();
+    try {
+      const page = await signed.gateway.queue({ status, formId, environment, cursor });
+      replace(
+        results,
+        page.submissions.length === 0
+          ? h('p', { class: 'empty' }, cursor ? 'No more submissions.' : 'No submissions match these filters.')
+          : h('ul', { class: 'cards', 'aria-label': 'Submissions' }, page.submissions.map((s) => row(s))),
+        pager({
+          hasNext: page.nextCursor !== null,
+          onFirstPage: cursor === null,
+          next: () => void load(page.nextCursor, true),
+          first: () => void load(null, true),
+        }),
+      );
+      if (paged) results.querySelector('a')?.focus();
+    } catch (error) {
+      feedback.error(error);
+    }
+  };
+  await load(null, false);
+}
+
+/** @param {SubmissionItem} submission */
+function row(submission) {
+  return h(
+    'li',
+    { class: 'card' },
+    h('h2', { class: 'card-title' }, h('a', { href: `/console/applications/${submission.id}` }, applicantName(submission.applicant))),
+    details([
+      ['Form', submission.formName ?? 'No form'],
+      ['Status', statusBadge(submission.status)],
+      ['Submitted', time(submission.createdAt)],
+      ['Score', submission.score === null ? '—' : String(submission.score)],
+    ]),
+  );
+}

@@ -1,0 +1,238 @@
+// /console/applications/<id>: one submission, its answers and history, the review (score and notes) and the
+// decisions. Only what the member's permissions allow is offered; the API checks them again on every call.
+import { details, field, h, replace, time, uid } from '../dom.js';
+import { busy, heading, messages, statusBadge, statusLabel } from '../ui.js';
+import { applicantName } from './queue.js';
+
+/** @typedef {import('../app.js').Signed} Signed */
+/** @typedef {import('../gateway.js').SubmissionDetail} SubmissionDetail */
+/** @typedef {import('../gateway.js').Answer} Answer */
+/** @typedef {import('../gateway.js').HistoryEntry} HistoryEntry */
+
+/** @type {Readonly<Record<HistoryEntry['type'], string>>} */
+const HISTORY_LABELS = {
+  submitted: 'Submitted',
+  marked_under_review: 'Marked under review',
+  review_updated: 'Review updated',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+};
+
+/** @param {Answer['value']} value */
+function answerText(value) {
+  if (value === null || value === '') return h('span', { class: 'muted' }, 'No answer');
+  if (Array.isArray(value)) return value.length === 0 ? h('span', { class: 'muted' }, 'None chosen') : value.join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return h('span', { class: 'text' }, String(value));
+}
+
+/** @param {HistoryEntry} entry */
+function historyItem(entry) {
+  const who = entry.actor.type === 'dashboard_user' ? entry.actor.id : `the application ${entry.actor.id}`;
+  return h(
+    'li',
+    {},
+    h('p', {}, h('strong', {}, HISTORY_LABELS[entry.type] ?? entry.type), ' by ', who, ', ', time(entry.at)),
+    entry.reviewNote === null ? null : h('p', { class: 'note text' }, entry.reviewNote),
+  );
+}
+
+/**
+ * @param {Signed} signed
+ * @param {string} id
+ * @param {string | null} [done] what the last action did, shown as status
+ */
+export async function renderSubmission(signed, id, done = null) {
+  const submission = await signed.gateway.submission(id);
+  if (!signed.root.isConnected) return;
+  const final = submission.status === 'accepted' || submission.status === 'rejected';
+  const { applicant } = submission;
+  const feedback = messages();
+  if (done) feedback.success(done);
+  /** @param {string} text */
+  const reload = (text) => renderSubmission(signed, id, text).then(() => signed.root.querySelector('h1')?.focus());
+
+  replace(
+    signed.root,
+    h('p', { class: 'back' }, h('a', { href: '/console/applications' }, 'Back to the queue')),
+    heading(`Application from ${applicantName(applicant)}`),
+    feedback.element,
+    h(
+      'section',
+      { 'aria-labelledby': 'about' },
+      h('h2', { id: 'about' }, 'About'),
+      details([
+        ['Status', statusBadge(submission.status)],
+        ['Form', submission.formName ?? 'No form'],
+        ['Environment', submission.environment === 'live' ? 'Live' : 'Test'],
+        ['Game username', applicant.gameUsername ?? '—'],
+        ['Display name', applicant.displayName ?? '—'],
+        ['Game user id', applicant.gameUserId],
+        ['Chat user id', applicant.chatUserId ?? '—'],
+        ['Submitted', time(submission.createdAt)],
+        ['Reviewed', time(submission.reviewedAt)],
+        ['Decided', time(submission.decidedAt)],
+        ['Staff profile', submission.staffProfileId ?? '—'],
+      ]),
+    ),
+    h(
+      'section',
+      { 'aria-labelledby': 'answers' },
+      h('h2', { id: 'answers' }, 'Answers'),
+      submission.answers.length === 0
+        ? h('p', { class: 'muted' }, 'No answers.')
+        : details(
+            submission.answers.map((a) => [a.label, answerText(a.value)]),
+            'answers',
+          ),
+    ),
+    reviewSection(signed, submission, final, reload),
+    final ? null : decisionSection(signed, submission, reload),
+    h(
+      'section',
+      { 'aria-labelledby': 'history' },
+      h('h2', { id: 'history' }, 'History'),
+      h('ol', { class: 'history' }, submission.history.map(historyItem)),
+    ),
+  );
+}
+
+/**
+ * Score and reviewer notes: a form for a reviewer while the submission is open, else the values.
+ * @param {Signed} signed
+ * @param {SubmissionDetail} submission
+ * @param {boolean} final
+ * @param {(text: string) => Promise<unknown>} reload
+ */
+function reviewSection(signed, submission, final, reload) {
+  const title = h('h2', { id: 'review' }, 'Review');
+  if (final || !signed.can('applications.review')) {
+    return h(
+      'section',
+      { 'aria-labelledby': 'review' },
+      title,
+      details([
+        ['Score', submission.score === null ? '—' : String(submission.score)],
+        ['Reviewer notes', submission.reviewerNotes === null ? '—' : h('span', { class: 'text' }, submission.reviewerNotes)],
+      ]),
+    );
+  }
+  const score = h('input', { type: 'number', name: 'score', min: '0', max: '100', step: 'any', inputmode: 'decimal' });
+  score.value = submission.score === null ? '' : String(submission.score);
+  const notes = h('textarea', { name: 'reviewerNotes', rows: '5', maxlength: '5000' });
+  notes.value = submission.reviewerNotes ?? '';
+  const save = h('button', { type: 'submit' }, 'Save review');
+  const feedback = messages();
+  return h(
+    'section',
+    { 'aria-labelledby': 'review' },
+    title,
+    h(
+      'form',
+      {
+        class: 'stack',
+        'aria-labelledby': 'review',
+        onsubmit: (/** @type {Event} */ event) => {
+          event.preventDefault();
+          void busy([save], async () => {
+            feedback.clear();
+            try {
+              const text = score.value.trim();
+              await signed.gateway.saveReview(submission.id, {
+                score: text === '' ? null : Number(text),
+                reviewerNotes: notes.value.trim() === '' ? null : notes.value,
+              });
+              await reload('Review saved.');
+            } catch (error) {
+              feedback.error(error);
+            }
+          });
+        },
+      },
+      field('Score (0 to 100, empty for none)', score),
+      field('Reviewer notes', notes, 'Seen by reviewers only; never shown to the applicant.'),
+      feedback.element,
+      h('div', { class: 'actions' }, save),
+    ),
+  );
+}
+
+/**
+ * Mark under review, Accept and Reject, as the member's permissions allow, with an optional note for the history.
+ * @param {Signed} signed
+ * @param {SubmissionDetail} submission
+ * @param {(text: string) => Promise<unknown>} reload
+ */
+function decisionSection(signed, submission, reload) {
+  const mayMark = signed.can('applications.review') && submission.status === 'submitted';
+  const mayDecide = signed.can('applications.decide');
+  if (!mayMark && !mayDecide) return null;
+  const note = h('textarea', { name: 'reviewNote', rows: '3', maxlength: '5000' });
+  const createProfile =
+    mayDecide && signed.can('staff.create') ? h('input', { type: 'checkbox', name: 'createStaffProfile', id: uid('profile') }) : null;
+  const feedback = messages();
+  /** @type {HTMLButtonElement[]} */
+  const buttons = [];
+  /**
+   * @param {string} label
+   * @param {string} className
+   * @param {() => Promise<string>} act resolves with what was done
+   */
+  const button = (label, className, act) => {
+    const b = h('button', {
+      type: 'button',
+      class: className,
+      onclick: () =>
+        void busy(buttons, async () => {
+          feedback.clear();
+          try {
+            await reload(await act());
+          } catch (error) {
+            feedback.error(error);
+          }
+        }),
+    }, label);
+    buttons.push(b);
+    return b;
+  };
+  const id = submission.id;
+  return h(
+    'section',
+    { 'aria-labelledby': 'decision' },
+    h('h2', { id: 'decision' }, 'Decision'),
+    h(
+      'div',
+      { class: 'stack' },
+      field('Review note (optional)', note, 'Recorded with the action in the history; it does not change the reviewer notes.'),
+      createProfile
+        ? h('div', { class: 'check' }, createProfile, h('label', { for: createProfile.id }, 'Create staff profile'))
+        : null,
+      feedback.element,
+      h(
+        'div',
+        { class: 'actions' },
+        mayMark
+          ? button('Mark under review', 'secondary', async () => {
+              await signed.gateway.markUnderReview(id, note.value);
+              return `Marked ${statusLabel('under_review').toLowerCase()}.`;
+            })
+          : null,
+        mayDecide
+          ? button('Accept', 'positive', async () => {
+              const result = await signed.gateway.accept(id, note.value, createProfile ? createProfile.checked : undefined);
+              if (result.staffProfileId === null) return 'Accepted.';
+              return result.staffProfileCreated
+                ? `Accepted. Staff profile ${result.staffProfileId} created.`
+                : `Accepted. Linked to the existing staff profile ${result.staffProfileId}.`;
+            })
+          : null,
+        mayDecide
+          ? button('Reject', 'negative', async () => {
+              await signed.gateway.reject(id, note.value);
+              return 'Rejected.';
+            })
+          : null,
+      ),
+    ),
+  );
+}

@@ -1,0 +1,97 @@
+// Pieces every page uses: its heading, the place its messages appear, status labels, paging.
+import { h, replace } from './dom.js';
+
+/**
+ * The page's heading; focusable, so a navigation can move the keyboard and screen readers to it.
+ * @param {string} text
+ */
+export function heading(text) {
+  return h('h1', { tabindex: '-1', class: 'page-title' }, text);
+}
+
+/**
+ * Where a page or a form reports back: errors as alerts (announced at once), successes as status.
+ * @returns {{ element: HTMLElement, error: (error: unknown) => void, success: (text: string) => void, clear: () => void }}
+ */
+export function messages() {
+  const element = h('div', { class: 'messages' });
+  return {
+    element,
+    error(error) {
+      replace(element, h('p', { role: 'alert', class: 'message error' }, errorText(error)));
+    },
+    success(text) {
+      replace(element, h('p', { role: 'status', class: 'message success' }, text));
+    },
+    clear() {
+      replace(element);
+    },
+  };
+}
+
+/**
+ * An error's message as the API gave it (the envelope's `message`), with its request id for support.
+ * @param {unknown} error
+ */
+export function errorText(error) {
+  if (error instanceof Error) {
+    const requestId = 'requestId' in error && typeof error.requestId === 'string' ? error.requestId : null;
+    return requestId ? `${error.message} (request ${requestId})` : error.message;
+  }
+  return String(error);
+}
+
+/** @type {Readonly<Record<string, string>>} */
+const STATUS_LABELS = {
+  submitted: 'Submitted',
+  under_review: 'Under review',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  pending: 'Pending',
+  approved: 'Approved',
+  denied: 'Denied',
+  cancelled: 'Cancelled',
+};
+
+/** @param {string} status */
+export function statusLabel(status) {
+  return STATUS_LABELS[status] ?? status;
+}
+
+/** @param {string} status */
+export function statusBadge(status) {
+  return h('span', { class: `badge badge-${status}` }, statusLabel(status));
+}
+
+/**
+ * Runs a button's action once at a time: the button is disabled and marked busy until it settles.
+ * @param {HTMLButtonElement[]} buttons every button of the form, disabled together
+ * @param {() => Promise<void>} action
+ */
+export async function busy(buttons, action) {
+  for (const button of buttons) {
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+  }
+  try {
+    await action();
+  } finally {
+    for (const button of buttons) {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  }
+}
+
+/**
+ * "Next page" and, past the first, "First page", for a keyset-paged list.
+ * @param {{ hasNext: boolean, onFirstPage: boolean, next: () => void, first: () => void }} paging
+ */
+export function pager({ hasNext, onFirstPage, next, first }) {
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
+    onFirstPage ? null : h('button', { type: 'button', class: 'secondary', onclick: first }, 'First page'),
+    hasNext ? h('button', { type: 'button', onclick: next }, 'Next page') : null,
+  );
+}
