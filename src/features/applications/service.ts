@@ -3,7 +3,7 @@ import type { UserActor } from '../../shared/actor.ts';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
-import { isUuid, newId } from '../../shared/ids.ts';
+import { isUuid, newId, newTimeOrderedId } from '../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';
@@ -154,8 +154,8 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     payloads: { command: Record<string, unknown>; event: Record<string, unknown> },
   ): Promise<{ commandId: string; eventId: string }> {
     const rule = OPERATION_RULES[operation];
-    const commandId = newId();
-    const eventId = newId();
+    const commandId = newTimeOrderedId();
+    const eventId = newTimeOrderedId();
     await insertCommand(trx, {
       id: commandId,
       workspaceId: submission.workspaceId,

@@ -1,6 +1,6 @@
 import { storedEnvironment } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
-import { newId } from '../../shared/ids.ts';
+import { newTimeOrderedId } from '../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 import { noticeView } from './notice-view.ts';
 import { insertNoticeCommand, insertNoticeEvent, type NoticeRow } from './repository.ts';
@@ -33,8 +33,8 @@ export async function recordNoticeOperation(
   now: number,
 ): Promise<NoticeResult> {
   const { commandType, eventType } = NOTICE_OPERATIONS[operation];
-  const commandId = newId();
-  const eventId = newId();
+  const commandId = newTimeOrderedId();
+  const eventId = newTimeOrderedId();
   const payload = { noticeId: notice.id, status: notice.status };
   await insertNoticeCommand(trx, {
     id: commandId,

@@ -6,7 +6,7 @@
 import type { ApiKeyActor } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../../shared/errors.ts';
-import { isUuid, newId } from '../../shared/ids.ts';
+import { isUuid, newTimeOrderedId } from '../../shared/ids.ts';
 import { parseIsoDateTime, type Clock } from '../../shared/clock.ts';
 import { readActingStaff, resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { rankings } from '../workspaces/rankings.ts';
@@ -120,7 +120,7 @@ export function createNoticeService({ db, clock }: NoticeServiceDeps) {
       });
       if (overlapping !== undefined) throw overlap(overlapping);
       const row: NoticeRow = {
-        id: newId(),
+        id: newTimeOrderedId(),
         workspace_id: workspaceId,
         staff_id: staff.id,
         starts_at: checked.start,

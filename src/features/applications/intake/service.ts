@@ -2,7 +2,7 @@ import type { ApiKeyActor } from '../../../shared/actor.ts';
 import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { AppError } from '../../../shared/errors.ts';
-import { newId } from '../../../shared/ids.ts';
+import { newTimeOrderedId } from '../../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.ts';
 import { storeAnswers } from '../answers.ts';
 import { findWorkspaceForm, type Form } from '../forms/service.ts';
@@ -104,7 +104,7 @@ export function createIntakeService({ db, clock }: IntakeServiceDeps) {
       await refuseByState(trx, form, who, now);
 
       const row: SubmissionTable = {
-        id: newId(),
+        id: newTimeOrderedId(),
         workspace_id: workspaceId,
         status: 'submitted',
         score: null,
@@ -127,8 +127,8 @@ export function createIntakeService({ db, clock }: IntakeServiceDeps) {
         throw pending(winner);
       }
 
-      const commandId = newId();
-      const eventId = newId();
+      const commandId = newTimeOrderedId();
+      const eventId = newTimeOrderedId();
       // No answers and no applicant identity in the command or event records.
       const payload = { submissionId: row.id, formId: form.id };
       await insertCommand(trx, {
