@@ -161,6 +161,9 @@ export async function generateDataset(
       `review commands in ${((performance.now() - applicationsStarted) / 1000).toFixed(1)} s`,
   );
   const totalsStarted = performance.now();
+  // Without statistics PostgreSQL takes the shifts table for a small one and reads the whole workspace's completed
+  // shifts (index shifts_completed_workspace) for every chunk of staff the rebuild reads: minutes instead of seconds.
+  if (dialect === 'postgres') await sql`analyze shifts, staff`.execute(db);
   await rebuildTotals({ db, write: (job) => db.transaction().execute(job) });
   log(`built the activity totals in ${((performance.now() - totalsStarted) / 1000).toFixed(1)} s`);
   if (dialect === 'postgres') {

@@ -15,7 +15,8 @@ export const TRACE_WEBHOOK_POLL_INTERVAL_MS = 60_000;
 
 export const TRACE_USAGE = `Usage: npm run bench:trace -- [options]
 
-Which files of src/ one request runs code in (V8 precise coverage inside the gateway, idle work taken off).
+Which files of src/ one request runs code in (V8 precise coverage inside the gateway, idle work taken off),
+and on PostgreSQL the statements and transactions it sends.
 
   --store sqlite|postgres|all   store(s) to run on (default all; PostgreSQL is skipped with a warning when no
                                 server answers, unless --store names it or CI=true)
@@ -27,6 +28,7 @@ Which files of src/ one request runs code in (V8 precise coverage inside the gat
   --warmup <n>                  requests of each kind before measuring (default ${TRACE_DEFAULTS.warmup})
   --wait <ms>                   length of each window, idle and after the request (default ${TRACE_DEFAULTS.waitMs})
   --verbose                     list the files of every kind (by default those of heartbeat and intake)
+  --statements                  list the PostgreSQL statements of every kind (its first repeat), in order
   --keep                        keep the run's database and the server's log
   --help                        this text
 `;
@@ -40,6 +42,7 @@ export interface TraceCliOptions {
   readonly warmup: number;
   readonly waitMs: number;
   readonly verbose: boolean;
+  readonly statements: boolean;
   readonly keep: boolean;
   readonly help: boolean;
 }
@@ -62,6 +65,7 @@ export function parseTraceOptions(argv: readonly string[], env: NodeJS.ProcessEn
   let warmup: number = TRACE_DEFAULTS.warmup;
   let waitMs: number = TRACE_DEFAULTS.waitMs;
   let verbose = false;
+  let statements = false;
   let keep = false;
   let help = false;
   for (const { arg, flag, value } of readFlags(argv)) {
@@ -96,6 +100,9 @@ export function parseTraceOptions(argv: readonly string[], env: NodeJS.ProcessEn
       case '--verbose':
         verbose = true;
         break;
+      case '--statements':
+        statements = true;
+        break;
       case '--keep':
         keep = true;
         break;
@@ -113,5 +120,5 @@ export function parseTraceOptions(argv: readonly string[], env: NodeJS.ProcessEn
   else if (chosen === 'sqlite' || chosen === 'postgres') stores = [chosen];
   else throw new OptionsError(`--store must be sqlite, postgres or all, got "${chosen}"`);
   if (!/^postgres(ql)?:\/\//.test(postgresUrl)) throw new OptionsError('--database-url must be a postgres:// URL');
-  return { stores, storesDefaulted: store === undefined, postgresUrl, kinds, repeats, warmup, waitMs, verbose, keep, help };
+  return { stores, storesDefaulted: store === undefined, postgresUrl, kinds, repeats, warmup, waitMs, verbose, statements, keep, help };
 }

@@ -4,7 +4,7 @@ import type { StoreTrace } from './trace-run.ts';
 import { textTable } from './tables.ts';
 
 /** Bump when the record's shape changes. */
-export const TRACE_RECORD_VERSION = 1;
+export const TRACE_RECORD_VERSION = 2;
 
 export interface TraceRecord {
   readonly recordVersion: number;
@@ -26,19 +26,38 @@ const range = (counts: readonly number[]) => {
   return low === high ? String(low) : `${low}-${high}`;
 };
 
+/**
+ * A row per kind: its files, and on PostgreSQL the statements and transactions the gateway sent in the window
+ * holding the request (lowest-highest over the repeats; the lowest is the request's own, a higher one work that
+ * fell into the window, such as the timeout sweep).
+ */
 export function traceTable(trace: StoreTrace): string {
+  const postgres = trace.store === 'postgres';
   const rows = trace.kinds.map((kind) => [
     kind.kind,
     range(kind.repeats.map((files) => files.length)),
     String(kind.every.length),
     String(kind.any.length),
     kind.kind === REFERENCE_KIND ? '-' : String(kind.beyondReference.length),
+    ...(postgres ? [range(kind.statements.map((s) => s.statements)), range(kind.statements.map((s) => s.transactions))] : []),
   ]);
-  const lines = textTable(['kind', 'files (each repeat)', 'in every', 'in any', 'beyond /health'], rows).split('\n');
+  const head = ['kind', 'files (each repeat)', 'in every', 'in any', 'beyond /health', ...(postgres ? ['statements', 'transactions'] : [])];
+  const lines = textTable(head, rows).split('\n');
   // The request last, left-aligned: textTable right-aligns every column but the first.
   const titles = ['request', '-------', ...trace.kinds.map((kind) => kind.title)];
   const width = Math.max(...lines.map((line) => line.length));
   return lines.map((line, i) => `${line.padEnd(width)}  ${titles[i] ?? ''}`.trimEnd()).join('\n');
+}
+
+/** The PostgreSQL statements of one kind's first repeat, in order. */
+export function statementList(trace: StoreTrace, kindName: string): string {
+  const kind = trace.kinds.find((k) => k.kind === kindName);
+  const first = kind?.statements[0];
+  if (!kind || !first) return `${kindName}: not measured`;
+  return [
+    `${trace.store} ${kind.kind} (${kind.title}): ${first.statements} statements in ${first.transactions} transaction(s) (first repeat)`,
+    ...first.texts.map((text, i) => `  ${String(i + 1).padStart(3)} ${text}`),
+  ].join('\n');
 }
 
 /**

@@ -3,13 +3,15 @@
  * with what must be true before it and be undone after it (a start needs a staff member without an active shift,
  * a stop an active shift), done outside the measured window.
  */
+import { REVIEWER_ID } from './applications-data.ts';
 import { answersFor } from './applications-plan.ts';
+import { dashboardHeaders } from './dashboard.ts';
 import { requestJson, type JsonResponse } from './http.ts';
 import { PLACE_ID, UNIVERSE_ID, type DatasetPlan } from './plan.ts';
 import { Random } from './random.ts';
-import { START } from './workload.ts';
+import { HEARTBEAT_BATCH_SIZE, HEARTBEATS, START } from './workload.ts';
 
-export const KIND_NAMES = ['health', 'heartbeat', 'start', 'stop', 'intake', 'leaderboard', 'summary'] as const;
+export const KIND_NAMES = ['health', 'heartbeat', 'batch', 'start', 'stop', 'intake', 'review', 'leaderboard', 'summary'] as const;
 export type KindName = (typeof KIND_NAMES)[number];
 /** The reference every other kind is set against: a request that reaches no feature. */
 export const REFERENCE_KIND: KindName = 'health';
@@ -28,9 +30,12 @@ export interface RequestKind {
 
 export interface TraceRequests {
   readonly kinds: Readonly<Record<KindName, RequestKind>>;
-  /** Starts the shift the heartbeats go to. */
+  /** Starts the shifts the heartbeats and the batches go to. */
   setUp(): Promise<void>;
 }
+
+/** The active staff members the requests need: the heartbeats' one, the starts' and stops' one, a batch's. */
+export const TRACE_ACTIVE_STAFF = 2 + HEARTBEAT_BATCH_SIZE;
 
 function expectOk(what: string, response: JsonResponse): JsonResponse {
   if (response.status < 200 || response.status > 299) throw new Error(`${what} answered ${response.status}: ${response.text.slice(0, 300)}`);
@@ -44,9 +49,13 @@ function shiftIdOf(response: JsonResponse): string {
 export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string): TraceRequests {
   const big = plan.big;
   const auth = { authorization: `Bearer ${big.key.secret}` };
-  const [worker, cycler] = big.staff.filter((staff) => staff.status === 'active');
+  const active = big.staff.filter((staff) => staff.status === 'active');
+  const [worker, cycler] = active;
+  const batchStaff = active.slice(2, TRACE_ACTIVE_STAFF);
   const formId = big.applications?.formId;
-  if (!worker || !cycler || formId === undefined) throw new Error('the dataset needs two active staff members and an application form');
+  if (!worker || !cycler || batchStaff.length < HEARTBEAT_BATCH_SIZE || formId === undefined) {
+    throw new Error(`the dataset needs ${TRACE_ACTIVE_STAFF} active staff members and an application form`);
+  }
   let keys = 0;
   const post = async (what: string, path: string, body: unknown) => {
     keys += 1;
@@ -70,6 +79,14 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
   const runCode = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
   const random = new Random(Number(runCode));
   let applicants = 0;
+  const submit = async (what: string) => {
+    applicants += 1;
+    const applicant = { gameUserId: `5${runCode}${String(applicants).padStart(7, '0')}`, gameUsername: `trace_applicant_${applicants}` };
+    return post(what, `/v1/applications/forms/${formId}/submissions`, { applicant, answers: answersFor(applicants, random) });
+  };
+  let batchBody: { serverId: string; shiftIds: string[] } | null = null;
+  let reviewed: string | null = null;
+  let reviewer: Record<string, string> | null = null;
 
   const kinds: Record<KindName, RequestKind> = {
     health: {
@@ -84,6 +101,13 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
       title: 'POST /v1/activity/shifts/{id}/heartbeat',
       send: async () => {
         await post('heartbeat', `/v1/activity/shifts/${heartbeatShift ?? ''}/heartbeat`, { recordedAt: new Date().toISOString() });
+      },
+    },
+    batch: {
+      name: 'batch',
+      title: `POST ${HEARTBEATS} (${HEARTBEAT_BATCH_SIZE} shifts)`,
+      send: async () => {
+        await post('batch', HEARTBEATS, batchBody);
       },
     },
     start: {
@@ -102,9 +126,22 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
       name: 'intake',
       title: 'POST /v1/applications/forms/{formId}/submissions',
       send: async () => {
-        applicants += 1;
-        const applicant = { gameUserId: `5${runCode}${String(applicants).padStart(7, '0')}`, gameUsername: `trace_applicant_${applicants}` };
-        await post('intake', `/v1/applications/forms/${formId}/submissions`, { applicant, answers: answersFor(applicants, random) });
+        await submit('intake');
+      },
+    },
+    review: {
+      name: 'review',
+      title: 'POST /v1/applications/submissions/{id}/reject',
+      before: async () => {
+        const body = (await submit('submission before a review')).body as { data: { submission: { id: string } } };
+        reviewed = body.data.submission.id;
+        reviewer ??= await dashboardHeaders(REVIEWER_ID);
+      },
+      send: async () => {
+        keys += 1;
+        const headers = { ...reviewer, 'idempotency-key': `${runTag}-${keys}` };
+        const path = `/v1/applications/submissions/${reviewed ?? ''}/reject`;
+        expectOk('review', await requestJson(baseUrl, { method: 'POST', path, headers, body: { reviewNote: 'trace' } }));
       },
     },
     leaderboard: {
@@ -130,6 +167,9 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
     kinds,
     async setUp() {
       heartbeatShift = shiftIdOf(await post('start of the heartbeats\' shift', START, startBody(worker.gameUserId)));
+      const shiftIds: string[] = [];
+      for (const staff of batchStaff) shiftIds.push(shiftIdOf(await post('start of a batch\'s shift', START, startBody(staff.gameUserId))));
+      batchBody = { serverId: 'srv-001', shiftIds };
     },
   };
 }

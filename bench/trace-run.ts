@@ -15,6 +15,7 @@ import { prepareSqlite, preparePostgres, type PreparedDatabase } from './databas
 import { COVERAGE_PROBE } from './paths.ts';
 import { PROFILES, type Profile } from './profiles.ts';
 import { beyond, kindFiles, type KindFiles, type Sample } from './request-files.ts';
+import { NO_STATEMENTS, type StatementCounts } from './statement-count.ts';
 import { TRACE_WEBHOOK_POLL_INTERVAL_MS } from './trace-options.ts';
 import { REFERENCE_KIND, traceRequests, type KindName, type RequestKind } from './trace-requests.ts';
 import { startServer, type ServerProcess } from './server.ts';
@@ -23,7 +24,7 @@ import type { StoreName } from './targets.ts';
 /** Enough data for every request kind to find what it needs; the files a request runs do not depend on its size. */
 export const TRACE_PROFILE: Profile = {
   ...PROFILES.quick,
-  big: { staff: 40, shifts: 400 },
+  big: { staff: 80, shifts: 800 },
   small: { count: 0, staff: 0, shifts: 0 },
   submissions: 20,
   heartbeatShifts: 1,
@@ -46,6 +47,8 @@ export interface TraceOptions {
 
 export interface KindTrace extends KindFiles {
   readonly title: string;
+  /** PostgreSQL statements and transactions of the window holding the request, each repeat (zero on SQLite). */
+  readonly statements: readonly StatementCounts[];
   /** In every repeat of this kind and in no repeat of `GET /health`. */
   readonly beyondReference: readonly string[];
 }
@@ -56,7 +59,13 @@ export interface StoreTrace {
   readonly kinds: readonly KindTrace[];
 }
 
-type Take = (() => Promise<readonly string[]>) & { close(): void };
+/** What the probe saw since the previous take. */
+interface Taken {
+  readonly files: readonly string[];
+  readonly statements: StatementCounts;
+}
+
+type Take = (() => Promise<Taken>) & { close(): void };
 
 /** The coverage probe's socket in the server: one take at a time, answered in order. */
 async function coverageClient(path: string): Promise<Take> {
@@ -72,7 +81,7 @@ async function coverageClient(path: string): Promise<Take> {
   });
   socket.on('error', () => undefined);
   let nextId = 0;
-  const take = (): Promise<readonly string[]> => {
+  const take = (): Promise<Taken> => {
     nextId += 1;
     const id = nextId;
     return new Promise((resolve, reject) => {
@@ -82,7 +91,7 @@ async function coverageClient(path: string): Promise<Take> {
       }, 30_000);
       waiting.set(id, (reply) => {
         clearTimeout(timer);
-        if (reply.files) resolve(reply.files);
+        if (reply.files) resolve({ files: reply.files, statements: reply.statements ?? NO_STATEMENTS });
         else reject(new Error(`the coverage probe failed: ${reply.error ?? 'no answer'}`));
       });
       socket.write(`${JSON.stringify({ probe: 'take', id } satisfies CoverageRequest)}\n`);
@@ -91,8 +100,16 @@ async function coverageClient(path: string): Promise<Take> {
   return Object.assign(take, { close: () => socket.destroy() });
 }
 
-/** Files run by an idle window, then by a window holding the one request (each `waitMs` long). */
-async function measureOnce(kind: RequestKind, take: Take, waitMs: number, signal: AbortSignal | undefined): Promise<Sample> {
+/**
+ * Files run by an idle window, then by a window holding the one request (each `waitMs` long), and the statements
+ * the window holding the request sent.
+ */
+async function measureOnce(
+  kind: RequestKind,
+  take: Take,
+  waitMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Sample & { readonly statements: StatementCounts }> {
   if (kind.before) {
     await kind.before();
     // What the preparation left running after its answer (after-commit work) belongs to neither window.
@@ -106,7 +123,7 @@ async function measureOnce(kind: RequestKind, take: Take, waitMs: number, signal
   await sleep(waitMs, undefined, { signal });
   const request = await take();
   await kind.after?.();
-  return { idle, request };
+  return { idle: idle.files, request: request.files, statements: request.statements };
 }
 
 async function prepare(store: StoreName, options: TraceOptions, runDir: string, log: (message: string) => void): Promise<PreparedDatabase> {
@@ -144,11 +161,11 @@ export async function traceStore(store: StoreName, options: TraceOptions, log: (
       }
     }
     log(`${store}: warmed up with ${options.warmup} requests of each kind in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s`);
-    const measured: KindFiles[] = [];
+    const measured: (KindFiles & { readonly statements: readonly StatementCounts[] })[] = [];
     for (const kind of kinds) {
-      const samples: Sample[] = [];
+      const samples: (Sample & { readonly statements: StatementCounts })[] = [];
       for (let i = 0; i < options.repeats; i += 1) samples.push(await measureOnce(kind, take, options.waitMs, options.signal));
-      measured.push(kindFiles(kind.name, samples));
+      measured.push({ ...kindFiles(kind.name, samples), statements: samples.map((sample) => sample.statements) });
     }
     const reference = measured[0];
     if (!reference) throw new Error('no kind measured');

@@ -11,7 +11,7 @@ import { missingPostgres } from './database.ts';
 import { OptionsError } from './options.ts';
 import { REPO_ROOT, RESULTS_DIR } from './paths.ts';
 import { parseTraceOptions, TRACE_USAGE, type TraceCliOptions } from './trace-options.ts';
-import { fileList, traceTable, TRACE_RECORD_VERSION, type TraceRecord } from './trace-report.ts';
+import { fileList, statementList, traceTable, TRACE_RECORD_VERSION, type TraceRecord } from './trace-report.ts';
 import { traceStore, type StoreTrace } from './trace-run.ts';
 
 /** The kinds whose files are listed without --verbose. */
@@ -47,12 +47,16 @@ function commitOf(): string | null {
 function print(trace: StoreTrace, options: TraceCliOptions): void {
   const label = `${trace.store} (${trace.engineVersion})`;
   process.stdout.write(
-    `\n${label}: files of src/ one request runs, ${options.repeats} repeat(s), the files of the idle window before each taken off\n` +
+    `\n${label}: files of src/ one request runs, ${options.repeats} repeat(s), the files of the idle window before each taken off` +
+      `${trace.store === 'postgres' ? '; the statements and transactions of the window holding the request' : ''}\n` +
       `${traceTable(trace)}\n\n`,
   );
   const listed = options.verbose ? trace.kinds.map((kind) => kind.kind) : LISTED_KINDS;
   for (const kind of listed) {
     if (trace.kinds.some((k) => k.kind === kind)) process.stdout.write(`${fileList(trace, kind)}\n\n`);
+  }
+  if (trace.store === 'postgres' && options.statements) {
+    for (const kind of trace.kinds) process.stdout.write(`${statementList(trace, kind.kind)}\n\n`);
   }
 }
 

@@ -4,8 +4,8 @@ import type { Database } from './types.ts';
 /**
  * One savepoint sequence for every write that must be undone alone inside a larger transaction (a job of the
  * group commit, an idempotent operation whose refusal is stored): open; then release on success, or roll back
- * to it and release on failure. The statements are compiled once per name, since they run several times per
- * write.
+ * to it and release on failure (or leave it to the transaction's end, see inSavepoint). The statements are
+ * compiled once per name, since they run several times per write.
  */
 export interface Savepoint {
   readonly open: CompiledQuery;
@@ -25,20 +25,26 @@ export function savepoint(name: string): Savepoint {
 /** What a piece of work inside a savepoint came to: its value, or its error (its writes then undone). */
 export type SavepointOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
 
-/** Runs `work` inside `point` on the transaction `trx`; a failure undoes the work's writes only. */
+/**
+ * Runs `work` inside `point` on the transaction `trx`; a failure undoes the work's writes only. With `release`
+ * false the savepoint is left open, for the end of the transaction (COMMIT releases it, as does the release of a
+ * savepoint opened before it): for the last savepoint of a transaction that ends soon after, where a release is a
+ * round trip to PostgreSQL that changes nothing. A savepoint opened again under the same name must be released.
+ */
 export async function inSavepoint<T>(
   trx: Transaction<Database>,
   point: Savepoint,
   work: (trx: Transaction<Database>) => Promise<T>,
+  { release = true }: { readonly release?: boolean } = {},
 ): Promise<SavepointOutcome<T>> {
   await trx.executeQuery(point.open);
   try {
     const value = await work(trx);
-    await trx.executeQuery(point.release);
+    if (release) await trx.executeQuery(point.release);
     return { ok: true, value };
   } catch (error) {
     await trx.executeQuery(point.rollback);
-    await trx.executeQuery(point.release);
+    if (release) await trx.executeQuery(point.release);
     return { ok: false, error };
   }
 }

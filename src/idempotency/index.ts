@@ -232,7 +232,8 @@ export function createIdempotency({ store, clock, errorResponse }: IdempotencyDe
     const now = clock.now();
     const replay = await takeKey(trx, call.scope, key, fingerprint, now);
     if (replay) return { response: replay, replayed: true };
-    const outcome = await inSavepoint(trx, OPERATION_SAVEPOINT, operation);
+    // Left open: the result is stored and the transaction commits next, which releases it.
+    const outcome = await inSavepoint(trx, OPERATION_SAVEPOINT, operation, { release: false });
     let response: StoredResponse;
     if (outcome.ok) {
       response = responseOf(outcome.value, call.requestId, errorResponse);

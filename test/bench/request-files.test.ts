@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OptionsError } from '../../bench/options.ts';
 import { beyond, difference, filesRun, intersection, kindFiles, union, type ScriptCoverage } from '../../bench/request-files.ts';
+import { NO_STATEMENTS, queryText, StatementCounter, transactionEffect } from '../../bench/statement-count.ts';
 import { parseTraceOptions } from '../../bench/trace-options.ts';
 import { fileList, traceTable } from '../../bench/trace-report.ts';
 import { KIND_NAMES } from '../../bench/trace-requests.ts';
@@ -80,7 +81,12 @@ describe('benchmark trace: report', () => {
     store: 'sqlite',
     engineVersion: 'SQLite 3',
     kinds: [
-      { ...kindFiles('health', [{ idle: [], request: ['src/app.ts'] }, { idle: [], request: ['src/app.ts', 'src/x.ts'] }]), title: 'GET /health', beyondReference: [] },
+      {
+        ...kindFiles('health', [{ idle: [], request: ['src/app.ts'] }, { idle: [], request: ['src/app.ts', 'src/x.ts'] }]),
+        title: 'GET /health',
+        beyondReference: [],
+        statements: [NO_STATEMENTS, NO_STATEMENTS],
+      },
       {
         ...kindFiles('heartbeat', [
           { idle: [], request: ['src/app.ts', 'src/routes.ts'] },
@@ -88,6 +94,10 @@ describe('benchmark trace: report', () => {
         ]),
         title: 'POST /heartbeat',
         beyondReference: ['src/routes.ts'],
+        statements: [
+          { statements: 1, transactions: 1, texts: ['select 1'] },
+          { statements: 4, transactions: 2, texts: ['begin', 'select 1', 'commit', 'select 2'] },
+        ],
       },
     ],
   };
@@ -97,6 +107,13 @@ describe('benchmark trace: report', () => {
     expect(lines[0]).toMatch(/^kind\s+files \(each repeat\)\s+in every\s+in any\s+beyond \/health\s+request$/);
     expect(lines[2]).toMatch(/^health\s+1-2\s+1\s+2\s+-\s+GET \/health$/);
     expect(lines[3]).toMatch(/^heartbeat\s+2-3\s+2\s+3\s+1\s+POST \/heartbeat$/);
+  });
+
+  it('adds the statements and transactions on PostgreSQL', () => {
+    const lines = traceTable({ ...trace, store: 'postgres' }).split('\n');
+    expect(lines[0]).toMatch(/beyond \/health\s+statements\s+transactions\s+request$/);
+    expect(lines[2]).toMatch(/^health\s+1-2\s+1\s+2\s+-\s+0\s+0\s+GET \/health$/);
+    expect(lines[3]).toMatch(/^heartbeat\s+2-3\s+2\s+3\s+1\s+1-4\s+1-2\s+POST \/heartbeat$/);
   });
 
   it('lists the files, marking those /health never ran, then those of some repeats only', () => {
@@ -128,5 +145,37 @@ describe('benchmark trace: options', () => {
     expect(() => parseTraceOptions(['--repeats', '0'], {})).toThrow(OptionsError);
     expect(() => parseTraceOptions(['--store', 'mysql'], {})).toThrow(OptionsError);
     expect(() => parseTraceOptions(['--quick'], {})).toThrow(OptionsError);
+  });
+});
+
+describe('benchmark trace: statements and transactions', () => {
+  it('counts a statement outside a transaction as one, and begin to commit as one', () => {
+    const counter = new StatementCounter();
+    const a = {};
+    const b = {};
+    counter.count(a, 'with heartbeat as (update shifts set x = 1) insert into idempotency_records select 1');
+    counter.count(a, 'begin');
+    counter.count(b, 'select 1');
+    counter.count(a, 'savepoint s1');
+    counter.count(a, 'rollback to savepoint s1');
+    counter.count(a, 'update shifts set x = 2');
+    counter.count(a, 'commit');
+    counter.count(a, '  BEGIN');
+    counter.count(a, 'rollback');
+    counter.count(a, 'select 2');
+    const taken = counter.take();
+    expect(taken).toMatchObject({ statements: 10, transactions: 5 });
+    expect(taken.texts[0]).toBe('with heartbeat as (update shifts set x = 1) insert into idempotency_records select 1');
+    expect(taken.texts[7]).toBe('BEGIN');
+    expect(counter.take()).toEqual(NO_STATEMENTS);
+  });
+
+  it("reads a query's text from a string or a query config", () => {
+    expect(queryText('select 1')).toBe('select 1');
+    expect(queryText({ name: 's1', text: 'select 2', values: [] })).toBe('select 2');
+    expect(queryText(undefined)).toBe('');
+    expect(transactionEffect('start transaction')).toBe('begin');
+    expect(transactionEffect('end')).toBe('end');
+    expect(transactionEffect('release savepoint s1')).toBe('none');
   });
 });

@@ -3,12 +3,11 @@ select id from submissions
 where form_id = +? and environment = +? and game_user_id = +? and status in ('submitted', 'under_review');
 -- values: ["form-1","live","2001"]
 
--- lastRejectionAt
-select rejected_at from submissions
-where form_id = +? and environment = +? and game_user_id = +? and status = 'rejected' and rejected_at is not null
-order by rejected_at desc
-limit 1;
--- values: ["form-1","live","2001"]
+-- findApplicantState
+select
+  (select id from submissions where form_id = +? and environment = +? and game_user_id = +? and status in ('submitted', 'under_review')) as pending_id,
+  (select max(rejected_at) from submissions where form_id = +? and environment = +? and game_user_id = +? and status = 'rejected') as rejected_at;
+-- values: ["form-1","live","2001","form-1","live","2001"]
 
 -- insertSubmissionUnlessPending
 insert into submissions (id, workspace_id, status, score, reviewer_notes, applicant, answers, created_at, reviewed_at,

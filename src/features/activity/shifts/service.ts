@@ -137,15 +137,17 @@ export function createShiftService({ store, clock, config }: ShiftServiceDeps) {
       end_reason: null,
       created_at: now,
     };
-    // A concurrent start may win the insert; a stale winner (possible only across a long pause) is retired too.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
+    // The insert first: it starts nothing while the staff member has an active shift (startShift), so the active
+    // shift is read only when there is one. A concurrent start may win the insert; a stale winner (possible only
+    // across a long pause) is retired too.
+    for (let attempt = 1; ; attempt += 1) {
+      if (await startShift(trx, row)) return { shift: startedView(row), existing: false };
       const active = await findActiveShift(trx, owner, staff.id);
       if (active && !isStale(active, cutoff(now))) return { shift: startedView(active), existing: true };
+      // Only reachable if other requests keep ending the winner in between; a 5xx lets the client retry the key.
+      if (attempt === 3) throw new Error('start: the active shift kept changing under concurrent requests');
       if (active) await timeOutShift(trx, active.id, cutoff(now), now);
-      if (await startShift(trx, row)) return { shift: startedView(row), existing: false };
     }
-    // Only reachable if other requests keep ending the winner in between; a 5xx lets the client retry the key.
-    throw new Error('start: the active shift kept changing under concurrent requests');
   }
 
   function heartbeatOf(actor: ApiKeyActor, body: HeartbeatBody, now: number): Heartbeat {

@@ -5,7 +5,7 @@ const APPLICANT_ON_FORM = { formId: 'form-1', environment: 'live', gameUserId: '
 
 export const samples = {
   findPendingSubmission: (db) => intake.findPendingSubmission(db, APPLICANT_ON_FORM),
-  lastRejectionAt: (db) => intake.lastRejectionAt(db, APPLICANT_ON_FORM),
+  findApplicantState: (db) => intake.findApplicantState(db, APPLICANT_ON_FORM, true),
   insertSubmissionUnlessPending: (db) =>
     intake.insertSubmissionUnlessPending(db, {
       id: 'submission-1',

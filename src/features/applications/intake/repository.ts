@@ -24,16 +24,31 @@ where ${applicantOnForm(who)} and ${pendingStatus('status')}`,
   return row?.id;
 }
 
-/** When the applicant's latest rejection on the form was, if any (a provisioned rejection has no known time). */
-export async function lastRejectionAt(db: Executor, who: ApplicantOnForm): Promise<number | null> {
+/** What the applicant's submissions to the form say about a new one: the one awaiting review, the latest rejection. */
+export interface ApplicantState {
+  readonly pendingId: string | undefined;
+  /** When the latest rejection was, if any (a provisioned rejection has no known time), when asked for. */
+  readonly lastRejectedAt: number | null;
+}
+
+/**
+ * The applicant's submission to the form awaiting review and, with `withRejection`, when their latest rejection
+ * on it was: in one read, for the refusals an intake checks in that order.
+ */
+export async function findApplicantState(db: Executor, who: ApplicantOnForm, withRejection: boolean): Promise<ApplicantState> {
+  const rejection = withRejection
+    ? sql<number | null>`(select max(rejected_at) from submissions where ${applicantOnForm(who)} and status = 'rejected')`
+    : sql<null>`null`;
   const [row] = await rowsOf(
     db,
-    sql<{ rejected_at: number }>`select rejected_at from submissions
-where ${applicantOnForm(who)} and status = 'rejected' and rejected_at is not null
-order by rejected_at desc
-limit 1`,
+    sql<{ pending_id: string | null; rejected_at: number | null }>`select
+  (select id from submissions where ${applicantOnForm(who)} and ${pendingStatus('status')}) as pending_id,
+  ${rejection} as rejected_at`,
   );
-  return row === undefined ? null : Number(row.rejected_at);
+  return {
+    pendingId: row?.pending_id ?? undefined,
+    lastRejectedAt: row?.rejected_at === null || row?.rejected_at === undefined ? null : Number(row.rejected_at),
+  };
 }
 
 /**

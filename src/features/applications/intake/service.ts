@@ -11,9 +11,9 @@ import type { RequestContext } from '../service.ts';
 import { toSubmissionItem, type SubmissionItem } from '../submission-item.ts';
 import { checkAnswers } from './answer-check.ts';
 import {
+  findApplicantState,
   findPendingSubmission,
   insertSubmissionUnlessPending,
-  lastRejectionAt,
   listApplicantSubmissions,
   type ApplicantOnForm,
 } from './repository.ts';
@@ -68,10 +68,9 @@ export function createIntakeService({ db, clock }: IntakeServiceDeps) {
   /** The refusals of the form's state, in order: closed, a submission pending, a rejection within the cooldown. */
   async function refuseByState(trx: Executor, form: Form, who: ApplicantOnForm, now: number): Promise<void> {
     if (form.status !== 'open') throw new AppError('form_closed', 'The form is closed; it takes no submissions.');
-    const pendingId = await findPendingSubmission(trx, who);
+    const { pendingId, lastRejectedAt: rejectedAt } = await findApplicantState(trx, who, form.cooldownDays > 0);
     if (pendingId !== undefined) throw pending(pendingId);
     if (form.cooldownDays <= 0) return;
-    const rejectedAt = await lastRejectionAt(trx, who);
     const retryAfter = rejectedAt === null ? null : rejectedAt + form.cooldownDays * DAY_MS;
     if (retryAfter !== null && now < retryAfter) {
       throw new AppError(
