@@ -84,6 +84,38 @@ export async function busy(buttons, action) {
 }
 
 /**
+ * Buttons of one form that act one at a time: while one runs, every button of the group is busy (see `busy`);
+ * the form's feedback is cleared when one starts and shows the error when it fails.
+ * @param {ReturnType<typeof messages>} feedback
+ * @returns {(label: string, className: string, act: () => Promise<void>) => HTMLButtonElement}
+ */
+export function actionButtons(feedback) {
+  /** @type {HTMLButtonElement[]} */
+  const buttons = [];
+  return (label, className, act) => {
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: className,
+        onclick: () =>
+          void busy(buttons, async () => {
+            feedback.clear();
+            try {
+              await act();
+            } catch (error) {
+              feedback.error(error);
+            }
+          }),
+      },
+      label,
+    );
+    buttons.push(button);
+    return button;
+  };
+}
+
+/**
  * "Next page" and, past the first, "First page", for a keyset-paged list.
  * @param {{ hasNext: boolean, onFirstPage: boolean, next: () => void, first: () => void }} paging
  */

@@ -1,7 +1,7 @@
 // /console/applications/<id>: one submission, its answers and history, the review (score and notes) and the
 // decisions. Only what the member's permissions allow is offered; the API checks them again on every call.
 import { details, field, h, replace, time, uid } from '../dom.js';
-import { busy, heading, messages, statusBadge, statusLabel } from '../ui.js';
+import { actionButtons, busy, heading, messages, statusBadge, statusLabel } from '../ui.js';
 import { applicantName } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
@@ -171,30 +171,15 @@ function decisionSection(signed, submission, reload) {
   const createProfile =
     mayDecide && signed.can('staff.create') ? h('input', { type: 'checkbox', name: 'createStaffProfile', id: uid('profile') }) : null;
   const feedback = messages();
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
+  const action = actionButtons(feedback);
   /**
    * @param {string} label
    * @param {string} className
    * @param {() => Promise<string>} act resolves with what was done
    */
-  const button = (label, className, act) => {
-    const b = h('button', {
-      type: 'button',
-      class: className,
-      onclick: () =>
-        void busy(buttons, async () => {
-          feedback.clear();
-          try {
-            await reload(await act());
-          } catch (error) {
-            feedback.error(error);
-          }
-        }),
-    }, label);
-    buttons.push(b);
-    return b;
-  };
+  const button = (label, className, act) => action(label, className, async () => {
+      await reload(await act());
+    });
   const id = submission.id;
   return h(
     'section',

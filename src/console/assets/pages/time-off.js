@@ -1,7 +1,7 @@
 // /console/time-off: inactivity notices asked for by staff, filtered by status, with Approve and Deny (and an
 // optional note) on the pending ones.
 import { details, field, h, replace, select, time, uid } from '../dom.js';
-import { busy, heading, messages, pager, statusBadge } from '../ui.js';
+import { actionButtons, heading, messages, pager, statusBadge } from '../ui.js';
 import { ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
@@ -128,32 +128,18 @@ function noticeCard(signed, notice) {
 function decisionForm(signed, notice, decided) {
   const note = h('textarea', { name: 'note', rows: '2', maxlength: '1000' });
   const feedback = messages();
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
+  const action = actionButtons(feedback);
   /** @param {'approve' | 'deny'} decision @param {string} label @param {string} className */
-  const button = (decision, label, className) => {
-    const b = h('button', {
-      type: 'button',
-      class: className,
-      onclick: () =>
-        void busy(buttons, async () => {
-          feedback.clear();
-          try {
-            const result = /** @type {{ notice: Omit<Notice, 'staff' | 'decidedBy'> }} */ (
-              await signed.gateway.decideNotice(notice.id, decision, note.value)
-            );
-            decided(
-              { ...notice, ...result.notice, decidedBy: signed.me.userId },
-              decision === 'approve' ? 'Approved.' : 'Denied.',
-            );
-          } catch (error) {
-            feedback.error(error);
-          }
-        }),
-    }, label);
-    buttons.push(b);
-    return b;
-  };
+  const button = (decision, label, className) =>
+    action(label, className, async () => {
+      const result = /** @type {{ notice: Omit<Notice, 'staff' | 'decidedBy'> }} */ (
+        await signed.gateway.decideNotice(notice.id, decision, note.value)
+      );
+      decided(
+        { ...notice, ...result.notice, decidedBy: signed.me.userId },
+        decision === 'approve' ? 'Approved.' : 'Denied.',
+      );
+    });
   return h(
     'div',
     { class: 'stack' },
