@@ -108,11 +108,11 @@ export function greatest(db: Executor, a: unknown, b: unknown): RawBuilder<numbe
 }
 
 /**
- * A row lock a statement takes on PostgreSQL (`for no key update`, `for update skip locked`); nothing on SQLite,
- * whose one writer needs no row locks.
+ * The tail of a SELECT that claims rows other transactions may hold (`for update skip locked`, PostgreSQL):
+ * locked rows are passed over instead of waited for. Nothing on SQLite, whose one writer needs no row locks.
  */
-export function rowLock(db: Executor, lock: 'for no key update' | 'for update skip locked'): RawBuilder<unknown> {
-  return dialectOf(db) === 'postgres' ? sql.raw(`\n${lock}`) : sql.raw('');
+export function skipLocked(db: Executor): RawBuilder<unknown> {
+  return dialectOf(db) === 'postgres' ? sql.raw('\nfor update skip locked') : sql.raw('');
 }
 
 /**

@@ -3,7 +3,7 @@ delete from webhook_attempts where id in (
   select a.id from webhook_attempts as a
   where a.started_at < +?
     and not exists (select 1 from webhook_deliveries as d where d.id = a.delivery_id and d.status = 'pending')
-  order by a.started_at limit +? );
+  order by a.started_at limit +?);
 -- values: [1757678400000,500]
 
 -- deleteDeliveriesBefore
@@ -11,7 +11,7 @@ delete from webhook_deliveries where status <> 'pending' and id in (
   select d.id from webhook_deliveries as d
   where d.status <> 'pending' and d.updated_at < +?
     and not exists (select 1 from webhook_attempts as a where a.delivery_id = d.id)
-  order by d.updated_at limit +? );
+  order by d.updated_at limit +?);
 -- values: [1757678400000,500]
 
 -- deleteWebhookEventsBefore
@@ -19,12 +19,12 @@ delete from webhook_events where id in (
   select e.id from webhook_events as e
   where e.created_at < +?
     and not exists (select 1 from webhook_deliveries as d where d.event_id = e.id)
-  order by e.created_at limit +? );
+  order by e.created_at limit +?);
 -- values: [1757678400000,500]
 
 -- deleteEventsBefore
 delete from events where id in (
-  select e.id from events as e where e.created_at < +? order by e.created_at limit +? );
+  select e.id from events as e where e.created_at < +? order by e.created_at limit +?);
 -- values: [1757678400000,500]
 
 -- deleteCommandsBefore
@@ -32,10 +32,10 @@ delete from commands where id in (
   select c.id from commands as c
   where c.created_at < +?
     and not exists (select 1 from events as e where e.command_id = c.id)
-  order by c.created_at limit +? );
+  order by c.created_at limit +?);
 -- values: [1757678400000,500]
 
 -- deleteSignInCodesBefore
 delete from console_sign_in_codes where code_hash in (
-  select c.code_hash from console_sign_in_codes as c where c.expires_at < +? order by c.expires_at limit +? );
+  select c.code_hash from console_sign_in_codes as c where c.expires_at < +? order by c.expires_at limit +?);
 -- values: [1757678400000,500]

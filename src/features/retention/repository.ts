@@ -5,13 +5,8 @@
  * so instances pruning at once neither wait on nor deadlock with each other; on SQLite one process writes.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { dialectOf } from '../../db/dialect.ts';
+import { dialectOf, skipLocked } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
-
-/** SQL: the tail of a batch's select on PostgreSQL, nothing on SQLite. */
-function skipLocked(db: Executor): RawBuilder<unknown> {
-  return dialectOf(db) === 'postgres' ? sql`for update skip locked` : sql``;
-}
 
 /**
  * Runs a batch; on PostgreSQL in a transaction of its own whose plans neither sort, scan whole tables nor hash
@@ -38,7 +33,7 @@ export function deleteAttemptsBefore(db: Executor, cutoff: number, limit: number
   select a.id from webhook_attempts as a
   where a.started_at < ${cutoff}
     and not exists (select 1 from webhook_deliveries as d where d.id = a.delivery_id and d.status = 'pending')
-  order by a.started_at limit ${limit} ${skipLocked(db)})`,
+  order by a.started_at limit ${limit}${skipLocked(db)})`,
   );
 }
 
@@ -54,7 +49,7 @@ export function deleteDeliveriesBefore(db: Executor, cutoff: number, limit: numb
   select d.id from webhook_deliveries as d
   where d.status <> 'pending' and d.updated_at < ${cutoff}
     and not exists (select 1 from webhook_attempts as a where a.delivery_id = d.id)
-  order by d.updated_at limit ${limit} ${skipLocked(db)})`,
+  order by d.updated_at limit ${limit}${skipLocked(db)})`,
   );
 }
 
@@ -66,7 +61,7 @@ export function deleteWebhookEventsBefore(db: Executor, cutoff: number, limit: n
   select e.id from webhook_events as e
   where e.created_at < ${cutoff}
     and not exists (select 1 from webhook_deliveries as d where d.event_id = e.id)
-  order by e.created_at limit ${limit} ${skipLocked(db)})`,
+  order by e.created_at limit ${limit}${skipLocked(db)})`,
   );
 }
 
@@ -75,7 +70,7 @@ export function deleteEventsBefore(db: Executor, cutoff: number, limit: number):
   return deleted(
     db,
     sql`delete from events where id in (
-  select e.id from events as e where e.created_at < ${cutoff} order by e.created_at limit ${limit} ${skipLocked(db)})`,
+  select e.id from events as e where e.created_at < ${cutoff} order by e.created_at limit ${limit}${skipLocked(db)})`,
   );
 }
 
@@ -87,7 +82,7 @@ export function deleteCommandsBefore(db: Executor, cutoff: number, limit: number
   select c.id from commands as c
   where c.created_at < ${cutoff}
     and not exists (select 1 from events as e where e.command_id = c.id)
-  order by c.created_at limit ${limit} ${skipLocked(db)})`,
+  order by c.created_at limit ${limit}${skipLocked(db)})`,
   );
 }
 
@@ -96,6 +91,6 @@ export function deleteSignInCodesBefore(db: Executor, cutoff: number, limit: num
   return deleted(
     db,
     sql`delete from console_sign_in_codes where code_hash in (
-  select c.code_hash from console_sign_in_codes as c where c.expires_at < ${cutoff} order by c.expires_at limit ${limit} ${skipLocked(db)})`,
+  select c.code_hash from console_sign_in_codes as c where c.expires_at < ${cutoff} order by c.expires_at limit ${limit}${skipLocked(db)})`,
   );
 }

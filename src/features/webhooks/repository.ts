@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { inJsonList, jsonRecordset, notInJsonList, rowLock, rowsOf, selectJsonRows } from '../../db/dialect.ts';
+import { inJsonList, jsonRecordset, notInJsonList, rowsOf, selectJsonRows, skipLocked } from '../../db/dialect.ts';
 import type { Store } from '../../db/store.ts';
 import type { Dialect, Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../shared/ids.ts';
@@ -102,7 +102,7 @@ limit 1`,
       sql<{ id: string; endpoint_id: string }>`select id, endpoint_id from webhook_deliveries
 where ${dueDeliveries(trx, options.now, saturated)}
 order by next_attempt_at
-limit ${batch}${rowLock(trx, 'for update skip locked')}`,
+limit ${batch}${skipLocked(trx)}`,
     );
     more ||= candidates.length >= batch;
     const taken = new Map(options.busy);
