@@ -3,15 +3,18 @@ import { dirname, resolve } from 'node:path';
 import { Kysely, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BackgroundThread } from '../background/thread.ts';
-import { withValuePlaceholders } from './dialect.ts';
-import { SqliteDatabase } from './sqlite-driver.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { GroupCommit, type AfterCommitMarks } from './group-commit.ts';
 import { ReadTurns } from './read-turns.ts';
 import type { CheckpointerData } from './checkpointer-worker.ts';
-import { cachingSqliteDatabase } from './statement-cache.ts';
 import type { Store } from './store.ts';
-import { DurableCommitSqliteDialect, WalSync } from './wal-sync.ts';
+import {
+  cachingSqliteDatabase,
+  DurableCommitSqliteDialect,
+  SqliteDatabase,
+  WalSync,
+  withValuePlaceholders,
+} from './sqlite-dialect.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
 import type { Database, Executor } from './types.ts';
 
@@ -121,9 +124,9 @@ function openSqlite(url: string, options: StoreOptions): Store {
   let dialect: SqliteDialect;
   if (journal === 'wal' && filename !== ':memory:') {
     // A commit is on disk before its caller goes on (a 200 means it is durable), but the log is flushed from the
-    // thread pool rather than inside COMMIT on the event loop: see wal-sync.ts.
+    // thread pool rather than inside COMMIT on the event loop: see sqlite-dialect.ts.
     sqlite.pragma('synchronous = NORMAL');
-    dialect = new DurableCommitSqliteDialect({ database }, database, new WalSync(`${filename}-wal`));
+    dialect = new DurableCommitSqliteDialect(database, new WalSync(`${filename}-wal`));
   } else {
     // No write-ahead log (an in-memory store, or a file system without WAL support): SQLite flushes each commit.
     sqlite.pragma('synchronous = FULL');

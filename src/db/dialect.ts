@@ -1,38 +1,14 @@
 /**
  * Where the two stores' SQL differs, as small helpers a query uses inline: the store an executor belongs to is
  * decided here and nowhere else. A statement both stores accept is written once (Kysely compiles its
- * placeholders per store: `+?` on SQLite, see SqliteValueQueryCompiler; `$n` on PostgreSQL).
+ * placeholders per store: `+?` on SQLite, see sqlite-dialect.ts; `$n` on PostgreSQL).
  */
-import { PostgresAdapter, sql, SqliteQueryCompiler, type Dialect as KyselyDialect, type RawBuilder } from 'kysely';
+import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { Dialect, Executor } from './types.ts';
 
 /** Which store `db` (a store's Kysely instance or one of its transactions) belongs to. */
 export function dialectOf(db: Executor): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
-}
-
-/**
- * SQLite's query compiler, writing every value as `+?` (the no-op unary plus) instead of a bare `?`. When SQLite's
- * planner compares a bare parameter with a constant while planning (it does for a join, for a partial index, for
- * an ORDER BY ... LIMIT), it marks the statement to be compiled again whenever that parameter is bound anew, so a
- * statement the store keeps prepared (statement-cache.ts) was parsed and planned on every run (a heartbeat at 700
- * a second spent 12% of the gateway's CPU there). `+?` is an expression, not a parameter, to that check, and plans
- * the same (test/db/prepared-statements.test.ts compares every snapshotted statement's plan with its bare twin).
- */
-export class SqliteValueQueryCompiler extends SqliteQueryCompiler {
-  protected override getCurrentParameterPlaceholder(): string {
-    return '+?';
-  }
-}
-
-/** A SQLite dialect whose queries compile with SqliteValueQueryCompiler. */
-export function withValuePlaceholders(dialect: KyselyDialect): KyselyDialect {
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => dialect.createDriver(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => new SqliteValueQueryCompiler(),
-  };
 }
 
 /** Column types a JSON recordset declares (PostgreSQL needs them; SQLite reads each field as its JSON type). */

@@ -40,7 +40,7 @@ export const GATHER_BELOW = 16;
 
 /**
  * Group commit for the embedded store (behind Store.write). SQLite runs one writer at a time and every commit is
- * flushed to disk before it is answered (wal-sync.ts); so the writes that arrive while a commit is under way are
+ * flushed to disk before it is answered (sqlite-dialect.ts); so the writes that arrive while a commit is under way are
  * run together in the next transaction, each inside its own savepoint (one job's failure undoes only that job),
  * and all of them are answered only after their shared COMMIT is durable. When writers are concurrent, a batch
  * that would start alone first waits a moment for the writes about to arrive (see `drain`).

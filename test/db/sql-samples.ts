@@ -16,7 +16,7 @@ import {
   type DatabaseConnection,
   type Driver,
 } from 'kysely';
-import { SqliteValueQueryCompiler } from '../../src/db/dialect.ts';
+import { SqliteValueQueryCompiler } from '../../src/db/sqlite-dialect.ts';
 import type { NoQuery, Sample, Variants } from '../../src/db/samples.ts';
 import type { Store } from '../../src/db/store.ts';
 import type { Database } from '../../src/db/types.ts';

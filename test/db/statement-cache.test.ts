@@ -1,6 +1,5 @@
-import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { cachingSqliteDatabase, SqliteDatabase } from '../../src/db/sqlite-dialect.ts';
 import { describe, expect, it } from 'vitest';
-import { cachingSqliteDatabase } from '../../src/db/statement-cache.ts';
 
 describe('SQLite statement cache', () => {
   function setup(capacity?: number) {

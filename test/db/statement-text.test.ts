@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-dialect.ts';
 import { recordAttempts, type AttemptRecord } from '../../src/features/webhooks/repository.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';
@@ -8,7 +8,7 @@ import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/activi
 import { recordingDb, SNAPSHOT_DIALECTS } from './sql-samples.ts';
 
 /**
- * The SQLite store reuses prepared statements by SQL text (src/db/statement-cache.ts). A value written into the
+ * The SQLite store reuses prepared statements by SQL text (src/db/sqlite-dialect.ts). A value written into the
  * text instead of bound as a parameter makes every request a statement of its own: prepared anew each time, and
  * evicting the statements of every other request from the cache. So the same requests with other values (other
  * times, ids, keys) must prepare nothing new.

@@ -1,11 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { cachingSqliteDatabase, DurableCommitSqliteDialect, SqliteDatabase, WalSync } from '../../src/db/sqlite-dialect.ts';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachingSqliteDatabase } from '../../src/db/statement-cache.ts';
-import { DurableCommitSqliteDialect, WalSync } from '../../src/db/wal-sync.ts';
 
 /** The real flush, counted, and observable while it runs. */
 class CountingWalSync extends WalSync {
@@ -39,7 +37,7 @@ describe('durable commits on SQLite (write-ahead log flushed off the event loop)
     handle.pragma('synchronous = NORMAL');
     const database = cachingSqliteDatabase(handle);
     wal = new CountingWalSync(`${filename}-wal`);
-    db = new Kysely<Tables>({ dialect: new DurableCommitSqliteDialect({ database }, database, wal) });
+    db = new Kysely<Tables>({ dialect: new DurableCommitSqliteDialect(database, wal) });
     await sql`create table items (id integer primary key, name text not null)`.execute(db);
     wal.flushes = 0;
   });
