@@ -1,11 +1,11 @@
 import type { Clock } from '../shared/clock.ts';
 import type { Config } from '../shared/config.ts';
 import type { Executor } from '../db/types.ts';
-import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from './api-key-auth.ts';
+import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../keys/api-key.ts';
 import { createDashboardAuthenticator, type DashboardAuthenticator } from './dashboard-auth.ts';
 
 /**
- * Who a request's bearer token is: an API key (game servers, the chat bot; see api-key-auth.ts) or a dashboard
+ * Who a request's bearer token is: an API key (game servers, the chat bot; see src/keys/api-key.ts) or a dashboard
  * user's token (see dashboard-auth.ts). The route hook (route-auth.ts) reads the token from the `Authorization`
  * header and picks by the route's `auth`.
  */
