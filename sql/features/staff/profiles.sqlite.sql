@@ -1,13 +1,17 @@
--- findStaffByChatUser
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
+-- findWorkspaceWithChatStaff
+select w.*, s.id as staff_id, s.workspace_id as staff_workspace_id, s.display_name as staff_display_name,
+       s.game_user_id as staff_game_user_id, s.game_username as staff_game_username, s.chat_user_id as staff_chat_user_id,
+       s.rank as staff_rank, s.status as staff_status, s.weekly_required_minutes as staff_weekly_required_minutes,
+       d.id as staff_department_id, d.name as staff_department_name,
+       d.weekly_required_minutes as staff_department_weekly_required_minutes
+from workspaces as w
+left join staff as s on s.id = (
+  select c.id from staff as c where c.workspace_id = w.id and c.chat_user_id = +?
+  order by c.created_at, c.id
+  limit 1)
 left join departments as d on d.id = s.department_id
-where s.workspace_id = +? and s.chat_user_id = +?
-order by s.created_at, s.id
-limit 1;
--- values: ["workspace-1","chat-user-1"]
+where w.id = +?;
+-- values: ["chat-user-1","workspace-1"]
 
 -- findStaffByGameUser
 select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,

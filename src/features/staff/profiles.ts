@@ -5,6 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { inJsonList, rowsOf } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
+import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';
 
 /** A staff member with their department's fields (null without one). */
 interface StaffProfileRow {
@@ -68,22 +69,55 @@ function toProfile(row: StaffProfileRow): StaffProfile {
   };
 }
 
-export async function findStaffByChatUser(
+/** The workspace's row with the columns of its staff member of `staffProfiles`, prefixed `staff_` (null for none). */
+type WorkspaceWithStaffRow = WorkspaceRow & {
+  readonly [K in keyof StaffProfileRow as `staff_${K}`]: StaffProfileRow[K] | null;
+};
+
+/**
+ * The workspace, and its staff member with this chat user id (the first created, should several share it), in one
+ * read: what every operation of the acting chat user reads first.
+ */
+export async function findWorkspaceWithChatStaff(
   db: Executor,
   workspaceId: string,
   chatUserId: string,
-): Promise<StaffProfile | undefined> {
+): Promise<{ readonly workspace: Workspace | undefined; readonly staff: StaffProfile | undefined }> {
   // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
   const [row] = await rowsOf(
     db,
-    staffProfiles(
-      sql<boolean>`s.workspace_id = ${workspaceId} and s.chat_user_id = ${chatUserId}`,
-      sql`
-order by s.created_at, s.id
-limit 1`,
-    ),
+    sql<WorkspaceWithStaffRow>`select w.*, s.id as staff_id, s.workspace_id as staff_workspace_id, s.display_name as staff_display_name,
+       s.game_user_id as staff_game_user_id, s.game_username as staff_game_username, s.chat_user_id as staff_chat_user_id,
+       s.rank as staff_rank, s.status as staff_status, s.weekly_required_minutes as staff_weekly_required_minutes,
+       d.id as staff_department_id, d.name as staff_department_name,
+       d.weekly_required_minutes as staff_department_weekly_required_minutes
+from workspaces as w
+left join staff as s on s.id = (
+  select c.id from staff as c where c.workspace_id = w.id and c.chat_user_id = ${chatUserId}
+  order by c.created_at, c.id
+  limit 1)
+left join departments as d on d.id = s.department_id
+where w.id = ${workspaceId}`,
   );
-  return row ? toProfile(row) : undefined;
+  if (!row) return { workspace: undefined, staff: undefined };
+  const staff =
+    row.staff_id === null
+      ? undefined
+      : toProfile({
+          id: row.staff_id,
+          workspace_id: row.staff_workspace_id ?? row.id,
+          display_name: row.staff_display_name ?? '',
+          game_user_id: row.staff_game_user_id ?? '',
+          game_username: row.staff_game_username ?? '',
+          chat_user_id: row.staff_chat_user_id,
+          rank: row.staff_rank,
+          status: row.staff_status ?? '',
+          weekly_required_minutes: row.staff_weekly_required_minutes,
+          department_id: row.staff_department_id,
+          department_name: row.staff_department_name,
+          department_weekly_required_minutes: row.staff_department_weekly_required_minutes,
+        });
+  return { workspace: workspaceOfRow(row), staff };
 }
 
 export async function findStaffByGameUser(

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/types.ts';
 import { notFound } from '../../shared/errors.ts';
 import { assertGuildMatches } from '../workspaces/chat-binding.ts';
 import { findWorkspace, type Workspace } from '../workspaces/workspace.ts';
-import { findStaffByChatUser, type StaffProfile } from './profiles.ts';
+import { findWorkspaceWithChatStaff, type StaffProfile } from './profiles.ts';
 import { weeklyRequirement } from './requirement.ts';
 import { STAFF_STATUSES, type StaffMe } from './schemas.ts';
 
@@ -19,32 +19,32 @@ export interface ActingStaff {
   readonly staff: StaffProfile;
 }
 
-/**
- * The key's workspace after the guild check (403 `guild_mismatch` / `chat_not_connected`): what every operation
- * of the acting chat user checks first (`GET /v1/staff/me`, time off, console sign-in links).
- */
-export async function readChatWorkspace(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<Workspace> {
-  const workspace = await findWorkspace(db, actor.application.workspaceId);
+/** The key's workspace (404 when missing) once its chat binding matches the request's guild (403). */
+function checkedChatWorkspace(workspace: Workspace | undefined, chat: ChatContext): Workspace {
   if (!workspace) throw notFound('The workspace');
   assertGuildMatches(workspace.chat, chat.guildId);
   return workspace;
 }
 
 /**
+ * The key's workspace after the guild check (403 `guild_mismatch` / `chat_not_connected`): what every operation
+ * of the acting chat user checks first (`GET /v1/staff/me`, time off, console sign-in links).
+ */
+export async function readChatWorkspace(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<Workspace> {
+  return checkedChatWorkspace(await findWorkspace(db, actor.application.workspaceId), chat);
+}
+
+/**
  * The key's workspace after the guild check (403), and the invoking chat user's staff profile in it, if any: for an
- * operation that checks more (its body, say) between the guild and the staff member's 404.
+ * operation that checks more (its body, say) between the guild and the staff member's 404. One read of both.
  */
 export async function readActingStaff(
   db: Executor,
   actor: ApiKeyActor,
   chat: ChatContext,
 ): Promise<{ readonly workspace: Workspace; readonly staff: StaffProfile | undefined }> {
-  // Both reads at once (one round trip fewer on PostgreSQL); the guild's refusal comes first.
-  const [workspace, staff] = await Promise.all([
-    readChatWorkspace(db, actor, chat),
-    findStaffByChatUser(db, actor.application.workspaceId, chat.actingChatUserId),
-  ]);
-  return { workspace, staff };
+  const { workspace, staff } = await findWorkspaceWithChatStaff(db, actor.application.workspaceId, chat.actingChatUserId);
+  return { workspace: checkedChatWorkspace(workspace, chat), staff };
 }
 
 /** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check. */

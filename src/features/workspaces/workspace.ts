@@ -30,10 +30,10 @@ export interface Workspace {
   readonly activityVersion: number;
 }
 
-export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
-  // Most requests read it: a `sql` template costs less to build than a Kysely builder.
-  const [row] = await rowsOf(db, sql<Selectable<WorkspaceTable>>`select * from workspaces where id = ${id}`);
-  if (!row) return undefined;
+/** A workspace as its row stores it (`select * from workspaces`, or those columns of a join). */
+export type WorkspaceRow = Selectable<WorkspaceTable>;
+
+export function workspaceOfRow(row: WorkspaceRow): Workspace {
   return {
     id: row.id,
     name: row.name,
@@ -47,6 +47,12 @@ export async function findWorkspace(db: Executor, id: string): Promise<Workspace
     chat: { guildId: row.chat_guild_id, status: row.chat_status, connectedAt: row.chat_connected_at },
     activityVersion: Number(row.activity_version),
   };
+}
+
+export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
+  // Most requests read it: a `sql` template costs less to build than a Kysely builder.
+  const [row] = await rowsOf(db, sql<WorkspaceRow>`select * from workspaces where id = ${id}`);
+  return row ? workspaceOfRow(row) : undefined;
 }
 
 /**
