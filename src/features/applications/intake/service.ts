@@ -4,12 +4,11 @@ import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.ts';
-import { storeAnswers } from '../answers.ts';
+import { checkAnswers, storeAnswers } from '../answers.ts';
 import { findWorkspaceForm, type Form } from '../forms/service.ts';
 import { insertCommand, insertEvent } from '../repository.ts';
 import type { RequestContext } from '../service.ts';
 import { toSubmissionItem, type SubmissionItem } from '../submission-item.ts';
-import { checkAnswers } from './answer-check.ts';
 import {
   findApplicantState,
   findPendingSubmission,
