@@ -5,7 +5,7 @@ import { AppError } from '../../../shared/errors.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.ts';
 import { checkAnswers, storeAnswers } from '../answers.ts';
-import { findWorkspaceForm, type Form } from '../forms/service.ts';
+import { findWorkspaceForm, type Form } from '../forms/forms.ts';
 import { insertCommand, insertEvent } from '../repository.ts';
 import type { RequestContext } from '../service.ts';
 import { toSubmissionItem, type SubmissionItem } from '../submission-item.ts';
