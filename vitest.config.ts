@@ -14,7 +14,7 @@ const UNIT = [
   'test/keys/**/*.test.ts',
   'test/features/activity/periods/**/*.test.ts',
   'test/features/activity/shifts/rules.test.ts',
-  'test/features/applications/answer-check.test.ts',
+  'test/features/applications/answers.test.ts',
   'test/features/activity/reports/ranking-cache.test.ts',
   'test/features/erasure/scrub.test.ts',
   'test/db/statement-cache.test.ts',

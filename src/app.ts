@@ -31,7 +31,6 @@ import { createApplicationService } from './features/applications/service.ts';
 import { queueRoutes } from './features/applications/queue/routes.ts';
 import { createQueueService } from './features/applications/queue/service.ts';
 import { formRoutes } from './features/applications/forms/routes.ts';
-import { createFormService } from './features/applications/forms/service.ts';
 import { intakeRoutes } from './features/applications/intake/routes.ts';
 import { createIntakeService } from './features/applications/intake/service.ts';
 import { integrationRoutes } from './features/integration/routes.ts';
@@ -162,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shiftBatchRoutes(createShiftBatchService({ clock, config }), writes));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), writes }));
   await app.register(queueRoutes({ service: createQueueService({ db }) }));
-  await app.register(formRoutes(createFormService({ db })));
+  await app.register(formRoutes({ db }));
   await app.register(intakeRoutes({ service: createIntakeService({ db, clock }), writes }));
   await app.register(
     consoleRoutes({

@@ -1,5 +1,6 @@
 import type { Environment, Scope } from '../shared/actor.ts';
-import { readQuestions, type Question } from '../features/applications/forms/questions.ts';
+import { readQuestions } from '../features/applications/forms/forms.ts';
+import type { Question } from '../features/applications/forms/questions.ts';
 import type { Executor } from '../db/types.ts';
 import { count, noProgress, type Progress } from '../shared/progress.ts';
 import { rankings } from '../features/workspaces/rankings.ts';

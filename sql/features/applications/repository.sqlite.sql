@@ -17,15 +17,3 @@ select "id" from "staff" where "workspace_id" = +? and "game_user_id" = +?;
 -- insertStaffIfAbsent
 insert into "staff" ("id", "workspace_id", "display_name", "game_user_id", "game_username", "chat_user_id", "department_id", "rank", "status", "weekly_required_minutes", "created_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?) on conflict ("workspace_id", "game_user_id") do nothing;
 -- values: ["staff-1","workspace-1","Alice","1001","alice",null,null,null,"active",null,1773230400000]
-
--- insertCommand
-insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
-  created_at)
-values (+?, +?, +?, +?, +?, +?, +?, +?,
-  +?, +?);
--- values: ["command-1","workspace-1","application.submission.accept","user","user-1","submission-1","req_0000000000000000","idempotency-key-1","{}",1773230400000]
-
--- insertEvent
-insert into events (id, workspace_id, command_id, type, payload, created_at)
-values (+?, +?, +?, +?, +?, +?);
--- values: ["event-1","workspace-1","command-1","application.submission.accepted","{}",1773230400000]

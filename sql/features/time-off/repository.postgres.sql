@@ -55,11 +55,3 @@ where n.workspace_id = $1 and n.environment = $2
 order by n.starts_at, n.id
 limit $9;
 -- values: ["workspace-1","live","pending","approved","staff-1",1773230400000,1773230400000,"notice-1",26]
-
--- insertNoticeCommand
-insert into "commands" ("id", "workspace_id", "type", "actor_type", "actor_id", "submission_id", "request_id", "idempotency_key", "payload", "created_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
--- values: ["command-1","workspace-1","staff.inactivity_notice.request","api_key","application-1",null,"req_0000000000000000","idempotency-key-1","{\"noticeId\":\"notice-1\"}",1773230400000]
-
--- insertNoticeEvent
-insert into "events" ("id", "workspace_id", "command_id", "type", "payload", "created_at") values ($1, $2, $3, $4, $5, $6);
--- values: ["event-1","workspace-1","command-1","staff.inactivity_notice.requested","{\"noticeId\":\"notice-1\"}",1773230400000]

@@ -1,4 +1,4 @@
-import { NOW, RESULT, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
+import { NOW, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
 import * as applications from './repository.ts';
 
 export const samples = {
@@ -19,28 +19,6 @@ export const samples = {
       gameUserId: '1001',
       gameUsername: 'alice',
       chatUserId: null,
-      createdAt: NOW,
-    }),
-  insertCommand: (db) =>
-    applications.insertCommand(db, {
-      id: 'command-1',
-      workspaceId: WORKSPACE,
-      type: 'application.submission.accept',
-      actorType: 'user',
-      actorId: 'user-1',
-      submissionId: 'submission-1',
-      requestId: RESULT.requestId,
-      idempotencyKey: RESULT.key,
-      payload: {},
-      createdAt: NOW,
-    }),
-  insertEvent: (db) =>
-    applications.insertEvent(db, {
-      id: 'event-1',
-      workspaceId: WORKSPACE,
-      commandId: 'command-1',
-      type: 'application.submission.accepted',
-      payload: {},
       createdAt: NOW,
     }),
 } satisfies Samples<typeof applications>;

@@ -1,4 +1,4 @@
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { storedEnvironment, type Environment } from '../../shared/actor.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 
@@ -106,40 +106,4 @@ export async function insertStaffIfAbsent(db: Executor, staff: NewStaff): Promis
     .onConflict((oc) => oc.columns(['workspace_id', 'game_user_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-}
-
-export interface CommandRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly type: string;
-  readonly actorType: string;
-  readonly actorId: string;
-  readonly submissionId: string;
-  readonly requestId: string;
-  readonly idempotencyKey: string | null;
-  readonly payload: unknown;
-  readonly createdAt: number;
-}
-
-export async function insertCommand(db: Executor, command: CommandRecord): Promise<void> {
-  const c = command;
-  await sql`insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
-  created_at)
-values (${c.id}, ${c.workspaceId}, ${c.type}, ${c.actorType}, ${c.actorId}, ${c.submissionId}, ${c.requestId}, ${c.idempotencyKey},
-  ${JSON.stringify(c.payload)}, ${c.createdAt})`.execute(db);
-}
-
-export interface EventRecord {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly commandId: string;
-  readonly type: string;
-  readonly payload: unknown;
-  readonly createdAt: number;
-}
-
-export async function insertEvent(db: Executor, event: EventRecord): Promise<void> {
-  const e = event;
-  await sql`insert into events (id, workspace_id, command_id, type, payload, created_at)
-values (${e.id}, ${e.workspaceId}, ${e.commandId}, ${e.type}, ${JSON.stringify(e.payload)}, ${e.createdAt})`.execute(db);
 }

@@ -3,15 +3,13 @@ import type { UserActor } from '../../shared/actor.ts';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
-import { isUuid, newId, newTimeOrderedId } from '../../shared/ids.ts';
-import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { isUuid, newId } from '../../shared/ids.ts';
+import { recordOperation, type Recorded, type RequestContext } from '../journal/journal.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';
 import {
   findStaffIdByGameUser,
   findSubmission,
-  insertCommand,
-  insertEvent,
   insertStaffIfAbsent,
   setStaffProfile,
   updateSubmissionIf,
@@ -27,12 +25,6 @@ import type {
   ReviewUpdateResult,
   UnderReviewResult,
 } from './schemas.ts';
-
-/** The request an operation belongs to, as recorded on its command. */
-export interface RequestContext {
-  readonly requestId: string;
-  readonly idempotencyKey: string | null;
-}
 
 /** A review operation's input: which submission, the body, and the request that asks. */
 export interface ReviewInput<Body> {
@@ -144,41 +136,6 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     );
   }
 
-  async function record(
-    trx: Executor,
-    actor: UserActor,
-    submission: Submission,
-    operation: ReviewOperation,
-    request: RequestContext,
-    now: number,
-    payloads: { command: Record<string, unknown>; event: Record<string, unknown> },
-  ): Promise<{ commandId: string; eventId: string }> {
-    const rule = OPERATION_RULES[operation];
-    const commandId = newTimeOrderedId();
-    const eventId = newTimeOrderedId();
-    await insertCommand(trx, {
-      id: commandId,
-      workspaceId: submission.workspaceId,
-      type: rule.commandType,
-      actorType: 'user',
-      actorId: actor.userId,
-      submissionId: submission.id,
-      requestId: request.requestId,
-      idempotencyKey: request.idempotencyKey,
-      payload: { submissionId: submission.id, ...payloads.command },
-      createdAt: now,
-    });
-    await insertEvent(trx, {
-      id: eventId,
-      workspaceId: submission.workspaceId,
-      commandId,
-      type: rule.eventType,
-      payload: { submissionId: submission.id, ...payloads.event },
-      createdAt: now,
-    });
-    return { commandId, eventId };
-  }
-
   /** Links the workspace's staff profile for the applicant's game user, creating it when there is none. */
   async function ensureStaffProfile(
     trx: Executor,
@@ -214,34 +171,41 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
   /**
    * The sequence every review operation shares, in one transaction: authorize (404, 403, 409/422), the
    * operation's own reads (`prepare`), the conditional UPDATE of the submission (`changes`), its own writes and
-   * answer (`conclude`), then the command and event that record it. The ids of both complete the answer.
+   * answer (`conclude`), then the operation recorded (recordOperation: its command, its event and the event's
+   * webhook deliveries). The ids of the command and the event complete the answer.
    */
-  async function decide<Prepared, Result>(
+  async function decide<Prepared, Result extends Readonly<Record<string, unknown>>>(
     trx: Executor,
     actor: UserActor,
     submissionId: string,
     operation: ReviewOperation,
     request: RequestContext,
     decision: Decision<Prepared, Result>,
-  ): Promise<Result & { commandId: string; eventId: string }> {
+  ): Promise<Result & Recorded> {
     const now = clock.now();
     const { submission, permissions } = await authorize(trx, actor, submissionId, operation);
     const prepared = decision.prepare ? await decision.prepare(submission, permissions) : undefined;
     const updated = await transition(trx, submission, operation, decision.changes(now));
     const { command, event, result } = await decision.conclude(updated, now, prepared);
-    const ids = await record(trx, actor, updated, operation, request, now, { command, event });
-    const answer = { ...result, ...ids };
-    // The event goes to the workspace's webhook endpoints with the decision's answer as its data, in the
-    // submission's environment (a receiver tells a test application's decisions from live ones, as at intake).
-    await enqueueWebhookEvent(trx, {
-      id: ids.eventId,
-      type: OPERATION_RULES[operation].eventType,
-      workspaceId: updated.workspaceId,
-      environment: updated.environment,
-      createdAt: now,
-      data: answer,
-    });
-    return answer;
+    const rule = OPERATION_RULES[operation];
+    // The event goes to the workspace's webhook endpoints in the submission's environment (a receiver tells a test
+    // application's decisions from live ones, as at intake).
+    return recordOperation(
+      trx,
+      {
+        workspaceId: updated.workspaceId,
+        environment: updated.environment,
+        commandType: rule.commandType,
+        eventType: rule.eventType,
+        actor: { type: 'user', id: actor.userId },
+        request,
+        submissionId: updated.id,
+        commandPayload: { submissionId: updated.id, ...command },
+        eventPayload: { submissionId: updated.id, ...event },
+        at: now,
+      },
+      result,
+    );
   }
 
   return {

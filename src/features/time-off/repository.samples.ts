@@ -1,4 +1,4 @@
-import { HOUR, NOW, RESULT, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
+import { HOUR, NOW, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
 import * as notices from './repository.ts';
 
 const NOTICE = 'notice-1';
@@ -62,25 +62,4 @@ export const samples = {
         limit: 26,
       }),
   },
-  insertNoticeCommand: (db) =>
-    notices.insertNoticeCommand(db, {
-      id: 'command-1',
-      workspaceId: WORKSPACE,
-      type: 'staff.inactivity_notice.request',
-      actorType: 'api_key',
-      actorId: 'application-1',
-      requestId: RESULT.requestId,
-      idempotencyKey: RESULT.key,
-      payload: { noticeId: NOTICE },
-      createdAt: NOW,
-    }),
-  insertNoticeEvent: (db) =>
-    notices.insertNoticeEvent(db, {
-      id: 'event-1',
-      workspaceId: WORKSPACE,
-      commandId: 'command-1',
-      type: 'staff.inactivity_notice.requested',
-      payload: { noticeId: NOTICE },
-      createdAt: NOW,
-    }),
 } satisfies Samples<typeof notices>;

@@ -8,10 +8,11 @@ import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../../shared/errors.ts';
 import { isUuid, newTimeOrderedId } from '../../shared/ids.ts';
 import { parseIsoDateTime, type Clock } from '../../shared/clock.ts';
+import type { RequestContext } from '../journal/journal.ts';
 import { readActingStaff, resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { noticeView } from './notice-view.ts';
-import { recordNoticeOperation, type RequestContext } from './record.ts';
+import { recordNoticeOperation } from './record.ts';
 import {
   findNotice,
   findOverlappingNotice,

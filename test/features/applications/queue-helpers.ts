@@ -1,7 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { newId, randomBase62 } from '../../../src/shared/ids.ts';
 import { storeAnswers, type StoredAnswer } from '../../../src/features/applications/answers.ts';
-import { insertCommand, insertEvent } from '../../../src/features/applications/repository.ts';
 import type { TestContext } from '../../helpers/app.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
 
@@ -80,7 +79,7 @@ export async function insertSubmission(ctx: Ctx, submission: NewSubmission): Pro
   return id;
 }
 
-/** Records the intake's command and event for a submission, as an API key's application would. */
+/** The intake's command and event rows for a submission, as an API key's application would record them, inserted directly. */
 export async function recordSubmit(
   ctx: Ctx,
   submission: { id: string; workspaceId: string; formId: string | null },
@@ -89,26 +88,32 @@ export async function recordSubmit(
 ): Promise<{ commandId: string; eventId: string }> {
   const commandId = newId();
   const eventId = newId();
-  await insertCommand(ctx.store.db, {
-    id: commandId,
-    workspaceId: submission.workspaceId,
-    type: 'application.submission.submit',
-    actorType: 'api_key',
-    actorId: applicationId,
-    submissionId: submission.id,
-    requestId: `req_${randomBase62(16)}`,
-    idempotencyKey: `key-${randomBase62(12)}`,
-    payload: { submissionId: submission.id, formId: submission.formId },
-    createdAt: at,
-  });
-  await insertEvent(ctx.store.db, {
-    id: eventId,
-    workspaceId: submission.workspaceId,
-    commandId,
-    type: 'application.submission.submitted',
-    payload: { submissionId: submission.id },
-    createdAt: at,
-  });
+  await ctx.store.db
+    .insertInto('commands')
+    .values({
+      id: commandId,
+      workspace_id: submission.workspaceId,
+      type: 'application.submission.submit',
+      actor_type: 'api_key',
+      actor_id: applicationId,
+      submission_id: submission.id,
+      request_id: `req_${randomBase62(16)}`,
+      idempotency_key: `key-${randomBase62(12)}`,
+      payload: JSON.stringify({ submissionId: submission.id, formId: submission.formId }),
+      created_at: at,
+    })
+    .execute();
+  await ctx.store.db
+    .insertInto('events')
+    .values({
+      id: eventId,
+      workspace_id: submission.workspaceId,
+      command_id: commandId,
+      type: 'application.submission.submitted',
+      payload: JSON.stringify({ submissionId: submission.id }),
+      created_at: at,
+    })
+    .execute();
   return { commandId, eventId };
 }
 

@@ -95,8 +95,3 @@ export function questionProblems(input: QuestionInput): Array<{ field: string; m
   }
   return problems;
 }
-
-/** The stored questions (JSON text) of a form. */
-export function readQuestions(json: string): Question[] {
-  return JSON.parse(json) as Question[];
-}

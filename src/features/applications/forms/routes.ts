@@ -2,13 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import type { Executor } from '../../../db/types.ts';
+import { findWorkspaceForm, listForms } from './forms.ts';
 import { FormListResponseSchema, FormParamsSchema, FormReadHeadersSchema, FormResponseSchema, type FormParams } from './schemas.ts';
-import type { FormService } from './service.ts';
 import { formView } from './view.ts';
 
 export const APPLICATIONS_READ = { kind: 'apiKey', scope: 'applications:read', feature: 'applications' } as const satisfies RouteAuth;
 
-export function formRoutes(service: FormService) {
+export interface FormRoutesDeps {
+  readonly db: Executor;
+}
+
+/** A workspace's application forms, as its API keys read them. */
+export function formRoutes({ db }: FormRoutesDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get(
       '/v1/applications/forms',
@@ -28,7 +34,10 @@ export function formRoutes(service: FormService) {
           response: { 200: FormListResponseSchema },
         },
       },
-      async (request) => envelope(request, { forms: (await service.list(apiKeyActor(request))).map(formView) }),
+      async (request) => {
+        const forms = await listForms(db, apiKeyActor(request).application.workspaceId);
+        return envelope(request, { forms: forms.map(formView) });
+      },
     );
 
     app.get<{ Params: FormParams }>(
@@ -47,8 +56,10 @@ export function formRoutes(service: FormService) {
           response: { 200: FormResponseSchema, ...errorResponses({ 404: ['not_found'] }) },
         },
       },
-      async (request) =>
-        envelope(request, { form: formView(await service.get(apiKeyActor(request), request.params.formId)) }),
+      async (request) => {
+        const form = await findWorkspaceForm(db, apiKeyActor(request).application.workspaceId, request.params.formId);
+        return envelope(request, { form: formView(form) });
+      },
     );
   };
 }

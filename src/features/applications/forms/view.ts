@@ -1,4 +1,4 @@
-import type { Form } from './repository.ts';
+import type { Form } from './forms.ts';
 import type { FormView } from './schemas.ts';
 
 /** A form as the API shows it. */

@@ -3,13 +3,10 @@ import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
-import { enqueueWebhookEvent } from '../../webhooks/outbox.ts';
-import { storeAnswers } from '../answers.ts';
-import { findWorkspaceForm, type Form } from '../forms/service.ts';
-import { insertCommand, insertEvent } from '../repository.ts';
-import type { RequestContext } from '../service.ts';
+import { recordOperation, type RequestContext } from '../../journal/journal.ts';
+import { checkAnswers, storeAnswers } from '../answers.ts';
+import { findWorkspaceForm, type Form } from '../forms/forms.ts';
 import { toSubmissionItem, type SubmissionItem } from '../submission-item.ts';
-import { checkAnswers } from './answer-check.ts';
 import {
   findApplicantState,
   findPendingSubmission,
@@ -126,37 +123,24 @@ export function createIntakeService({ db, clock }: IntakeServiceDeps) {
         throw pending(winner);
       }
 
-      const commandId = newTimeOrderedId();
-      const eventId = newTimeOrderedId();
       // No answers and no applicant identity in the command or event records.
       const payload = { submissionId: row.id, formId: form.id };
-      await insertCommand(trx, {
-        id: commandId,
-        workspaceId,
-        type: SUBMIT_COMMAND_TYPE,
-        actorType: 'api_key',
-        actorId: actor.application.id,
-        submissionId: row.id,
-        requestId: request.requestId,
-        idempotencyKey: request.idempotencyKey,
-        payload,
-        createdAt: now,
-      });
-      await insertEvent(trx, { id: eventId, workspaceId, commandId, type: SUBMITTED_EVENT_TYPE, payload, createdAt: now });
-      const result: IntakeResult = {
-        submission: toSubmissionItem({ ...row, form_name: form.name }),
-        commandId,
-        eventId,
-      };
-      await enqueueWebhookEvent(trx, {
-        id: eventId,
-        type: SUBMITTED_EVENT_TYPE,
-        workspaceId,
-        environment: actor.environment,
-        createdAt: now,
-        data: { ...result },
-      });
-      return result;
+      return recordOperation(
+        trx,
+        {
+          workspaceId,
+          environment: actor.environment,
+          commandType: SUBMIT_COMMAND_TYPE,
+          eventType: SUBMITTED_EVENT_TYPE,
+          actor: { type: 'api_key', id: actor.application.id },
+          request,
+          submissionId: row.id,
+          commandPayload: payload,
+          eventPayload: payload,
+          at: now,
+        },
+        { submission: toSubmissionItem({ ...row, form_name: form.name }) },
+      );
     },
 
     /** What an applicant may be told about their own submissions: no score, no notes. */

@@ -1,9 +1,15 @@
+/**
+ * Application forms as the rest of applications reads them (the form routes, an intake): the forms' shared read
+ * module, holding their queries. Other modules import these, never a repository of forms.
+ */
 import { sql, type Selectable } from 'kysely';
 import { rowsOf } from '../../../db/dialect.ts';
 import type { ApplicationFormTable, Executor } from '../../../db/types.ts';
-import { readQuestions, type Question } from './questions.ts';
+import { notFound } from '../../../shared/errors.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import type { Question } from './questions.ts';
 
-/** An application form as the service reads it. */
+/** An application form as the gateway reads it. */
 export interface Form {
   readonly id: string;
   readonly workspaceId: string;
@@ -16,7 +22,7 @@ export interface Form {
   readonly questions: Question[];
 }
 
-/** A form's columns as the service reads them. */
+/** A form's columns as the gateway reads them. */
 type FormRow = Pick<
   Selectable<ApplicationFormTable>,
   'id' | 'workspace_id' | 'name' | 'slug' | 'status' | 'description' | 'department_id' | 'cooldown_days' | 'questions'
@@ -33,6 +39,11 @@ const FORM_COLUMNS = [
   'cooldown_days',
   'questions',
 ] as const satisfies readonly (keyof FormRow)[];
+
+/** The stored questions (JSON text) of a form. */
+export function readQuestions(json: string): Question[] {
+  return JSON.parse(json) as Question[];
+}
 
 function toForm(row: FormRow): Form {
   return {
@@ -61,12 +72,18 @@ export async function listForms(db: Executor, workspaceId: string): Promise<Form
     .map(toForm);
 }
 
-/** The form with this id in this workspace (another workspace's form is none). */
-export async function findForm(db: Executor, workspaceId: string, formId: string): Promise<Form | undefined> {
-  const [row] = await rowsOf(
-    db,
-    sql<FormRow>`select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
-from application_forms where id = ${formId} and workspace_id = ${workspaceId}`,
-  );
-  return row ? toForm(row) : undefined;
+/**
+ * The form of this workspace with this id (a uuid, in any case); anything else (a malformed id, an unknown one,
+ * another workspace's form) is 404.
+ */
+export async function findWorkspaceForm(db: Executor, workspaceId: string, formId: string): Promise<Form> {
+  const [row] = isUuid(formId)
+    ? await rowsOf(
+        db,
+        sql<FormRow>`select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
+from application_forms where id = ${formId.toLowerCase()} and workspace_id = ${workspaceId}`,
+      )
+    : [];
+  if (!row) throw notFound('The form');
+  return toForm(row);
 }

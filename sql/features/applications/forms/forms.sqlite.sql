@@ -2,7 +2,7 @@
 select "id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions" from "application_forms" where "workspace_id" = +?;
 -- values: ["workspace-1"]
 
--- findForm
+-- findWorkspaceForm
 select id, workspace_id, name, slug, status, description, department_id, cooldown_days, questions
 from application_forms where id = +? and workspace_id = +?;
--- values: ["form-1","workspace-1"]
+-- values: ["<uuid>","workspace-1"]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeQuestion, questionProblems, type QuestionInput } from '../../../src/features/applications/forms/questions.ts';
-import { checkAnswers } from '../../../src/features/applications/intake/answer-check.ts';
+import { checkAnswers } from '../../../src/features/applications/answers.ts';
 
 const questions = (...inputs: QuestionInput[]) => inputs.map(normalizeQuestion);
 
