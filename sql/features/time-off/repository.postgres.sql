@@ -19,9 +19,17 @@ insert into "inactivity_notices" ("id", "workspace_id", "staff_id", "starts_at",
 select * from "inactivity_notices" where "id" = $1;
 -- values: ["notice-1"]
 
--- updateNoticeIf (decision)
+-- findNoticeLockingStaff
+select "n".* from "inactivity_notices" as "n" inner join "staff" as "s" on "s"."id" = "n"."staff_id" where "n"."id" = $1 for no key update of "s";
+-- values: ["notice-1"]
+
+-- updateNoticeIf (denial)
 update "inactivity_notices" set "status" = $1, "decided_at" = $2, "decided_by" = $3 where "id" = $4 and "status" = $5 returning *;
--- values: ["approved",1773230400000,"user-1","notice-1","pending"]
+-- values: ["denied",1773230400000,"user-1","notice-1","pending"]
+
+-- updateNoticeIf (approval)
+update "inactivity_notices" set "status" = $1, "decided_at" = $2, "decided_by" = $3 where "id" = $4 and "status" = $5 and not exists (select "id" from "inactivity_notices" where "staff_id" = $6 and "environment" = $7 and "status" in ($8) and "starts_at" < $9 and "ends_at" > $10 and "id" <> $11) returning *;
+-- values: ["approved",1773230400000,"user-1","notice-1","pending","staff-1","live","approved",1773316800000,1773230400000,"notice-1"]
 
 -- updateNoticeIf (notStarted)
 update "inactivity_notices" set "status" = $1 where "id" = $2 and "status" = $3 and "starts_at" > $4 returning *;

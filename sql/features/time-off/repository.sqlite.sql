@@ -16,9 +16,17 @@ insert into "inactivity_notices" ("id", "workspace_id", "staff_id", "starts_at",
 select * from "inactivity_notices" where "id" = +?;
 -- values: ["notice-1"]
 
--- updateNoticeIf (decision)
+-- findNoticeLockingStaff
+select "n".* from "inactivity_notices" as "n" inner join "staff" as "s" on "s"."id" = "n"."staff_id" where "n"."id" = +?;
+-- values: ["notice-1"]
+
+-- updateNoticeIf (denial)
 update "inactivity_notices" set "status" = +?, "decided_at" = +?, "decided_by" = +? where "id" = +? and "status" = +? returning *;
--- values: ["approved",1773230400000,"user-1","notice-1","pending"]
+-- values: ["denied",1773230400000,"user-1","notice-1","pending"]
+
+-- updateNoticeIf (approval)
+update "inactivity_notices" set "status" = +?, "decided_at" = +?, "decided_by" = +? where "id" = +? and "status" = +? and not exists (select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?) and "starts_at" < +? and "ends_at" > +? and "id" <> +?) returning *;
+-- values: ["approved",1773230400000,"user-1","notice-1","pending","staff-1","live","approved",1773316800000,1773230400000,"notice-1"]
 
 -- updateNoticeIf (notStarted)
 update "inactivity_notices" set "status" = +? where "id" = +? and "status" = +? and "starts_at" > +? returning *;

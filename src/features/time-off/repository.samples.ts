@@ -2,28 +2,23 @@ import { HOUR, NOW, RESULT, STAFF, WORKSPACE, type Samples } from '../../db/samp
 import * as notices from './repository.ts';
 
 const NOTICE = 'notice-1';
+/** What a request may not overlap: the staff member's pending and approved notices. */
+const OPEN_OVERLAP: notices.OverlapQuery = {
+  staffId: STAFF,
+  environment: 'live',
+  statuses: ['pending', 'approved'],
+  start: NOW,
+  end: NOW + 24 * HOUR,
+  exceptId: null,
+};
+/** What an approval may not overlap: the staff member's other approved notices. */
+const APPROVED_OVERLAP: notices.OverlapQuery = { ...OPEN_OVERLAP, statuses: ['approved'], exceptId: NOTICE };
 
 export const samples = {
   lockStaff: (db) => notices.lockStaff(db, STAFF),
   findOverlappingNotice: {
-    request: (db) =>
-      notices.findOverlappingNotice(db, {
-        staffId: STAFF,
-        environment: 'live',
-        statuses: ['pending', 'approved'],
-        start: NOW,
-        end: NOW + 24 * HOUR,
-        exceptId: null,
-      }),
-    approval: (db) =>
-      notices.findOverlappingNotice(db, {
-        staffId: STAFF,
-        environment: 'live',
-        statuses: ['approved'],
-        start: NOW,
-        end: NOW + 24 * HOUR,
-        exceptId: NOTICE,
-      }),
+    request: (db) => notices.findOverlappingNotice(db, OPEN_OVERLAP),
+    approval: (db) => notices.findOverlappingNotice(db, APPROVED_OVERLAP),
   },
   insertNotice: (db) =>
     notices.insertNotice(db, {
@@ -42,9 +37,17 @@ export const samples = {
       origin: 'api',
     }),
   findNotice: (db) => notices.findNotice(db, NOTICE),
+  findNoticeLockingStaff: (db) => notices.findNoticeLockingStaff(db, NOTICE),
   updateNoticeIf: {
-    decision: (db) =>
-      notices.updateNoticeIf(db, NOTICE, { status: 'pending' }, { status: 'approved', decided_at: NOW, decided_by: 'user-1' }),
+    denial: (db) =>
+      notices.updateNoticeIf(db, NOTICE, { status: 'pending' }, { status: 'denied', decided_at: NOW, decided_by: 'user-1' }),
+    approval: (db) =>
+      notices.updateNoticeIf(
+        db,
+        NOTICE,
+        { status: 'pending', clearOf: APPROVED_OVERLAP },
+        { status: 'approved', decided_at: NOW, decided_by: 'user-1' },
+      ),
     notStarted: (db) => notices.updateNoticeIf(db, NOTICE, { status: 'approved', startsAfter: NOW }, { status: 'cancelled' }),
     underWay: (db) => notices.updateNoticeIf(db, NOTICE, { status: 'approved', underWayAt: NOW }, { ends_at: NOW }),
   },
