@@ -2,6 +2,21 @@ import { HOUR, NOW, RESULT, STAFF, WORKSPACE, type Samples } from '../../db/samp
 import * as notices from './repository.ts';
 
 const NOTICE = 'notice-1';
+const NEW_NOTICE: notices.NoticeRow = {
+  id: NOTICE,
+  workspace_id: WORKSPACE,
+  staff_id: STAFF,
+  starts_at: NOW,
+  ends_at: NOW + 24 * HOUR,
+  reason: 'Exams',
+  status: 'pending',
+  environment: 'live',
+  created_at: NOW,
+  decided_at: null,
+  decision_note: null,
+  decided_by: null,
+  origin: 'api',
+};
 /** What a request may not overlap: the staff member's pending and approved notices. */
 const OPEN_OVERLAP: notices.OverlapQuery = {
   staffId: STAFF,
@@ -20,22 +35,8 @@ export const samples = {
     request: (db) => notices.findOverlappingNotice(db, OPEN_OVERLAP),
     approval: (db) => notices.findOverlappingNotice(db, APPROVED_OVERLAP),
   },
-  insertNotice: (db) =>
-    notices.insertNotice(db, {
-      id: NOTICE,
-      workspace_id: WORKSPACE,
-      staff_id: STAFF,
-      starts_at: NOW,
-      ends_at: NOW + 24 * HOUR,
-      reason: 'Exams',
-      status: 'pending',
-      environment: 'live',
-      created_at: NOW,
-      decided_at: null,
-      decision_note: null,
-      decided_by: null,
-      origin: 'api',
-    }),
+  insertNotice: (db) => notices.insertNotice(db, NEW_NOTICE),
+  insertNoticeIfClear: (db) => notices.insertNoticeIfClear(db, NEW_NOTICE, OPEN_OVERLAP),
   findNotice: (db) => notices.findNotice(db, NOTICE),
   findNoticeLockingStaff: (db) => notices.findNoticeLockingStaff(db, NOTICE),
   updateNoticeIf: {

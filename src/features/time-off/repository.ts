@@ -62,6 +62,25 @@ export async function insertNotice(db: Executor, row: NoticeRow): Promise<void> 
   await db.insertInto('inactivity_notices').values(row).execute();
 }
 
+/**
+ * Inserts the notice unless a notice `clash` describes exists, in one statement; whether it was inserted. Run it
+ * with the staff member's row locked by an earlier statement (`lockStaff`): a statement sees what was committed
+ * before it started, so the lock's earlier holders' notices are then seen.
+ */
+export async function insertNoticeIfClear(db: Executor, row: NoticeRow, clash: OverlapQuery): Promise<boolean> {
+  const columns = Object.keys(row) as (keyof NoticeRow)[];
+  const result = await db
+    .insertInto('inactivity_notices')
+    .columns(columns)
+    .expression(
+      db
+        .selectNoFrom(columns.map((column) => sql.val(row[column]).as(column)))
+        .where(({ exists, not }) => not(exists(overlappingNotices(db, clash)))),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
 export async function findNotice(db: Executor, id: string): Promise<NoticeRow | undefined> {
   return db.selectFrom('inactivity_notices').selectAll().where('id', '=', id).executeTakeFirst();
 }
