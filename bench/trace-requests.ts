@@ -1,17 +1,29 @@
 /**
  * The request kinds `npm run bench:trace` measures (trace.ts), on the dataset of trace-run.ts: each one request,
  * with what must be true before it and be undone after it (a start needs a staff member without an active shift,
- * a stop an active shift), done outside the measured window.
+ * a stop an active shift, an approval a pending notice), done outside the measured window.
  */
 import { REVIEWER_ID } from './applications-data.ts';
 import { answersFor } from './applications-plan.ts';
 import { dashboardHeaders } from './dashboard.ts';
 import { requestJson, type JsonResponse } from './http.ts';
-import { PLACE_ID, UNIVERSE_ID, type DatasetPlan } from './plan.ts';
+import { managerId, PLACE_ID, UNIVERSE_ID, type DatasetPlan } from './plan.ts';
 import { Random } from './random.ts';
 import { HEARTBEAT_BATCH_SIZE, HEARTBEATS, START } from './workload.ts';
 
-export const KIND_NAMES = ['health', 'heartbeat', 'batch', 'start', 'stop', 'intake', 'review', 'leaderboard', 'summary'] as const;
+export const KIND_NAMES = [
+  'health',
+  'heartbeat',
+  'batch',
+  'start',
+  'stop',
+  'intake',
+  'review',
+  'notice',
+  'approval',
+  'leaderboard',
+  'summary',
+] as const;
 export type KindName = (typeof KIND_NAMES)[number];
 /** The reference every other kind is set against: a request that reaches no feature. */
 export const REFERENCE_KIND: KindName = 'health';
@@ -34,8 +46,10 @@ export interface TraceRequests {
   setUp(): Promise<void>;
 }
 
-/** The active staff members the requests need: the heartbeats' one, the starts' and stops' one, a batch's. */
-export const TRACE_ACTIVE_STAFF = 2 + HEARTBEAT_BATCH_SIZE;
+/** The active staff members the requests need: the heartbeats' one, the starts' and stops' one, a batch's, the notices' one. */
+export const TRACE_ACTIVE_STAFF = 3 + HEARTBEAT_BATCH_SIZE;
+const NOTICES = '/v1/staff/me/inactivity-notices';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 function expectOk(what: string, response: JsonResponse): JsonResponse {
   if (response.status < 200 || response.status > 299) throw new Error(`${what} answered ${response.status}: ${response.text.slice(0, 300)}`);
@@ -51,9 +65,10 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
   const auth = { authorization: `Bearer ${big.key.secret}` };
   const active = big.staff.filter((staff) => staff.status === 'active');
   const [worker, cycler] = active;
-  const batchStaff = active.slice(2, TRACE_ACTIVE_STAFF);
+  const batchStaff = active.slice(2, 2 + HEARTBEAT_BATCH_SIZE);
+  const asker = active[2 + HEARTBEAT_BATCH_SIZE];
   const formId = big.applications?.formId;
-  if (!worker || !cycler || batchStaff.length < HEARTBEAT_BATCH_SIZE || formId === undefined) {
+  if (!worker || !cycler || !asker || batchStaff.length < HEARTBEAT_BATCH_SIZE || formId === undefined) {
     throw new Error(`the dataset needs ${TRACE_ACTIVE_STAFF} active staff members and an application form`);
   }
   let keys = 0;
@@ -87,6 +102,23 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
   let batchBody: { serverId: string; shiftIds: string[] } | null = null;
   let reviewed: string | null = null;
   let reviewer: Record<string, string> | null = null;
+  let manager: Record<string, string> | null = null;
+  let pendingNotice: string | null = null;
+  // Each notice a whole day of its own, two months after the data's (which lie around now): none overlaps another.
+  let noticeDay = Math.floor(Math.max(plan.now, Date.now()) / DAY_MS) + 60;
+  const askForNotice = async (what: string) => {
+    noticeDay += 1;
+    keys += 1;
+    const headers = {
+      authorization: `Bearer ${big.botKey.secret}`,
+      'x-chat-guild-id': big.guildId,
+      'x-acting-chat-user-id': asker.chatUserId,
+      'idempotency-key': `${runTag}-${keys}`,
+    };
+    const body = { startsAt: new Date(noticeDay * DAY_MS).toISOString(), endsAt: new Date((noticeDay + 1) * DAY_MS).toISOString(), reason: 'trace' };
+    const response = expectOk(what, await requestJson(baseUrl, { method: 'POST', path: NOTICES, headers, body }));
+    return (response.body as { data: { notice: { id: string } } }).data.notice.id;
+  };
 
   const kinds: Record<KindName, RequestKind> = {
     health: {
@@ -142,6 +174,27 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
         const headers = { ...reviewer, 'idempotency-key': `${runTag}-${keys}` };
         const path = `/v1/applications/submissions/${reviewed ?? ''}/reject`;
         expectOk('review', await requestJson(baseUrl, { method: 'POST', path, headers, body: { reviewNote: 'trace' } }));
+      },
+    },
+    notice: {
+      name: 'notice',
+      title: `POST ${NOTICES}`,
+      send: async () => {
+        await askForNotice('notice');
+      },
+    },
+    approval: {
+      name: 'approval',
+      title: 'POST /v1/staff/inactivity-notices/{noticeId}/approve',
+      before: async () => {
+        pendingNotice = await askForNotice('notice before an approval');
+        manager ??= await dashboardHeaders(managerId(0));
+      },
+      send: async () => {
+        keys += 1;
+        const headers = { ...manager, 'idempotency-key': `${runTag}-${keys}` };
+        const path = `/v1/staff/inactivity-notices/${pendingNotice ?? ''}/approve`;
+        expectOk('approval', await requestJson(baseUrl, { method: 'POST', path, headers, body: {} }));
       },
     },
     leaderboard: {

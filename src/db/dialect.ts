@@ -92,6 +92,16 @@ export function skipLocked(db: Executor): RawBuilder<unknown> {
 }
 
 /**
+ * The tail of a SELECT that also locks the rows it reads of the table aliased `alias` (`for no key update of`), on
+ * PostgreSQL, as lockRows locks them; nothing on SQLite. The lock is taken after the statement's snapshot: a later
+ * statement of the transaction sees what the lock's earlier holders committed, this one may not.
+ */
+export function lockingRowsOf(db: Executor, alias: string): RawBuilder<unknown> {
+  if (!/^[a-z_]+$/.test(alias)) throw new Error(`a table alias must be lowercase letters and underscores: ${alias}`);
+  return dialectOf(db) === 'postgres' ? sql.raw(`for no key update of ${alias}`) : sql.raw('');
+}
+
+/**
  * Locks the rows `select` reads (`for no key update`) until the transaction ends, on PostgreSQL; on SQLite, whose
  * one writer needs no row locks, nothing runs (a SELECT would only read them).
  */

@@ -13,7 +13,15 @@ import type { RequestContext } from '../journal/journal.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { noticeItemView } from './notice-view.ts';
 import { recordNoticeOperation } from './record.ts';
-import { findNotice, findOverlappingNotice, listNotices, lockStaff, updateNoticeIf, type NoticeItemRow } from './repository.ts';
+import {
+  findNotice,
+  findNoticeLockingStaff,
+  findOverlappingNotice,
+  listNotices,
+  updateNoticeIf,
+  type NoticeItemRow,
+  type OverlapQuery,
+} from './repository.ts';
 import { characters, NOTE_MAX } from './rules.ts';
 import { LIST_LIMIT_DEFAULT, type DecisionBody, type ListQuery, type NoticePage, type NoticeResult } from './schemas.ts';
 
@@ -72,7 +80,9 @@ export function createNoticeDecisionService({ db, clock }: NoticeDecisionService
   /**
    * The note (400), the notice (404: unknown, not a uuid, or not visible), the permission (403), the state (409
    * `invalid_state_transition` unless pending), then the conditional UPDATE from `pending`: of an approval racing
-   * a denial exactly one changes the row, and the other re-reads and is refused.
+   * a denial exactly one changes the row, and the other re-reads and is refused. An approval reads the notice with
+   * its staff member's row locked, so approvals of their notices take turns, and its UPDATE also requires that no
+   * other approved notice overlaps it (409 `notice_overlap`, told apart from a state change only on refusal).
    */
   async function decide(
     trx: Executor,
@@ -82,35 +92,37 @@ export function createNoticeDecisionService({ db, clock }: NoticeDecisionService
   ): Promise<NoticeResult> {
     const note = decisionNote(body);
     const now = clock.now();
-    const notice = isUuid(noticeId) ? await findNotice(trx, noticeId.toLowerCase()) : undefined;
+    const find = decision === 'approve' ? findNoticeLockingStaff : findNotice;
+    const notice = isUuid(noticeId) ? await find(trx, noticeId.toLowerCase()) : undefined;
     const permissions = notice ? actor.memberships.get(notice.workspace_id) : undefined;
     if (!notice || !permissions || !canSee(actor, notice.workspace_id)) throw notFound('The inactivity notice');
     if (!permissions.has(PERMISSION)) throw permissionDenied();
     const stateError = (status: string) =>
       new AppError('invalid_state_transition', `The inactivity notice is ${status}; only a pending one can be decided.`, { status });
     if (notice.status !== 'pending') throw stateError(notice.status);
-    if (decision === 'approve') {
-      await lockStaff(trx, notice.staff_id);
-      const overlapping = await findOverlappingNotice(trx, {
-        staffId: notice.staff_id,
-        environment: notice.environment,
-        statuses: ['approved'],
-        start: Number(notice.starts_at),
-        end: Number(notice.ends_at),
-        exceptId: notice.id,
-      });
+    const changes = { status: decision === 'approve' ? 'approved' : 'denied', decided_at: now, decision_note: note, decided_by: actor.userId };
+    const pending = { status: 'pending' };
+    // What an approval may not overlap: another approved notice of the staff member, in the notice's environment.
+    const clash: OverlapQuery = {
+      staffId: notice.staff_id,
+      environment: notice.environment,
+      statuses: ['approved'],
+      start: Number(notice.starts_at),
+      end: Number(notice.ends_at),
+      exceptId: notice.id,
+    };
+    let updated = await updateNoticeIf(trx, notice.id, decision === 'approve' ? { ...pending, clearOf: clash } : pending, changes);
+    if (!updated && decision === 'approve') {
+      // Refused for an overlap or a change of state. Should the overlapping notice have gone since (a cancellation
+      // takes no lock), the approval is made as an overlap check that finds none makes it.
+      const overlapping = await findOverlappingNotice(trx, clash);
       if (overlapping !== undefined) {
         throw new AppError('notice_overlap', 'Another approved inactivity notice of the staff member overlaps this one.', {
           noticeId: overlapping,
         });
       }
+      updated = await updateNoticeIf(trx, notice.id, pending, changes);
     }
-    const updated = await updateNoticeIf(
-      trx,
-      notice.id,
-      { status: 'pending' },
-      { status: decision === 'approve' ? 'approved' : 'denied', decided_at: now, decision_note: note, decided_by: actor.userId },
-    );
     if (!updated) {
       const current = await findNotice(trx, notice.id);
       throw stateError(current?.status ?? 'changed');

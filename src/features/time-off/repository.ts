@@ -1,11 +1,12 @@
 /**
  * The queries of inactivity notices asked for by staff and decided by managers (docs/API.md, "Inactivity notices").
  * Overlap and decision rules hold across instances: every writer that checks a staff member's notices for an
- * overlap first locks that staff member's row (`lockStaff`; SQLite's one writer needs no lock), and every change
- * of a notice is an UPDATE conditional on the state it starts from.
+ * overlap first locks that staff member's row, in a statement before the check (`lockStaff`, or
+ * `findNoticeLockingStaff` as it reads the notice; SQLite's one writer needs no lock), and every change of a notice
+ * is an UPDATE conditional on the state it starts from.
  */
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { lockRows, rowsOf } from '../../db/dialect.ts';
+import { lockingRowsOf, lockRows, rowsOf } from '../../db/dialect.ts';
 import type { Executor, InactivityNoticeTable } from '../../db/types.ts';
 import type { TimeCursor } from '../../shared/paging.ts';
 
@@ -25,20 +26,20 @@ export async function lockStaff(db: Executor, staffId: string): Promise<void> {
 }
 
 /**
- * The staff member's notice of `environment` in one of `statuses` overlapping `[start, end)` that starts first
- * (then the lowest id), other than `exceptId`; undefined when none does.
+ * The staff member's notices of `environment` in one of `statuses` overlapping `[start, end)` (each starts before
+ * the other ends), other than `exceptId`.
  */
-export async function findOverlappingNotice(
-  db: Executor,
-  query: {
-    readonly staffId: string;
-    readonly environment: string;
-    readonly statuses: readonly string[];
-    readonly start: number;
-    readonly end: number;
-    readonly exceptId: string | null;
-  },
-): Promise<string | undefined> {
+export interface OverlapQuery {
+  readonly staffId: string;
+  readonly environment: string;
+  readonly statuses: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly exceptId: string | null;
+}
+
+/** The ids of the notices `query` describes: the overlap rule, written once for the reads and the writes below. */
+function overlappingNotices(db: Executor, query: OverlapQuery) {
   let select = db
     .selectFrom('inactivity_notices')
     .select('id')
@@ -48,7 +49,12 @@ export async function findOverlappingNotice(
     .where('starts_at', '<', query.end)
     .where('ends_at', '>', query.start);
   if (query.exceptId !== null) select = select.where('id', '<>', query.exceptId);
-  const row = await select.orderBy('starts_at').orderBy('id').limit(1).executeTakeFirst();
+  return select;
+}
+
+/** The notice `query` describes that starts first (then the lowest id); undefined when none does. */
+export async function findOverlappingNotice(db: Executor, query: OverlapQuery): Promise<string | undefined> {
+  const row = await overlappingNotices(db, query).orderBy('starts_at').orderBy('id').limit(1).executeTakeFirst();
   return row?.id;
 }
 
@@ -56,8 +62,42 @@ export async function insertNotice(db: Executor, row: NoticeRow): Promise<void> 
   await db.insertInto('inactivity_notices').values(row).execute();
 }
 
+/**
+ * Inserts the notice unless a notice `clash` describes exists, in one statement; whether it was inserted. Run it
+ * with the staff member's row locked by an earlier statement (`lockStaff`): a statement sees what was committed
+ * before it started, so the lock's earlier holders' notices are then seen.
+ */
+export async function insertNoticeIfClear(db: Executor, row: NoticeRow, clash: OverlapQuery): Promise<boolean> {
+  const columns = Object.keys(row) as (keyof NoticeRow)[];
+  const result = await db
+    .insertInto('inactivity_notices')
+    .columns(columns)
+    .expression(
+      db
+        .selectNoFrom(columns.map((column) => sql.val(row[column]).as(column)))
+        .where(({ exists, not }) => not(exists(overlappingNotices(db, clash)))),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
 export async function findNotice(db: Executor, id: string): Promise<NoticeRow | undefined> {
   return db.selectFrom('inactivity_notices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The notice, its staff member's row locked as `lockStaff` locks it (PostgreSQL), in one statement. The lock is
+ * taken after the statement's snapshot: a later statement of the transaction sees what the lock's earlier holders
+ * committed, this one may not (its notice is as it was before any wait for the lock).
+ */
+export async function findNoticeLockingStaff(db: Executor, id: string): Promise<NoticeRow | undefined> {
+  return db
+    .selectFrom('inactivity_notices as n')
+    .innerJoin('staff as s', 's.id', 'n.staff_id')
+    .selectAll('n')
+    .where('n.id', '=', id)
+    .modifyEnd(lockingRowsOf(db, 's'))
+    .executeTakeFirst();
 }
 
 /** The condition a change of a notice starts from: its status and, optionally, where now lies in it. */
@@ -67,6 +107,12 @@ export interface NoticeState {
   readonly startsAfter?: number;
   /** Under way: `starts_at` at or before this instant and `ends_at` after it. */
   readonly underWayAt?: number;
+  /**
+   * Clear: no notice this describes exists (an approval: no other approved one overlapping it). The statement sees
+   * what was committed before it started: with the staff member's row locked by an earlier statement
+   * (`findNoticeLockingStaff`, `lockStaff`), every notice the lock's earlier holders wrote.
+   */
+  readonly clearOf?: OverlapQuery;
 }
 
 /**
@@ -84,6 +130,8 @@ export async function updateNoticeIf(
   if (from.underWayAt !== undefined) {
     update = update.where('starts_at', '<=', from.underWayAt).where('ends_at', '>', from.underWayAt);
   }
+  const clearOf = from.clearOf;
+  if (clearOf !== undefined) update = update.where(({ exists, not }) => not(exists(overlappingNotices(db, clearOf))));
   return update.returningAll().executeTakeFirst();
 }
 

@@ -17,6 +17,7 @@ import {
   findNotice,
   findOverlappingNotice,
   insertNotice,
+  insertNoticeIfClear,
   listStaffNotices,
   lockStaff,
   updateNoticeIf,
@@ -100,7 +101,7 @@ export function createNoticeService({ db, clock }: NoticeServiceDeps) {
   return {
     /**
      * The guild (403), the body's rules (400), the acting staff member (404), inactive staff (403), then, with the
-     * staff member's row locked, an overlapping pending or approved notice (409) and the insert.
+     * staff member's row locked, the insert unless a pending or approved notice overlaps it (409).
      */
     async request(trx: Executor, actor: ApiKeyActor, { chat, body, request }: StaffNoticeInput<RequestBody>): Promise<NoticeResult> {
       const now = clock.now();
@@ -111,15 +112,14 @@ export function createNoticeService({ db, clock }: NoticeServiceDeps) {
       if (staff.status !== 'active') throw new AppError('staff_inactive', 'Inactive staff cannot ask for inactivity notices.');
 
       await lockStaff(trx, staff.id);
-      const overlapping = await findOverlappingNotice(trx, {
+      const clash = {
         staffId: staff.id,
         environment: actor.environment,
         statuses: OPEN_STATUSES,
         start: checked.start,
         end: checked.end,
         exceptId: null,
-      });
-      if (overlapping !== undefined) throw overlap(overlapping);
+      };
       const row: NoticeRow = {
         id: newTimeOrderedId(),
         workspace_id: workspaceId,
@@ -135,7 +135,13 @@ export function createNoticeService({ db, clock }: NoticeServiceDeps) {
         decided_by: null,
         origin: 'api',
       };
-      await insertNotice(trx, row);
+      if (!(await insertNoticeIfClear(trx, row, clash))) {
+        // Refused: name the overlapping notice. Should it have gone since (a cancellation takes no lock), the notice
+        // is inserted as an overlap check that finds none inserts it.
+        const overlapping = await findOverlappingNotice(trx, clash);
+        if (overlapping !== undefined) throw overlap(overlapping);
+        await insertNotice(trx, row);
+      }
       return recordNoticeOperation(trx, 'request', row, { type: 'api_key', id: actor.application.id }, request, now);
     },
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/app.ts';
+import { createTestContext, type TestContext, type TestContextOptions } from '../../helpers/app.ts';
 import { buildFixture, dashboardToken, REVIEWER_USER_ID, seed, type Fixture, type WorkspaceFixture } from '../../helpers/fixtures.ts';
 import type { StoreKind } from '../../helpers/stores.ts';
 
@@ -17,10 +17,10 @@ export interface NoticeWorld {
 let chatCounter = 9000;
 
 /** A fresh app and fixture per file (before all, closed after all). */
-export function useNoticeWorld(kind: StoreKind): NoticeWorld {
+export function useNoticeWorld(kind: StoreKind, options: TestContextOptions = {}): NoticeWorld {
   const world = {} as NoticeWorld;
   beforeAll(async () => {
-    world.ctx = await createTestContext(kind);
+    world.ctx = await createTestContext(kind, options);
     world.fixture = buildFixture({ secondWorkspace: true, extraKeys: { readOnly: { scopes: ['staff:read'] } } });
     await seed(world.ctx, world.fixture);
     world.token = await dashboardToken(REVIEWER_USER_ID);
