@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/shared/clock.ts';
 import { openStore } from '../src/db/connect.ts';
 import { pendingMigrations } from '../src/db/migrate.ts';
-import { SqliteDatabase } from '../src/db/sqlite-dialect.ts';
+import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
 import { newId, randomBase62 } from '../src/shared/ids.ts';
 import { runCli, startCli, type ServingProcess } from './helpers/cli.ts';
 import { bearer, buildFixture, seed, UNIVERSE_ID } from './helpers/fixtures.ts';

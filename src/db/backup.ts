@@ -2,7 +2,7 @@ import { existsSync, linkSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBase62 } from '../shared/ids.ts';
 import { sqliteFilename } from './connect.ts';
-import { SqliteDatabase } from './sqlite-dialect.ts';
+import { SqliteDatabase } from './sqlite-driver.ts';
 
 /** A backup that cannot be taken; nothing was written. */
 export class BackupError extends Error {

@@ -11,7 +11,7 @@
  * The next commit then starts the log over.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { SqliteDatabase } from './sqlite-dialect.ts';
+import { SqliteDatabase } from './sqlite-driver.ts';
 
 export interface CheckpointerData {
   readonly filename: string;

@@ -11,10 +11,10 @@ import type { Store } from './store.ts';
 import {
   cachingSqliteDatabase,
   DurableCommitSqliteDialect,
-  SqliteDatabase,
   WalSync,
   withValuePlaceholders,
 } from './sqlite-dialect.ts';
+import { SqliteDatabase } from './sqlite-driver.ts';
 import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
 import type { Database, Executor } from './types.ts';
 

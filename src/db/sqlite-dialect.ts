@@ -1,10 +1,11 @@
 /**
- * How Kysely talks to the embedded store (better-sqlite3), as pg-dialect.ts says it for PostgreSQL: the driver,
- * the query compiler, prepared statements reused by their text, and commits made durable off the event loop.
+ * How Kysely talks to the embedded store (better-sqlite3, sqlite-driver.ts), as pg-dialect.ts says it for
+ * PostgreSQL: the query compiler, prepared statements reused by their text, and commits made durable off the
+ * event loop.
  */
 import { close, fdatasync, open } from 'node:fs';
 import { promisify } from 'node:util';
-import BetterSqlite3, { type Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -16,9 +17,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 
-/** The SQLite driver (better-sqlite3; its current major line needs Node.js 22 or later). */
-export const SqliteDatabase = BetterSqlite3;
-export type SqliteHandle = BetterSqlite3.Database;
+import type { SqliteHandle } from './sqlite-driver.ts';
 
 /**
  * SQLite's query compiler, writing every value as `+?` (the no-op unary plus) instead of a bare `?`. When SQLite's

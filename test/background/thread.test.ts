@@ -7,7 +7,7 @@ import { BackgroundThread } from '../../src/background/thread.ts';
 import { CHECKPOINTER, startCheckpointer } from '../../src/db/checkpointer.ts';
 import { openStore, type Store } from '../../src/db/connect.ts';
 import { GroupCommit } from '../../src/db/group-commit.ts';
-import { SqliteDatabase } from '../../src/db/sqlite-dialect.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { DestinationOptions } from '../../src/features/webhooks/destination.ts';
 import { startThreadSender } from '../../src/features/webhooks/sender-thread.ts';

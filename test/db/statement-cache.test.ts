@@ -1,4 +1,5 @@
-import { cachingSqliteDatabase, SqliteDatabase } from '../../src/db/sqlite-dialect.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { cachingSqliteDatabase } from '../../src/db/sqlite-dialect.ts';
 import { describe, expect, it } from 'vitest';
 
 describe('SQLite statement cache', () => {

@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDatabase } from '../../src/db/sqlite-dialect.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { recordAttempts, type AttemptRecord } from '../../src/features/webhooks/repository.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';

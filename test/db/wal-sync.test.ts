@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cachingSqliteDatabase, DurableCommitSqliteDialect, SqliteDatabase, WalSync } from '../../src/db/sqlite-dialect.ts';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { cachingSqliteDatabase, DurableCommitSqliteDialect, WalSync } from '../../src/db/sqlite-dialect.ts';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
