@@ -1,8 +1,15 @@
 -- findWorkspaceWithChatStaff
-select w.*, s.id as staff_id, s.workspace_id as staff_workspace_id, s.display_name as staff_display_name,
-       s.game_user_id as staff_game_user_id, s.game_username as staff_game_username, s.chat_user_id as staff_chat_user_id,
-       s.rank as staff_rank, s.status as staff_status, s.weekly_required_minutes as staff_weekly_required_minutes,
-       d.id as staff_department_id, d.name as staff_department_name,
+select w.*, s.id as staff_id,
+       s.workspace_id as staff_workspace_id,
+       s.display_name as staff_display_name,
+       s.game_user_id as staff_game_user_id,
+       s.game_username as staff_game_username,
+       s.chat_user_id as staff_chat_user_id,
+       s.rank as staff_rank,
+       s.status as staff_status,
+       s.weekly_required_minutes as staff_weekly_required_minutes,
+       d.id as staff_department_id,
+       d.name as staff_department_name,
        d.weekly_required_minutes as staff_department_weekly_required_minutes
 from workspaces as w
 left join staff as s on s.id = (
@@ -14,8 +21,17 @@ where w.id = +?;
 -- values: ["chat-user-1","workspace-1"]
 
 -- findStaffByGameUser
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+select s.id,
+       s.workspace_id,
+       s.display_name,
+       s.game_user_id,
+       s.game_username,
+       s.chat_user_id,
+       s.rank,
+       s.status,
+       s.weekly_required_minutes,
+       d.id as department_id,
+       d.name as department_name,
        d.weekly_required_minutes as department_weekly_required_minutes
 from staff as s
 left join departments as d on d.id = s.department_id
@@ -23,8 +39,17 @@ where s.workspace_id = +? and s.game_user_id = +?;
 -- values: ["workspace-1","1001"]
 
 -- findStaffProfiles
-select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
+select s.id,
+       s.workspace_id,
+       s.display_name,
+       s.game_user_id,
+       s.game_username,
+       s.chat_user_id,
+       s.rank,
+       s.status,
+       s.weekly_required_minutes,
+       d.id as department_id,
+       d.name as department_name,
        d.weekly_required_minutes as department_weekly_required_minutes
 from staff as s
 left join departments as d on d.id = s.department_id

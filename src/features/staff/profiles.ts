@@ -23,11 +23,33 @@ interface StaffProfileRow {
   readonly department_weekly_required_minutes: number | null;
 }
 
+/** The profile's columns, each with its expression over staff (`s`) and their departments (`d`): written once. */
+const PROFILE_COLUMNS: readonly (readonly [keyof StaffProfileRow, string])[] = [
+  ['id', 's.id'],
+  ['workspace_id', 's.workspace_id'],
+  ['display_name', 's.display_name'],
+  ['game_user_id', 's.game_user_id'],
+  ['game_username', 's.game_username'],
+  ['chat_user_id', 's.chat_user_id'],
+  ['rank', 's.rank'],
+  ['status', 's.status'],
+  ['weekly_required_minutes', 's.weekly_required_minutes'],
+  ['department_id', 'd.id'],
+  ['department_name', 'd.name'],
+  ['department_weekly_required_minutes', 'd.weekly_required_minutes'],
+];
+
+/** The select list of the profile's columns, each named with `prefix` (constant text, no values). */
+function profileColumns(prefix: '' | 'staff_'): RawBuilder<unknown> {
+  const named = PROFILE_COLUMNS.map(([name, expression]) =>
+    expression.endsWith(`.${prefix}${name}`) ? expression : `${expression} as ${prefix}${name}`,
+  );
+  return sql.raw(named.join(',\n       '));
+}
+
 /** Staff members (`s`) with their departments, where `where` holds, then `rest` (order, limit). */
 function staffProfiles(where: RawBuilder<boolean>, rest: RawBuilder<unknown> = sql``): RawBuilder<StaffProfileRow> {
-  return sql<StaffProfileRow>`select s.id, s.workspace_id, s.display_name, s.game_user_id, s.game_username, s.chat_user_id, s.rank, s.status,
-       s.weekly_required_minutes, d.id as department_id, d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
+  return sql<StaffProfileRow>`select ${profileColumns('')}
 from staff as s
 left join departments as d on d.id = s.department_id
 where ${where}${rest}`;
@@ -74,6 +96,15 @@ type WorkspaceWithStaffRow = WorkspaceRow & {
   readonly [K in keyof StaffProfileRow as `staff_${K}`]: StaffProfileRow[K] | null;
 };
 
+/** The staff member's profile of a joined row (`profileColumns('staff_')`), or undefined when it has none. */
+function staffOfJoinedRow(row: WorkspaceWithStaffRow): StaffProfileRow | undefined {
+  if (row.staff_id === null) return undefined;
+  const columns: Record<string, unknown> = {};
+  for (const [name] of PROFILE_COLUMNS) columns[name] = row[`staff_${name}`];
+  // Every column was selected with the prefix, and with staff_id set the join found the staff member's row.
+  return columns as unknown as StaffProfileRow;
+}
+
 /**
  * The workspace, and its staff member with this chat user id (the first created, should several share it), in one
  * read: what every operation of the acting chat user reads first.
@@ -86,11 +117,7 @@ export async function findWorkspaceWithChatStaff(
   // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
   const [row] = await rowsOf(
     db,
-    sql<WorkspaceWithStaffRow>`select w.*, s.id as staff_id, s.workspace_id as staff_workspace_id, s.display_name as staff_display_name,
-       s.game_user_id as staff_game_user_id, s.game_username as staff_game_username, s.chat_user_id as staff_chat_user_id,
-       s.rank as staff_rank, s.status as staff_status, s.weekly_required_minutes as staff_weekly_required_minutes,
-       d.id as staff_department_id, d.name as staff_department_name,
-       d.weekly_required_minutes as staff_department_weekly_required_minutes
+    sql<WorkspaceWithStaffRow>`select w.*, ${profileColumns('staff_')}
 from workspaces as w
 left join staff as s on s.id = (
   select c.id from staff as c where c.workspace_id = w.id and c.chat_user_id = ${chatUserId}
@@ -100,24 +127,8 @@ left join departments as d on d.id = s.department_id
 where w.id = ${workspaceId}`,
   );
   if (!row) return { workspace: undefined, staff: undefined };
-  const staff =
-    row.staff_id === null
-      ? undefined
-      : toProfile({
-          id: row.staff_id,
-          workspace_id: row.staff_workspace_id ?? row.id,
-          display_name: row.staff_display_name ?? '',
-          game_user_id: row.staff_game_user_id ?? '',
-          game_username: row.staff_game_username ?? '',
-          chat_user_id: row.staff_chat_user_id,
-          rank: row.staff_rank,
-          status: row.staff_status ?? '',
-          weekly_required_minutes: row.staff_weekly_required_minutes,
-          department_id: row.staff_department_id,
-          department_name: row.staff_department_name,
-          department_weekly_required_minutes: row.staff_department_weekly_required_minutes,
-        });
-  return { workspace: workspaceOfRow(row), staff };
+  const staff = staffOfJoinedRow(row);
+  return { workspace: workspaceOfRow(row), staff: staff && toProfile(staff) };
 }
 
 export async function findStaffByGameUser(
