@@ -78,6 +78,8 @@ the timeout sweep, or the leaderboard's first read after a change, which advance
 of 4). Every write but the known heartbeat is two transactions: the API key's lookup (a dashboard user's
 memberships for a review or an approval), then the idempotent write: \`begin\`, the key's lock and record, a
 savepoint, the operation, the stored result, \`commit\`.
+The known heartbeat is one statement when it goes alone; heartbeats that arrive together share one (up to 64
+in a statement, \`db/statement-group.ts\`), so under load a heartbeat sends a fraction of a statement.
 
 | request | before: statements | transactions | after: statements | transactions |
 |---|---:|---:|---:|---:|

@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, RawBuilder, Transaction } from 'kysely';
 
 /**
  * Table shapes. Conventions shared by both stores:
@@ -321,4 +321,10 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 export type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * A value in a statement: bound as a parameter, or a SQL expression that yields it (a column of the rows a
+ * statement acts on for many requests at once).
+ */
+export type SqlTerm<T> = T | RawBuilder<T>;
 export type Dialect = 'sqlite' | 'postgres';

@@ -9,7 +9,7 @@
  *   so the client may retry;
  * - a concurrent duplicate sees 409 while the first request is in flight.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { inSavepoint, savepoint } from '../db/savepoint.ts';
 import type { Store } from '../db/store.ts';
@@ -131,8 +131,11 @@ export interface KnownChange<Change> {
    * while no result is stored under the key (its statement checks; the process holds the key meanwhile).
    */
   apply(trx: Transaction<Database>, change: Change, result: StoredResult): Promise<boolean>;
-  /** PostgreSQL: the change and `result` stored in one statement, outside any explicit transaction. */
-  applyWithResult(db: Kysely<Database>, change: Change, result: StoredResult): Promise<boolean>;
+  /**
+   * PostgreSQL: the change and `result` stored in one statement (which may carry concurrent changes of other rows
+   * and keys with theirs), outside any explicit transaction.
+   */
+  applyWithResult(change: Change, result: StoredResult): Promise<boolean>;
 }
 
 export interface Idempotency {
@@ -271,7 +274,7 @@ export function createIdempotency({ store, clock, errorResponse }: IdempotencyDe
         ? await inFlight.holding(call.scope, key, fingerprint, () =>
             store.write(async (trx) => (await known.apply(trx, change, result)) && storeResult(trx, result)),
           )
-        : await known.applyWithResult(store.db, change, result);
+        : await known.applyWithResult(change, result);
       return applied ? { response, replayed: false } : null;
     },
 

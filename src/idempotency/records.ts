@@ -6,7 +6,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
-import type { Database, Executor } from '../db/types.ts';
+import type { Database, Executor, SqlTerm } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
 
 /** A result as stored and replayed: the response's status and body. */
@@ -55,7 +55,7 @@ interface IdempotencyKeyRow {
  * SQL (PostgreSQL): takes the key's advisory lock for the rest of the transaction, true when it was free. The lock
  * is the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one per line.
  */
-export function idempotencyKeyLock(scope: string, key: string): RawBuilder<boolean> {
+export function idempotencyKeyLock(scope: SqlTerm<string>, key: SqlTerm<string>): RawBuilder<boolean> {
   return sql<boolean>`pg_try_advisory_xact_lock(
          ('x' || left(encode(sha256(convert_to('idempotency' || chr(10) || ${scope} || chr(10) || ${key}, 'UTF8')), 'hex'), 16))::bit(64)::bigint
        )`;

@@ -14,7 +14,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { rowsOf } from '../db/dialect.ts';
-import type { Executor } from '../db/types.ts';
+import type { Executor, SqlTerm } from '../db/types.ts';
 import { parseFlags, parseStringArray, type ApiKeyActor, type Environment } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
@@ -82,12 +82,15 @@ export function keyRefusal(key: KeyStanding, now: number): 'revoked' | 'expired'
 }
 
 /** SQL: the key `k` (api_keys) of the application `a` (applications) is usable at `now` (keyRefusal). */
-export function usableKey(now: number): RawBuilder<boolean> {
+export function usableKey(now: SqlTerm<number>): RawBuilder<boolean> {
   return sql<boolean>`k.revoked = 0 and (k.expires_at is null or k.expires_at > ${now}) and a.approved = 1`;
 }
 
+/** A credential's values in a statement: bound, or read from the rows of a statement that acts for many keys. */
+export type CredentialTerms = { readonly [K in keyof KeyCredential]: SqlTerm<KeyCredential[K]> };
+
 /** SQL: the credential's key and application still stand as they were looked up, and the key is usable at `now`. */
-export function credentialHolds(credential: KeyCredential, now: number): RawBuilder<boolean> {
+export function credentialHolds(credential: CredentialTerms, now: SqlTerm<number>): RawBuilder<boolean> {
   const c = credential;
   return sql<boolean>`exists (
       select 1 from api_keys as k

@@ -349,9 +349,9 @@ describe.each(STORE_KINDS)('idempotency mechanism (%s)', (kind) => {
           await insert(trx, slug);
           return true;
         },
-        async applyWithResult(db, slug, result) {
+        async applyWithResult(slug, result) {
           if (!applies) return false;
-          return db.transaction().execute(async (trx) => {
+          return store.db.transaction().execute(async (trx) => {
             await insert(trx, slug);
             return storeResult(trx, result);
           });

@@ -1,4 +1,4 @@
-import { onlyOn, AUDIENCE, CREDENTIAL, HEARTBEAT, HOUR, NOW, OWNER, RESULT, SHIFT, STAFF, type Samples } from '../../../db/samples.ts';
+import { AUDIENCE, HEARTBEAT, HOUR, NOW, OWNER, SHIFT, STAFF, type Samples } from '../../../db/samples.ts';
 import * as shifts from './repository.ts';
 
 export const samples = {
@@ -9,12 +9,6 @@ export const samples = {
   lockShifts: (db) => shifts.lockShifts(db, [SHIFT, 'shift-2']),
   recordHeartbeat: (db) => shifts.recordHeartbeat(db, SHIFT, HEARTBEAT),
   recordHeartbeats: (db) => shifts.recordHeartbeats(db, [SHIFT, 'shift-2'], HEARTBEAT),
-  recordKnownHeartbeat: onlyOn('sqlite', (db) =>
-    db.transaction().execute((trx) => shifts.recordKnownHeartbeat(trx, { ...HEARTBEAT, id: SHIFT, credential: CREDENTIAL }, RESULT)),
-  ),
-  recordKnownHeartbeatWithResult: onlyOn('postgres', (db) =>
-    shifts.recordKnownHeartbeatWithResult(db, { ...HEARTBEAT, id: SHIFT, credential: CREDENTIAL }, RESULT),
-  ),
   findVisibleShift: (db) => shifts.findVisibleShift(db, AUDIENCE, SHIFT),
   listLiveShifts: (db) =>
     shifts.listLiveShifts(db, AUDIENCE, { staleBefore: NOW - 300_000, after: { at: NOW - HOUR, id: SHIFT }, limit: 51 }),

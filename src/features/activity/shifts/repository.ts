@@ -1,15 +1,12 @@
 /**
  * Queries of shifts. The hot ones (every heartbeat, start and stop runs them) are `sql` templates, which cost less
  * to build than Kysely's builders; the rest are Kysely queries. Starting and completing a shift are not here: only
- * the lifecycle (lifecycle.ts) does that.
+ * the lifecycle (lifecycle.ts) does that, and the known heartbeat's statements are in known-heartbeat.ts.
  */
 import type { TimeCursor } from '../../../shared/paging.ts';
-import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { greatest, inJsonList, lockRows, rowsOf } from '../../../db/dialect.ts';
-import type { Database, Executor, ShiftTable } from '../../../db/types.ts';
-import type { StoredResult } from '../../../idempotency/index.ts';
-import { idempotencyKeyLock } from '../../../idempotency/records.ts';
-import { credentialHolds, type KeyCredential } from '../../../keys/api-key.ts';
+import type { Executor, ShiftTable } from '../../../db/types.ts';
 import { liveShift } from './rules.ts';
 import { ACTIVE } from './status.ts';
 
@@ -45,12 +42,6 @@ export interface Heartbeat {
   readonly staleBefore: number;
   readonly owner: ShiftOwner;
   readonly serverId: string | null;
-}
-
-/** A heartbeat whose answer is known before it runs (see recordKnownHeartbeat): its shift and its API key's credential. */
-export interface KnownHeartbeat extends Heartbeat {
-  readonly id: string;
-  readonly credential: KeyCredential;
 }
 
 export interface RecordedHeartbeat {
@@ -155,79 +146,6 @@ export async function recordHeartbeats(
   if (ids.length === 0) return [];
   const update = heartbeatUpdate(db, inJsonList(db, 'id', ids), heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`);
   return (await update.execute(db)).rows;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
-
-/**
- * The update of a known heartbeat: exactly `recordedAt`, so only when no later heartbeat is recorded; only while
- * the credential of the key it acts for holds, `keyFree` holds (PostgreSQL: the key's lock) and no result of the
- * key is stored.
- */
-function knownHeartbeatUpdate(
-  known: KnownHeartbeat,
-  result: StoredResult,
-  keyFree?: RawBuilder<boolean>,
-): RawBuilder<{ id: string }> {
-  const { id, recordedAt, seenAt, staleBefore, owner, serverId, credential } = known;
-  return sql<{ id: string }>`update shifts
-  set last_heartbeat_at = ${recordedAt}, last_seen_at = ${seenAt}
-  where id = ${id}
-    and ${liveShift(staleBefore, 'by id')}
-    and last_heartbeat_at <= ${recordedAt}
-    and application_id = ${owner.applicationId} and environment = ${owner.environment} and started_at <= ${recordedAt}
-    and server_id = coalesce(${serverId}, server_id)
-    and ${credentialHolds(credential, result.now)}${keyFree === undefined ? sql`` : sql`
-    and ${keyFree}`}
-    and not exists (select 1 from idempotency_records where scope = ${result.scope} and key = ${result.key})
-  returning id`;
-}
-
-/**
- * A heartbeat whose answer is known before it runs; whether it applied. It moves `last_heartbeat_at` to exactly
- * `recordedAt`, so it applies only when no later heartbeat is recorded; and only while the key is free (no result
- * stored under it) and the credential of the API key it acts for still holds. SQLite, whose UPDATE cannot feed an
- * INSERT: the update alone, in the job of the group commit that stores `result` after it (src/idempotency/index.ts,
- * applyKnown); the process holds the key in memory meanwhile.
- */
-export async function recordKnownHeartbeat(
-  trx: Transaction<Database>,
-  known: KnownHeartbeat,
-  result: StoredResult,
-): Promise<boolean> {
-  return (await knownHeartbeatUpdate(known, result).execute(trx)).rows.length > 0;
-}
-
-/**
- * PostgreSQL: the known heartbeat (as recordKnownHeartbeat) and its stored result, both or neither, in one
- * statement outside any explicit transaction. The update applies only while the key's lock is free and no result
- * of the key is visible; a result committed after the statement's snapshot makes the insert a unique violation,
- * which undoes the whole statement.
- */
-export async function recordKnownHeartbeatWithResult(
-  db: Kysely<Database>,
-  known: KnownHeartbeat,
-  result: StoredResult,
-): Promise<boolean> {
-  const { scope, key, fingerprint, status, body, requestId, now } = result;
-  const update = knownHeartbeatUpdate(known, result, idempotencyKeyLock(scope, key));
-  try {
-    const query = sql<{ key: string }>`with heartbeat as (
-  ${update}
-)
-insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-select ${scope}::text, ${key}::text, ${fingerprint}::text, 'completed', ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint, 0
-from heartbeat
-returning key`;
-    return (await query.execute(db)).rows.length > 0;
-  } catch (error) {
-    // A result of the key committed after the statement's snapshot: nothing applied, the full operation replays it.
-    if (isUniqueViolation(error)) return false;
-    throw error;
-  }
 }
 
 function shiftsWithStaff(db: Executor) {

@@ -3,6 +3,7 @@
  * liveness uses the server clock (`last_seen_at`, the instant the last start or heartbeat was received).
  */
 import { sql, type RawBuilder } from 'kysely';
+import type { SqlTerm } from '../../../db/types.ts';
 import { validationError } from '../../../shared/errors.ts';
 import { parseIsoDateTime } from '../periods/periods.ts';
 import { isActive } from './status.ts';
@@ -46,7 +47,7 @@ export function isStale(shift: Liveness, cutoff: number): boolean {
  */
 export type ShiftLookup = 'by id' | 'scan';
 
-function seen(operator: '>=' | '<', cutoff: number, lookup: ShiftLookup, alias: string | undefined): RawBuilder<boolean> {
+function seen(operator: '>=' | '<', cutoff: SqlTerm<number>, lookup: ShiftLookup, alias: string | undefined): RawBuilder<boolean> {
   const column = (name: string) => sql.raw(alias === undefined ? name : `${alias}.${name}`);
   const op = sql.raw(operator);
   return lookup === 'by id'
@@ -55,7 +56,7 @@ function seen(operator: '>=' | '<', cutoff: number, lookup: ShiftLookup, alias: 
 }
 
 /** SQL: the shift is live (isLive). `alias` is the shifts table's in the query, if it has one. */
-export function liveShift(cutoff: number, lookup: ShiftLookup, alias?: string): RawBuilder<boolean> {
+export function liveShift(cutoff: SqlTerm<number>, lookup: ShiftLookup, alias?: string): RawBuilder<boolean> {
   return seen('>=', cutoff, lookup, alias);
 }
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../../../src/idempotency/index.ts';
+import { newId } from '../../../../src/shared/ids.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
 import type { Fixture } from '../../../helpers/fixtures.ts';
 import { advisoryLockKey } from '../../../helpers/postgres.ts';
@@ -63,6 +64,64 @@ describe.each(STORE_KINDS)('heartbeat idempotency (%s)', (kind) => {
     }
     expect(await recordsOf('hb-burst')).toEqual([{ key: 'hb-burst', response_status: 200 }]);
     expect((await shiftRow()).last_heartbeat_at).toBe(ctx.clock.now());
+  });
+
+  it('heartbeats of many shifts at once each apply once, with their own stored answer, and replay it', async () => {
+    const { client, ctx, fixture } = world;
+    // More staff members, each with a shift: heartbeats of different shifts may share one statement (PostgreSQL).
+    const gameUserIds = Array.from({ length: 12 }, (_, i) => `many-${i}`);
+    await ctx.store.db
+      .insertInto('staff')
+      .values(
+        gameUserIds.map((gameUserId) => ({
+          id: newId(),
+          workspace_id: fixture.ids.workspaceId,
+          display_name: gameUserId,
+          game_user_id: gameUserId,
+          game_username: gameUserId,
+          chat_user_id: null,
+          department_id: null,
+          rank: null,
+          status: 'active',
+          weekly_required_minutes: null,
+          created_at: ctx.clock.now(),
+        })),
+      )
+      .execute();
+    const started = await Promise.all(gameUserIds.map((gameUserId) => client.start(startBody(fixture, { gameUserId }))));
+    const ids = [shiftId, ...started.map((res) => dataOf<{ shift: { id: string } }>(res).shift.id)];
+    ctx.clock.advance(1_000);
+    const body = { recordedAt: iso(ctx.clock.now()) };
+    const keyOf = (id: string) => `many-${id}`;
+    const send = () => Promise.all(ids.map((id) => client.heartbeat(id, body, { idempotencyKey: keyOf(id) })));
+    // Among them, one whose shift has stopped and one whose answer is already stored: neither holds up the rest.
+    const [, stoppedId = '', answeredId = ''] = ids;
+    expect((await client.stop(stoppedId)).statusCode).toBe(200);
+    const earlier = await client.heartbeat(answeredId, body, { idempotencyKey: keyOf(answeredId) });
+    const answers = await send();
+    answers.forEach((answer, i) => {
+      const id = ids[i] ?? '';
+      if (id === stoppedId) {
+        expect({ status: answer.statusCode, code: errorCode(answer) }).toEqual({ status: 409, code: 'shift_not_active' });
+      } else if (id === answeredId) {
+        expect(answer.headers['idempotent-replayed']).toBe('true');
+        expect(answer.json()).toEqual(earlier.json());
+      } else {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.headers['idempotent-replayed']).toBeUndefined();
+        expect(dataOf<{ shift: { id: string; lastHeartbeatAt: string } }>(answer).shift).toMatchObject({ id, lastHeartbeatAt: body.recordedAt });
+      }
+    });
+    const live = ids.filter((id) => id !== stoppedId);
+    const rows = await ctx.store.db.selectFrom('shifts').select(['id', 'last_heartbeat_at']).where('id', 'in', live).execute();
+    expect(rows.map((row) => Number(row.last_heartbeat_at))).toEqual(live.map(() => ctx.clock.now()));
+    for (const id of ids) expect(await recordsOf(keyOf(id))).toEqual([{ key: keyOf(id), response_status: id === stoppedId ? 409 : 200 }]);
+    ctx.clock.advance(1_000);
+    const replays = await send();
+    replays.forEach((replay, i) => {
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json()).toEqual(answers[i]?.json());
+    });
   });
 
   if (kind === 'postgres') {

@@ -2,7 +2,8 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../../src/db/types.ts';
 import { stopShift } from '../../../../src/features/activity/shifts/lifecycle.ts';
-import { recordHeartbeat, recordKnownHeartbeatWithResult, type Heartbeat } from '../../../../src/features/activity/shifts/repository.ts';
+import { recordKnownHeartbeatsWithResults, recordKnownHeartbeatWithResult } from '../../../../src/features/activity/shifts/known-heartbeat.ts';
+import { recordHeartbeat, type Heartbeat } from '../../../../src/features/activity/shifts/repository.ts';
 import { newId } from '../../../../src/shared/ids.ts';
 import { recordingDb } from '../../../db/sql-samples.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -92,15 +93,19 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statemen
     for (const serverId of [null, 'srv-1']) {
       const heartbeat: Heartbeat = { recordedAt: DEFAULT_NOW, seenAt: DEFAULT_NOW, staleBefore, owner, serverId };
       statements.push(...(await statementsOf((rec) => recordHeartbeat(rec, id, heartbeat))));
+      // One known heartbeat, and several in one statement (their rows joined to the shifts by id).
       statements.push(
-        ...(await statementsOf((rec) =>
-          recordKnownHeartbeatWithResult(rec, { ...heartbeat, id, credential }, result),
-        )),
+        ...(await statementsOf((rec) => recordKnownHeartbeatWithResult(rec, { known: { ...heartbeat, id, credential }, result }))),
       );
+      const several = shifts.slice(0, 3).map((shift, i) => ({
+        known: { ...heartbeat, id: shift.id, credential },
+        result: { ...result, key: `key-${i}` },
+      }));
+      statements.push(...(await statementsOf((rec) => recordKnownHeartbeatsWithResults(rec, several))));
     }
     const stop = { endedAt: DEFAULT_NOW, reason: 'manual', staleBefore, owner };
     statements.push(...(await statementsOf((rec) => rec.transaction().execute((trx) => stopShift(trx, id, stop, DEFAULT_NOW)))));
-    expect(statements).toHaveLength(5);
+    expect(statements).toHaveLength(7);
     const plans = [];
     for (const statement of statements) plans.push(await planOf(db, statement));
     for (const plan of plans) {
