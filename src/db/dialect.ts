@@ -109,6 +109,23 @@ export async function lockRows(db: Executor, select: RawBuilder<unknown>): Promi
   if (dialectOf(db) === 'postgres') await sql`${select}\nfor no key update`.execute(db);
 }
 
+/**
+ * Writes that neither read nor change what another of them writes (inserts into different tables, say), in order:
+ * on PostgreSQL as one statement, each but the last a data-modifying CTE (one round trip; its constraints, a
+ * foreign key to a row an earlier one inserts among them, are checked at the statement's end); on SQLite, where a
+ * statement costs no round trip, one after another.
+ */
+export async function writeTogether(db: Executor, writes: readonly RawBuilder<unknown>[]): Promise<void> {
+  const last = writes[writes.length - 1];
+  if (last === undefined) return;
+  if (dialectOf(db) === 'postgres') {
+    const earlier = writes.slice(0, -1).map((write, i) => sql`${sql.raw(`write_${i}`)} as (\n${write}\n)`);
+    await (earlier.length === 0 ? last : sql`with ${sql.join(earlier, sql`,\n`)}\n${last}`).execute(db);
+    return;
+  }
+  for (const write of writes) await write.execute(db);
+}
+
 /** Runs a `sql` template on `db` and returns its rows. */
 export async function rowsOf<R>(db: Executor, query: RawBuilder<R>): Promise<R[]> {
   return (await query.execute(db)).rows;
