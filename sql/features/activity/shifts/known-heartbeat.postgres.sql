@@ -23,8 +23,8 @@ with heartbeat as (
   returning id
 )
 insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-select $24::text, $25::text, $26::text, 'completed', $27::integer, $28::text, $29::text, $30::bigint, 0
+  (scope, key, fingerprint, response_status, response_body, request_id, created_at, state, locked_until)
+select $24::text, $25::text, $26::text, $27::integer, $28::text, $29::text, $30::bigint, 'completed', 0
 from heartbeat
 returning scope, key;
 -- values: [1773230400000,1773230400000,"shift-1",1773230100000,1773230400000,"application-1","test",1773230400000,"server-1","key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"app:application-1:test","idempotency-key-1","app:application-1:test","idempotency-key-1","app:application-1:test","idempotency-key-1","fingerprint",200,"{\"data\":{}}","req_0000000000000000",1773230400000]
@@ -53,8 +53,8 @@ with heartbeat as (
   returning h.hb_scope, h.hb_key, h.hb_fingerprint, h.hb_status, h.hb_body, h.hb_request_id, h.hb_now
 )
 insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-select hb_scope, hb_key, hb_fingerprint, 'completed', hb_status, hb_body, hb_request_id, hb_now, 0
+  (scope, key, fingerprint, response_status, response_body, request_id, created_at, state, locked_until)
+select hb_scope, hb_key, hb_fingerprint, hb_status, hb_body, hb_request_id, hb_now, 'completed', 0
 from heartbeat
 returning scope, key;
 -- values: ["[{\"hb_id\":\"shift-1\",\"hb_recorded_at\":1773230400000,\"hb_seen_at\":1773230400000,\"hb_stale_before\":1773230100000,\"hb_application_id\":\"application-1\",\"hb_environment\":\"test\",\"hb_server_id\":\"server-1\",\"hb_key_hash\":\"key-hash\",\"hb_key_id\":\"key-1\",\"hb_key_environment\":\"test\",\"hb_scopes\":\"[\\\"activity:write\\\"]\",\"hb_key_application_id\":\"application-1\",\"hb_application_name\":\"Game\",\"hb_workspace_id\":\"workspace-1\",\"hb_features\":\"{\\\"activity\\\":true}\",\"hb_allowed_universe_ids\":\"[\\\"42\\\"]\",\"hb_scope\":\"app:application-1:test\",\"hb_key\":\"idempotency-key-1\",\"hb_fingerprint\":\"fingerprint\",\"hb_status\":200,\"hb_body\":\"{\\\"data\\\":{}}\",\"hb_request_id\":\"req_0000000000000000\",\"hb_now\":1773230400000},{\"hb_id\":\"shift-2\",\"hb_recorded_at\":1773230400000,\"hb_seen_at\":1773230400000,\"hb_stale_before\":1773230100000,\"hb_application_id\":\"application-1\",\"hb_environment\":\"test\",\"hb_server_id\":\"server-1\",\"hb_key_hash\":\"key-hash\",\"hb_key_id\":\"key-1\",\"hb_key_environment\":\"test\",\"hb_scopes\":\"[\\\"activity:write\\\"]\",\"hb_key_application_id\":\"application-1\",\"hb_application_name\":\"Game\",\"hb_workspace_id\":\"workspace-1\",\"hb_features\":\"{\\\"activity\\\":true}\",\"hb_allowed_universe_ids\":\"[\\\"42\\\"]\",\"hb_scope\":\"app:application-1:test\",\"hb_key\":\"key-2\",\"hb_fingerprint\":\"fingerprint\",\"hb_status\":200,\"hb_body\":\"{\\\"data\\\":{}}\",\"hb_request_id\":\"req_0000000000000000\",\"hb_now\":1773230400000}]"]

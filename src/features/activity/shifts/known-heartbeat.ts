@@ -115,30 +115,31 @@ export async function recordKnownHeartbeat(
 export async function recordKnownHeartbeatWithResult(db: Kysely<Database>, write: KnownHeartbeatWrite): Promise<boolean> {
   const { scope, key, fingerprint, status, body, requestId, now } = write.result;
   const update = knownHeartbeatUpdate(boundTerms(write), { keyFree: idempotencyKeyLock(scope, key), returning: sql`id` });
-  return storedWithHeartbeat(
-    db,
-    sql<{ scope: string; key: string }>`with heartbeat as (
-  ${update}
-)
-insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-select ${scope}::text, ${key}::text, ${fingerprint}::text, 'completed', ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint, 0
-from heartbeat
-returning scope, key`,
-    [write],
-  ).then(([applied]) => applied === true);
+  const result = sql`${scope}::text, ${key}::text, ${fingerprint}::text, ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint`;
+  const [applied] = await storedWithHeartbeat(db, update, result, [write]);
+  return applied === true;
 }
 
 /**
- * Runs a statement that stores the results of the heartbeats it applied (returning their scope and key): whether
- * each of `writes` applied. A statement undone (see undoneStatement) applied none: each runs the full operation,
- * which replays, refuses or applies it.
+ * Runs `update` (of known heartbeats) and stores, for each row it returns, the result `result` selects from that
+ * row (scope, key, fingerprint, status, body, request id and instant, in that order): whether each of `writes`
+ * applied. A statement undone (see undoneStatement) applied none: each runs the full operation, which replays,
+ * refuses or applies it.
  */
 async function storedWithHeartbeat(
   db: Kysely<Database>,
-  query: RawBuilder<{ scope: string; key: string }>,
+  update: RawBuilder<unknown>,
+  result: RawBuilder<unknown>,
   writes: readonly KnownHeartbeatWrite[],
 ): Promise<boolean[]> {
+  const query = sql<{ scope: string; key: string }>`with heartbeat as (
+  ${update}
+)
+insert into idempotency_records
+  (scope, key, fingerprint, response_status, response_body, request_id, created_at, state, locked_until)
+select ${result}, 'completed', 0
+from heartbeat
+returning scope, key`;
   try {
     const stored = new Set((await query.execute(db)).rows.map((row) => `${row.scope}\n${row.key}`));
     return writes.map(({ result }) => stored.has(`${result.scope}\n${result.key}`));
@@ -258,14 +259,7 @@ export async function recordKnownHeartbeatsWithResults(
     keyFree: idempotencyKeyLock(terms.scope, terms.key),
     returning: sql`h.hb_scope, h.hb_key, h.hb_fingerprint, h.hb_status, h.hb_body, h.hb_request_id, h.hb_now`,
   });
-  const query = sql<{ scope: string; key: string }>`with heartbeat as (
-  ${update}
-)
-insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-select hb_scope, hb_key, hb_fingerprint, 'completed', hb_status, hb_body, hb_request_id, hb_now, 0
-from heartbeat
-returning scope, key`;
-  return storedWithHeartbeat(db, query, writes);
+  const result = sql`hb_scope, hb_key, hb_fingerprint, hb_status, hb_body, hb_request_id, hb_now`;
+  return storedWithHeartbeat(db, update, result, writes);
 }
 
