@@ -45,8 +45,6 @@ export class StatementGroup<Item, Outcome> {
   private concurrentAt = Number.NEGATIVE_INFINITY;
   /** Set while the next statement waits for company. */
   private gathering: NodeJS.Timeout | undefined;
-  /** Statements sent so far (for tests: under concurrency, fewer than the calls). */
-  statements = 0;
 
   private readonly options: StatementGroupOptions<Item, Outcome>;
 
@@ -96,7 +94,6 @@ export class StatementGroup<Item, Outcome> {
       }
       const batch = this.take();
       this.running += 1;
-      this.statements += 1;
       void this.runBatch(batch).finally(() => {
         this.running -= 1;
         // What waited for this statement has waited enough: it goes at once.
