@@ -43,8 +43,8 @@ export const WORKSPACE = 'workspace-1';
 export const APPLICATION = 'application-1';
 export const STAFF = 'staff-1';
 export const SHIFT = 'shift-1';
-export const OWNER = { applicationId: APPLICATION, environment: 'test' };
-export const AUDIENCE = { workspaceId: WORKSPACE, environment: 'test' };
+export const OWNER = { applicationId: APPLICATION, environment: 'test' as const };
+export const AUDIENCE = { workspaceId: WORKSPACE, environment: 'test' as const };
 export const HEARTBEAT = { recordedAt: NOW, seenAt: NOW, staleBefore: NOW - 300_000, owner: OWNER, serverId: 'server-1' };
 export const RESULT = {
   scope: `app:${APPLICATION}:test`,
@@ -58,7 +58,7 @@ export const RESULT = {
 export const CREDENTIAL = {
   keyHash: 'key-hash',
   keyId: 'key-1',
-  environment: 'test',
+  environment: 'test' as const,
   scopes: '["activity:write"]',
   applicationId: APPLICATION,
   applicationName: 'Game',
@@ -70,7 +70,7 @@ export const SHIFT_ROW = {
   id: SHIFT,
   workspace_id: WORKSPACE,
   application_id: APPLICATION,
-  environment: 'test',
+  environment: 'test' as const,
   staff_id: STAFF,
   universe_id: '42',
   place_id: '7',
@@ -83,7 +83,7 @@ export const SHIFT_ROW = {
   end_reason: null,
   created_at: NOW,
 };
-export const SPAN = { workspace_id: WORKSPACE, environment: 'test', staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
+export const SPAN = { workspace_id: WORKSPACE, environment: 'test' as const, staff_id: STAFF, started_at: NOW - 2 * HOUR, ended_at: NOW };
 export const EVENT = {
   id: 'event-1',
   type: 'activity.shift.ended' as const,

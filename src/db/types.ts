@@ -1,10 +1,13 @@
 import type { Generated, Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Environment } from '../shared/actor.ts';
 
 /**
  * Table shapes. Conventions shared by both stores:
  * - instants are epoch milliseconds (INTEGER / BIGINT),
  * - booleans are 0/1 integers,
  * - JSON documents are TEXT.
+ * - an `environment` column holds `test` or `live`, its type says so: every write is typed against it, so a read
+ *   needs no check.
  */
 export interface WorkspaceTable {
   id: string;
@@ -63,7 +66,7 @@ export interface InactivityNoticeTable {
   reason: string;
   status: string;
   /** The asking key's environment; `live` for a provisioned notice. */
-  environment: string;
+  environment: Environment;
   /** When it was asked for (a provisioned one: when first written). */
   created_at: number;
   /** Set by an approval or a denial, else null. */
@@ -87,7 +90,7 @@ export interface ApplicationTable {
 export interface ApiKeyTable {
   id: string;
   application_id: string;
-  environment: string;
+  environment: Environment;
   key_hash: string;
   scopes: string;
   revoked: number;
@@ -112,7 +115,7 @@ export interface SubmissionTable {
   /** The form it answers; null for a provisioned submission without one. */
   form_id: string | null;
   /** The intake key's environment; `live` for a provisioned submission. */
-  environment: string;
+  environment: Environment;
   /** The applicant's game user id, copied out of `applicant` to be indexed; null once erased. */
   game_user_id: string | null;
 }
@@ -165,7 +168,7 @@ export interface ShiftTable {
   id: string;
   workspace_id: string;
   application_id: string;
-  environment: string;
+  environment: Environment;
   staff_id: string;
   universe_id: string;
   place_id: string;
@@ -209,7 +212,7 @@ export interface WebhookEventTable {
   id: string;
   workspace_id: string;
   type: string;
-  environment: string | null;
+  environment: Environment | null;
   /** The exact JSON body POSTed, the same on every retry. */
   body: string;
   created_at: number;
@@ -252,7 +255,7 @@ export interface WebhookAttemptTable {
 /** Running totals of completed time per staff member and bucket (see migration 0004). */
 export interface ActivityTotalsTable {
   workspace_id: string;
-  environment: string;
+  environment: Environment;
   /** `day`, `week` or `month` of the workspace time zone. */
   grain: string;
   bucket_start: number;
@@ -265,7 +268,7 @@ export interface ActivityTotalsTable {
 /** An upper bound of the longest completed shift per workspace and environment (see migration 0004). */
 export interface ActivityTotalsExtentTable {
   workspace_id: string;
-  environment: string;
+  environment: Environment;
   longest_shift_ms: number;
 }
 

@@ -52,7 +52,7 @@ export interface KeyCredential {
   /** The key's SHA-256 (its stored form). */
   readonly keyHash: string;
   readonly keyId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   /** The key's scopes as stored (JSON text). */
   readonly scopes: string;
   readonly applicationId: string;
@@ -142,7 +142,7 @@ export interface ApiKeyAuthenticatorDeps {
 /** The key and application values an API key actor is built from. */
 interface ApiKeyRow {
   readonly key_id: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly scopes: string;
   readonly revoked: number;
   readonly expires_at: number | null;

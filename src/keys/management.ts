@@ -78,7 +78,7 @@ function view(row: KeyRow, now: number): KeyView {
     id: row.id,
     applicationId: row.application_id,
     workspaceId: row.workspace_id,
-    environment: checkEnvironment(row.environment),
+    environment: row.environment,
     scopes: parseScopes(row.scopes),
     status,
     createdAt: iso(row.created_at),

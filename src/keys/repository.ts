@@ -1,4 +1,5 @@
 /** The API keys' and their applications' rows, as key management (management.ts) reads and writes them. */
+import type { Environment } from '../shared/actor.ts';
 import type { Insertable } from 'kysely';
 import type { ApiKeyTable, Executor } from '../db/types.ts';
 
@@ -7,7 +8,7 @@ export interface KeyRow {
   readonly id: string;
   readonly application_id: string;
   readonly workspace_id: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly scopes: string;
   readonly revoked: number;
   readonly expires_at: number | null;

@@ -31,7 +31,7 @@ const SUBMISSION_ROW = {
   staff_profile_id: null,
   updated_at: NOW,
   form_id: 'form-1',
-  environment: 'live',
+  environment: 'live' as const,
   game_user_id: '2001',
 };
 
@@ -61,7 +61,7 @@ export const samples = {
     provisioning.insertKeyUnlessExists(db, {
       id: 'key-1',
       application_id: APPLICATION,
-      environment: 'test',
+      environment: 'test' as const,
       key_hash: 'key-hash',
       scopes: '["activity:write"]',
       revoked: 0,

@@ -1,3 +1,4 @@
+import type { Environment } from '../shared/actor.ts';
 import type { Executor } from '../db/types.ts';
 import { hashApiKey } from '../keys/api-key.ts';
 import type { EntityEntry, EntityKind } from './entities.ts';
@@ -74,7 +75,7 @@ export interface ExistingStaff {
 
 export interface ExistingKey {
   readonly applicationId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly keyHash: string;
 }
 

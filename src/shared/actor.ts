@@ -2,11 +2,6 @@
 export const ENVIRONMENTS = ['test', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-/** A stored environment column as its type: the columns hold only these two, and anything but `test` is live. */
-export function storedEnvironment(value: string): Environment {
-  return value === 'test' ? 'test' : 'live';
-}
-
 export const SCOPES = [
   'activity:write',
   'activity:read',

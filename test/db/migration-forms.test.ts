@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.ts';
+import type { Environment } from '../../src/shared/actor.ts';
 import * as applicationForms from '../../src/db/migrations/20261127_0008_application_forms.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import { submissionDoc } from '../features/applications/helpers.ts';
@@ -37,7 +38,7 @@ describe.each(STORE_KINDS)('the application forms migration (%s)', (kind) => {
     const { id } = await provisionedSubmission();
     const original = await store.db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const formId = randomUUID();
-    const copy = (status: string, environment: string) => ({ ...original, id: randomUUID(), form_id: formId, status, environment });
+    const copy = (status: string, environment: Environment) => ({ ...original, id: randomUUID(), form_id: formId, status, environment });
     await store.db.insertInto('submissions').values(copy('submitted', 'live')).execute();
     await expect(store.db.insertInto('submissions').values(copy('under_review', 'live')).execute()).rejects.toThrow(/unique/i);
     await store.db.insertInto('submissions').values(copy('submitted', 'test')).execute();

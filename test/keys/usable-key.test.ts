@@ -44,7 +44,7 @@ describe.each(STORE_KINDS)('a usable key, in SQL and in TypeScript (%s)', (kind)
           const key = {
             id: newId(),
             application_id: applicationId,
-            environment: 'test',
+            environment: 'test' as const,
             key_hash: newId(),
             scopes: '[]',
             revoked,

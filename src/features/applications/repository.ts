@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { storedEnvironment, type Environment } from '../../shared/actor.ts';
+import type { Environment } from '../../shared/actor.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 
 export interface Submission {
@@ -26,7 +26,7 @@ function toSubmission(row: SubmissionRow): Submission {
     score: row.score,
     reviewerNotes: row.reviewer_notes,
     applicant: row.applicant,
-    environment: storedEnvironment(row.environment),
+    environment: row.environment,
   };
 }
 

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { storedEnvironment } from '../../shared/actor.ts';
 import { toIso } from '../../shared/clock.ts';
 import type { SubmissionTable } from '../../db/types.ts';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from './rules.ts';
@@ -78,7 +77,7 @@ export function toSubmissionItem(row: SubmissionItemRow): SubmissionItem {
     formId: row.form_id,
     formName: row.form_id === null ? null : row.form_name,
     status: row.status as SubmissionStatus,
-    environment: storedEnvironment(row.environment),
+    environment: row.environment,
     applicant: applicantView(row.applicant),
     score: row.score === null ? null : Number(row.score),
     createdAt: toIso(Number(row.created_at)),

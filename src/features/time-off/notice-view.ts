@@ -1,4 +1,3 @@
-import { storedEnvironment } from '../../shared/actor.ts';
 import { toIso } from '../../shared/clock.ts';
 import type { NoticeItemRow, NoticeRow } from './repository.ts';
 import { NOTICE_STATUSES, type NoticeStatus } from './rules.ts';
@@ -17,7 +16,7 @@ export function noticeView(row: NoticeRow): Notice {
   return {
     id: row.id,
     staffId: row.staff_id,
-    environment: storedEnvironment(row.environment),
+    environment: row.environment,
     startsAt: toIso(Number(row.starts_at)),
     endsAt: toIso(Number(row.ends_at)),
     reason: row.reason,

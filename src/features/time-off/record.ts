@@ -1,4 +1,3 @@
-import { storedEnvironment } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
 import { recordOperation, type CommandActor, type RequestContext } from '../journal/journal.ts';
 import { noticeView } from './notice-view.ts';
@@ -25,7 +24,7 @@ export async function recordNoticeOperation(
     trx,
     {
       workspaceId: notice.workspace_id,
-      environment: storedEnvironment(notice.environment),
+      environment: notice.environment,
       commandType,
       eventType,
       actor,

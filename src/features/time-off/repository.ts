@@ -5,6 +5,7 @@
  * `findNoticeLockingStaff` as it reads the notice; SQLite's one writer needs no lock), and every change of a notice
  * is an UPDATE conditional on the state it starts from.
  */
+import type { Environment } from '../../shared/actor.ts';
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { lockingRowsOf, lockRows, rowsOf } from '../../db/dialect.ts';
 import type { Executor, InactivityNoticeTable } from '../../db/types.ts';
@@ -31,7 +32,7 @@ export async function lockStaff(db: Executor, staffId: string): Promise<void> {
  */
 export interface OverlapQuery {
   readonly staffId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly statuses: readonly string[];
   readonly start: number;
   readonly end: number;
@@ -139,7 +140,7 @@ export async function updateNoticeIf(
 export async function listStaffNotices(
   db: Executor,
   staffId: string,
-  environment: string,
+  environment: Environment,
   limit: number,
 ): Promise<NoticeRow[]> {
   return db
@@ -155,7 +156,7 @@ export async function listStaffNotices(
 
 export interface NoticeFilter {
   readonly workspaceId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly statuses: readonly string[];
   readonly staffId: string | null;
   readonly after: TimeCursor | null;

@@ -69,7 +69,7 @@ describe.each(STORE_KINDS)('application intake: racing submissions on one instan
       staff_profile_id: null,
       updated_at: ctx.clock.now(),
       form_id: fixture.form.id,
-      environment: 'live',
+      environment: 'live' as const,
       game_user_id: gameUserId,
     });
     const insert = (status: string) => ctx.store.write((trx) => insertSubmissionUnlessPending(trx, row(status)));
@@ -136,7 +136,7 @@ describe.runIf(postgresAvailable)('application intake: racing submissions on two
           staff_profile_id: null,
           updated_at: ctx.clock.now(),
           form_id: fixture.form.id,
-          environment: 'live',
+          environment: 'live' as const,
           game_user_id: gameUserId,
         })
         .execute();

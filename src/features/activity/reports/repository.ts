@@ -2,6 +2,7 @@
  * Report queries besides worked time (which the activity totals answer: src/features/activity/totals): ranked staff,
  * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
+import type { Environment } from '../../../shared/actor.ts';
 import { sql } from 'kysely';
 import { inJsonList, rowsOf } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
@@ -11,7 +12,7 @@ import { liveShift } from '../shifts/rules.ts';
 /** Which staff data a read sees: one workspace, one environment. */
 export interface ReportAudience {
   readonly workspaceId: string;
-  readonly environment: string;
+  readonly environment: Environment;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -86,7 +87,7 @@ export async function listRankedStaffIds(
  */
 export async function findApprovedNotices(
   db: Executor,
-  environment: string,
+  environment: Environment,
   staffIds: readonly string[],
   period: Interval,
 ): Promise<NoticeRow[]> {

@@ -71,7 +71,7 @@ export async function recordShiftEvents(trx: Executor, type: ShiftType, rows: re
       id: newTimeOrderedId(),
       type,
       workspaceId: row.workspace_id,
-      environment: row.environment === 'live' ? 'live' : 'test',
+      environment: row.environment,
       createdAt: now,
       data: {
         shift: detailView({ ...row, staff_display_name: member.displayName, staff_game_user_id: member.gameUserId }, now),

@@ -21,7 +21,7 @@ export function createLiveShiftCounter({ db, clock, config }: LiveShiftCountDeps
       .execute();
     const counts: Partial<Record<Environment, number>> = {};
     for (const row of rows) {
-      if (row.environment === 'test' || row.environment === 'live') counts[row.environment] = Number(row.n);
+      counts[row.environment] = Number(row.n);
     }
     return counts;
   };

@@ -3,6 +3,7 @@
  * to build than Kysely's builders; the rest are Kysely queries. Starting and completing a shift are not here: only
  * the lifecycle (lifecycle.ts) does that, and the known heartbeat's statements are in known-heartbeat.ts.
  */
+import type { Environment } from '../../../shared/actor.ts';
 import type { TimeCursor } from '../../../shared/paging.ts';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { greatest, inJsonList, lockRows, rowsOf } from '../../../db/dialect.ts';
@@ -21,13 +22,13 @@ export interface ShiftWithStaff extends ShiftRow {
 /** Which application and environment a write acts for. */
 export interface ShiftOwner {
   readonly applicationId: string;
-  readonly environment: string;
+  readonly environment: Environment;
 }
 
 /** Which workspace and environment a read sees. */
 export interface ShiftAudience {
   readonly workspaceId: string;
-  readonly environment: string;
+  readonly environment: Environment;
 }
 
 /**

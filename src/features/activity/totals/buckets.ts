@@ -8,6 +8,7 @@
  * containing it and adds nothing else; a shift ending before it starts counts nowhere (docs/API.md, "Activity
  * reports").
  */
+import type { Environment } from '../../../shared/actor.ts';
 import { clipMs, type Interval } from '../periods/period-math.ts';
 import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../periods/periods.ts';
 
@@ -113,7 +114,7 @@ function shiftContributions(startedAt: number, endedAt: number, timeZone: string
 /** A completed shift as the totals see it. */
 export interface CompletedSpan {
   readonly workspace_id: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly staff_id: string;
   readonly started_at: number;
   readonly ended_at: number;
@@ -122,7 +123,7 @@ export interface CompletedSpan {
 /** One row's change: the sums to add to (or, negated, take from) a bucket of one staff member. */
 export interface TotalsDelta {
   readonly workspace_id: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly grain: Grain;
   readonly bucket_start: number;
   readonly staff_id: string;
@@ -184,8 +185,8 @@ function compareText(a: string, b: string): number {
 }
 
 /** The longest completed shift per workspace and environment among `shifts`. */
-export function longestShifts(shifts: readonly CompletedSpan[]): Map<string, { workspaceId: string; environment: string; ms: number }> {
-  const out = new Map<string, { workspaceId: string; environment: string; ms: number }>();
+export function longestShifts(shifts: readonly CompletedSpan[]): Map<string, { workspaceId: string; environment: Environment; ms: number }> {
+  const out = new Map<string, { workspaceId: string; environment: Environment; ms: number }>();
   for (const shift of shifts) {
     const key = `${shift.workspace_id}\u0000${shift.environment}`;
     const ms = Math.max(0, shift.ended_at - shift.started_at);

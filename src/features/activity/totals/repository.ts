@@ -2,6 +2,7 @@
  * Queries of the running totals (migration 0004). Writers take `db | trx`; every write of the totals runs in
  * the transaction of the change it records.
  */
+import type { Environment } from '../../../shared/actor.ts';
 import { sql, type RawBuilder } from 'kysely';
 import { inJsonList, selectJsonRows, type RecordsetColumnType } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
@@ -140,7 +141,7 @@ on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update
 /** Raises the longest-shift bound of each workspace and environment to at least the given length. */
 export async function raiseLongestShift(
   db: Executor,
-  longest: Iterable<{ readonly workspaceId: string; readonly environment: string; readonly ms: number }>,
+  longest: Iterable<{ readonly workspaceId: string; readonly environment: Environment; readonly ms: number }>,
 ): Promise<void> {
   const rows = [...longest]
     .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
@@ -225,7 +226,7 @@ const COLUMN_NAMES = sql.raw(
 /** Which rows a read sees: one workspace and environment, optionally one staff member. */
 export interface TotalsScope {
   readonly workspaceId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly staffId?: string;
   /** Only these staff members (a ranking brought up to date); never empty. */
   readonly staffIds?: readonly string[];

@@ -1,7 +1,7 @@
 import { NOW, WORKSPACE, type Samples } from '../../../db/samples.ts';
 import * as intake from './repository.ts';
 
-const APPLICANT_ON_FORM = { formId: 'form-1', environment: 'live', gameUserId: '2001' };
+const APPLICANT_ON_FORM = { formId: 'form-1', environment: 'live' as const, gameUserId: '2001' };
 
 export const samples = {
   findPendingSubmission: (db) => intake.findPendingSubmission(db, APPLICANT_ON_FORM),
@@ -22,7 +22,7 @@ export const samples = {
       staff_profile_id: null,
       updated_at: NOW,
       form_id: 'form-1',
-      environment: 'live',
+      environment: 'live' as const,
       game_user_id: '2001',
     }),
   listApplicantSubmissions: (db) => intake.listApplicantSubmissions(db, WORKSPACE, 'live', '2001', 20),

@@ -1,3 +1,4 @@
+import type { Environment } from '../../../shared/actor.ts';
 import { sql } from 'kysely';
 import { rowsOf } from '../../../db/dialect.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
@@ -6,7 +7,7 @@ import { pendingStatus } from '../rules.ts';
 /** What an applicant's submission to a form needs to know before it is inserted. */
 export interface ApplicantOnForm {
   readonly formId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly gameUserId: string;
 }
 
@@ -85,7 +86,7 @@ export interface ApplicantSubmissionRow {
 export async function listApplicantSubmissions(
   db: Executor,
   workspaceId: string,
-  environment: string,
+  environment: Environment,
   gameUserId: string,
   limit: number,
 ): Promise<ApplicantSubmissionRow[]> {

@@ -1,3 +1,4 @@
+import type { Environment } from '../../../shared/actor.ts';
 import type { TimeCursor } from '../../../shared/paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { PENDING_STATUSES, pendingStatus, SUBMISSION_STATUSES } from '../rules.ts';
@@ -5,7 +6,7 @@ import type { SubmissionItemRow } from '../submission-item.ts';
 
 export interface QueueFilter {
   readonly workspaceId: string;
-  readonly environment: string;
+  readonly environment: Environment;
   readonly statuses: readonly string[];
   readonly formId: string | null;
   readonly after: TimeCursor | null;
@@ -119,7 +120,7 @@ export interface StatusCountRow {
 export async function countByFormAndStatus(
   db: Executor,
   workspaceIds: readonly string[],
-  environment: string,
+  environment: Environment,
 ): Promise<StatusCountRow[]> {
   return db
     .selectFrom('submissions')

@@ -55,7 +55,7 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statemen
       id: newId(),
       workspace_id: fixture.ids.workspaceId,
       application_id: fixture.ids.applicationId,
-      environment: 'test',
+      environment: 'test' as const,
       staff_id: member.id,
       universe_id: '42',
       place_id: '7',
@@ -79,7 +79,7 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statemen
     const credential = {
       keyHash: 'hash',
       keyId: 'key',
-      environment: 'test',
+      environment: 'test' as const,
       scopes: '[]',
       applicationId,
       applicationName: 'app',
@@ -88,7 +88,7 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'postgres'))('shift statemen
       allowedUniverseIds: '[]',
     };
     const result = { scope: 'scope', key: 'key', fingerprint: 'fingerprint', status: 200, body: '{}', requestId: 'req', now: DEFAULT_NOW };
-    const owner = { applicationId, environment: 'test' };
+    const owner = { applicationId, environment: 'test' as const };
     const statements: CompiledQuery[] = [];
     for (const serverId of [null, 'srv-1']) {
       const heartbeat: Heartbeat = { recordedAt: DEFAULT_NOW, seenAt: DEFAULT_NOW, staleBefore, owner, serverId };

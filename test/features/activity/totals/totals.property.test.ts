@@ -180,7 +180,7 @@ describe.each(STORE_KINDS)('activity totals against raw shifts (%s)', (kind) => 
             id: newId(),
             workspace_id: workspaceId,
             application_id: fixture.ids.applicationId,
-            environment: spec.live ? 'live' : 'test',
+            environment: spec.live ? ('live' as const) : ('test' as const),
             staff_id: staffIds[spec.staff] ?? '',
             universe_id: UNIVERSE_ID,
             place_id: '7',
@@ -219,7 +219,7 @@ describe.each(STORE_KINDS)('activity totals against raw shifts (%s)', (kind) => 
               id: row.id,
               staffId: row.staff_id,
               applicationId: row.application_id,
-              environment: row.environment as 'test' | 'live',
+              environment: row.environment,
               startedAt: new Date(row.started_at).toISOString(),
               endedAt: new Date(row.last_heartbeat_at).toISOString(),
               endReason: 'manual',
@@ -266,7 +266,7 @@ describe.each(STORE_KINDS)('activity totals against raw shifts (%s)', (kind) => 
           const period = periodOf(query, c.anchor, zone);
           const expected = reference(rawShifts, period, timedOutBefore);
           const plan = planPeriod(period, zone);
-          for (const environment of ['test', 'live']) {
+          for (const environment of ['test', 'live'] as const) {
             const board = await workspaceWorked(store.db, { workspaceId, environment }, plan, timedOutBefore);
             for (const staffId of staffIds) {
               const want = expected.get(`${environment}|${staffId}`) ?? { totalMs: 0, completedShifts: 0 };
