@@ -24,6 +24,12 @@ const UNIT = [
   'test/bench/**/!(*-run).test.ts',
 ];
 
+/**
+ * Tests that measure how the process keeps up under load (the SQLite checkpointer has to get its rounds in during a
+ * burst of writes): they run alone, after everything else, so the rest of the suite does not take their cores.
+ */
+const ALONE = ['test/db/checkpointer.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -32,16 +38,18 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'unit', include: UNIT, sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...UNIT],
+          exclude: [...configDefaults.exclude, ...UNIT, ...ALONE],
           globalSetup: ['test/helpers/global-setup.ts'],
+          sequence: { groupOrder: 0 },
         },
       },
+      { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

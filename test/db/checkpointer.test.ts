@@ -65,7 +65,8 @@ function steadyWrites(megabytes: number): Promise<{ logBytes: number }> {
 describe('background WAL checkpoints (SQLite, serving process)', () => {
   // The burst takes about a second, and the worker must get its rounds in meanwhile: on a machine whose cores other
   // work takes (seen with three busy loops on two cores, once in four runs) it can fall behind for the whole burst,
-  // and the log holds all of it. Retried for that; with the restart broken every attempt fails.
+  // and the log holds all of it. So this file runs alone, after the rest of the suite (vitest.config.ts), and is
+  // retried; with the restart broken every attempt fails.
   it('under steady writes the log starts over instead of growing toward the fallback threshold', { retry: 2, timeout: 60_000 }, async () => {
     // 40 MB through the log: without a restart the file would hold all of it (the fallback is at about 80 MB).
     const { logBytes } = await steadyWrites(40);
