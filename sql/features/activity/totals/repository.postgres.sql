@@ -4,11 +4,30 @@ where id = any(array(select json_array_elements_text($1::json)))
 returning id, timezone, activity_version;
 -- values: ["[\"workspace-1\"]"]
 
--- recordChangedStaff
+-- recordTotalsChange
+with write_0 as (
+insert into activity_totals
+  (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
+select workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts
+from json_to_recordset($1::json) as r(workspace_id text, environment text, grain text, bucket_start bigint, staff_id text, worked_ms bigint, started_shifts integer, carried_shifts integer)
+where true
+on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
+  worked_ms = activity_totals.worked_ms + excluded.worked_ms,
+  started_shifts = activity_totals.started_shifts + excluded.started_shifts,
+  carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts
+),
+write_1 as (
+insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
+select workspace_id, environment, longest_shift_ms
+from json_to_recordset($2::json) as r(workspace_id text, environment text, longest_shift_ms bigint)
+where true
+on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
+where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms
+)
 insert into activity_changes (workspace_id, version, staff_id)
 select workspace_id, version, staff_id
-from json_to_recordset($1::json) as r(workspace_id text, version bigint, staff_id text);
--- values: ["[{\"workspace_id\":\"workspace-1\",\"version\":64,\"staff_id\":\"staff-1\"}]"]
+from json_to_recordset($3::json) as r(workspace_id text, version bigint, staff_id text);
+-- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"day\",\"bucket_start\":1773187200000,\"staff_id\":\"staff-1\",\"worked_ms\":3600000,\"started_shifts\":1,\"carried_shifts\":0}]","[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":3600000}]","[{\"workspace_id\":\"workspace-1\",\"version\":64,\"staff_id\":\"staff-1\"}]"]
 delete from "activity_changes" where "workspace_id" = $1 and "version" <= $2;
 -- values: ["workspace-1",-4032]
 

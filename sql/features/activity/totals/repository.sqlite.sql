@@ -4,7 +4,24 @@ where id in (select value from json_each(+?))
 returning id, timezone, activity_version;
 -- values: ["[\"workspace-1\"]"]
 
--- recordChangedStaff
+-- recordTotalsChange
+insert into activity_totals
+  (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'grain', value ->> 'bucket_start', value ->> 'staff_id', value ->> 'worked_ms', value ->> 'started_shifts', value ->> 'carried_shifts'
+from json_each(+?)
+where true
+on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update set
+  worked_ms = activity_totals.worked_ms + excluded.worked_ms,
+  started_shifts = activity_totals.started_shifts + excluded.started_shifts,
+  carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts;
+-- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"grain\":\"day\",\"bucket_start\":1773187200000,\"staff_id\":\"staff-1\",\"worked_ms\":3600000,\"started_shifts\":1,\"carried_shifts\":0}]"]
+insert into activity_totals_extent (workspace_id, environment, longest_shift_ms)
+select value ->> 'workspace_id', value ->> 'environment', value ->> 'longest_shift_ms'
+from json_each(+?)
+where true
+on conflict (workspace_id, environment) do update set longest_shift_ms = excluded.longest_shift_ms
+where activity_totals_extent.longest_shift_ms < excluded.longest_shift_ms;
+-- values: ["[{\"workspace_id\":\"workspace-1\",\"environment\":\"test\",\"longest_shift_ms\":3600000}]"]
 insert into activity_changes (workspace_id, version, staff_id)
 select value ->> 'workspace_id', value ->> 'version', value ->> 'staff_id'
 from json_each(+?);

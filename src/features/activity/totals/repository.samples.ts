@@ -3,7 +3,23 @@ import * as totals from './repository.ts';
 
 export const samples = {
   lockWorkspacesForTotals: (db) => totals.lockWorkspacesForTotals(db, [WORKSPACE]),
-  recordChangedStaff: (db) => totals.recordChangedStaff(db, [{ workspaceId: WORKSPACE, version: 64, staffIds: new Set([STAFF]) }]),
+  recordTotalsChange: (db) =>
+    totals.recordTotalsChange(db, {
+      deltas: [
+        {
+          workspace_id: WORKSPACE,
+          environment: 'test',
+          grain: 'day',
+          bucket_start: NOW - 12 * HOUR,
+          staff_id: STAFF,
+          worked_ms: HOUR,
+          started_shifts: 1,
+          carried_shifts: 0,
+        },
+      ],
+      longest: [{ workspaceId: WORKSPACE, environment: 'test', ms: HOUR }],
+      changed: [{ workspaceId: WORKSPACE, version: 64, staffIds: new Set([STAFF]) }],
+    }),
   findChanges: (db) => totals.findChanges(db, WORKSPACE, 10, 12),
   addToTotals: {
     'taking shifts out': (db) =>

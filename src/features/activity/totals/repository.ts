@@ -4,7 +4,7 @@
  */
 import type { Environment } from '../../../shared/actor.ts';
 import { sql, type RawBuilder } from 'kysely';
-import { inJsonList, selectJsonRows, type RecordsetColumnType } from '../../../db/dialect.ts';
+import { inJsonList, selectJsonRows, writeTogether, type RecordsetColumnType } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
 import type { Interval } from '../periods/period-math.ts';
 import { timedOutShift } from '../shifts/rules.ts';
@@ -16,18 +16,20 @@ import type { WorkedRow } from './reading.ts';
 const ROWS_PER_STATEMENT = 500;
 
 /**
- * Runs `statement` for the rows, ROWS_PER_STATEMENT at a time, each chunk a SELECT of `columns` from one JSON value
- * (one text whatever the chunk's length).
+ * `statement` for the rows, ROWS_PER_STATEMENT at a time, each chunk a SELECT of `columns` from one JSON value (one
+ * text whatever the chunk's length).
  */
-async function runForRows(
+function forRows(
   db: Executor,
   rows: readonly object[],
   columns: Readonly<Record<string, RecordsetColumnType>>,
   statement: (select: RawBuilder<unknown>) => RawBuilder<unknown>,
-): Promise<void> {
+): RawBuilder<unknown>[] {
+  const statements: RawBuilder<unknown>[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await statement(selectJsonRows(db, rows.slice(i, i + ROWS_PER_STATEMENT), columns)).execute(db);
+    statements.push(statement(selectJsonRows(db, rows.slice(i, i + ROWS_PER_STATEMENT), columns)));
   }
+  return statements;
 }
 
 /** A workspace's row as a totals writer locked it: its time zone and the activity version it moved to. */
@@ -56,25 +58,44 @@ export const CHANGES_KEPT = 4096;
 /** Writers prune once every this many versions (one small range delete). */
 const PRUNE_EVERY = 64;
 
+/** The staff members a version changed (migration 0006), as a cached ranking reads them (findChanges). */
+export interface ChangedStaff {
+  readonly workspaceId: string;
+  readonly version: number;
+  readonly staffIds: ReadonlySet<string>;
+}
+
+/** A change of the totals, in the transaction that moved the workspaces' versions (lockWorkspacesForTotals). */
+export interface TotalsChange {
+  readonly deltas: readonly TotalsDelta[];
+  /** The longest-shift bounds to raise (none when shifts are taken out). */
+  readonly longest: Iterable<LongestShift>;
+  readonly changed: readonly ChangedStaff[];
+}
+
 /**
- * Records which staff members a version changed (migration 0006), in the transaction that moved it, and every
- * PRUNE_EVERY versions removes the workspace's rows older than CHANGES_KEPT versions.
+ * Records a change of the totals: adds the deltas (addToTotals), raises the bounds (raiseLongestShift) and records
+ * which staff members each version changed. The three writes touch different tables and read nothing another
+ * writes, so on PostgreSQL they go as one statement (writeTogether). Then rows a negative delta left all zero are
+ * removed, and every PRUNE_EVERY versions the workspace's change rows older than CHANGES_KEPT versions.
  */
-export async function recordChangedStaff(
-  db: Executor,
-  changes: ReadonlyArray<{ readonly workspaceId: string; readonly version: number; readonly staffIds: ReadonlySet<string> }>,
-): Promise<void> {
-  const rows = changes.flatMap((c) =>
+export async function recordTotalsChange(db: Executor, { deltas, longest, changed }: TotalsChange): Promise<void> {
+  const rows = changed.flatMap((c) =>
     [...c.staffIds].sort().map((staffId) => ({ workspace_id: c.workspaceId, version: c.version, staff_id: staffId })),
   );
-  await runForRows(
-    db,
-    rows,
-    { workspace_id: 'text', version: 'bigint', staff_id: 'text' },
-    (select) => sql`insert into activity_changes (workspace_id, version, staff_id)
+  await writeTogether(db, [
+    ...totalsUpserts(db, deltas),
+    ...longestShiftRaises(db, longest),
+    ...forRows(
+      db,
+      rows,
+      { workspace_id: 'text', version: 'bigint', staff_id: 'text' },
+      (select) => sql`insert into activity_changes (workspace_id, version, staff_id)
 ${select}`,
-  );
-  for (const change of changes) {
+    ),
+  ]);
+  await removeEmptyTotals(db, deltas);
+  for (const change of changed) {
     if (change.version % PRUNE_EVERY !== 0) continue;
     await db
       .deleteFrom('activity_changes')
@@ -102,9 +123,14 @@ export async function findChanges(
 
 /** Adds the deltas to their rows (creating missing ones), one statement per chunk; rows left all zero are removed. */
 export async function addToTotals(db: Executor, deltas: readonly TotalsDelta[]): Promise<void> {
+  for (const statement of totalsUpserts(db, deltas)) await statement.execute(db);
+  await removeEmptyTotals(db, deltas);
+}
+
+function totalsUpserts(db: Executor, deltas: readonly TotalsDelta[]): RawBuilder<unknown>[] {
   // In the rows' order (the table's key order: concurrent writers lock rows alike). An INSERT … SELECT with an
   // upsert clause needs a WHERE to be read as one (SQLite's grammar).
-  await runForRows(
+  return forRows(
     db,
     deltas,
     {
@@ -126,6 +152,10 @@ on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update
   started_shifts = activity_totals.started_shifts + excluded.started_shifts,
   carried_shifts = activity_totals.carried_shifts + excluded.carried_shifts`,
   );
+}
+
+/** Removes the rows that negative deltas (shifts taken out) may have left all zero. */
+async function removeEmptyTotals(db: Executor, deltas: readonly TotalsDelta[]): Promise<void> {
   if (deltas.some((d) => d.worked_ms < 0 || d.started_shifts < 0 || d.carried_shifts < 0)) {
     const workspaces = [...new Set(deltas.map((d) => d.workspace_id))];
     await db
@@ -138,15 +168,23 @@ on conflict (workspace_id, environment, grain, bucket_start, staff_id) do update
   }
 }
 
+/** A bound of the longest completed shift of a workspace and environment. */
+export interface LongestShift {
+  readonly workspaceId: string;
+  readonly environment: Environment;
+  readonly ms: number;
+}
+
 /** Raises the longest-shift bound of each workspace and environment to at least the given length. */
-export async function raiseLongestShift(
-  db: Executor,
-  longest: Iterable<{ readonly workspaceId: string; readonly environment: Environment; readonly ms: number }>,
-): Promise<void> {
+export async function raiseLongestShift(db: Executor, longest: Iterable<LongestShift>): Promise<void> {
+  for (const statement of longestShiftRaises(db, longest)) await statement.execute(db);
+}
+
+function longestShiftRaises(db: Executor, longest: Iterable<LongestShift>): RawBuilder<unknown>[] {
   const rows = [...longest]
     .map((l) => ({ workspace_id: l.workspaceId, environment: l.environment, longest_shift_ms: l.ms }))
     .sort((a, b) => (a.workspace_id + a.environment < b.workspace_id + b.environment ? -1 : 1));
-  await runForRows(
+  return forRows(
     db,
     rows,
     { workspace_id: 'text', environment: 'text', longest_shift_ms: 'bigint' },

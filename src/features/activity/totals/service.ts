@@ -18,7 +18,7 @@ import {
   lockWorkspacesForTotals,
   raiseLongestShift,
   readStaffWorked,
-  recordChangedStaff,
+  recordTotalsChange,
   findChanges,
   CHANGES_KEPT,
   readWorkspaceWorked,
@@ -53,8 +53,6 @@ async function changeTotals(trx: Executor, shifts: readonly CompletedSpan[], sig
     shifts.map((s) => s.workspace_id),
   );
   const zoneOf = (workspaceId: string) => reportingTimeZone(zones.get(workspaceId)?.timezone);
-  await addToTotals(trx, totalsDeltas(shifts, zoneOf, sign));
-  if (sign === 1) await raiseLongestShift(trx, longestShifts(shifts).values());
   // Which staff members the new version changed: a cached ranking recomputes only them (see changedStaff).
   const staffOf = new Map<string, Set<string>>();
   for (const shift of shifts) {
@@ -62,13 +60,14 @@ async function changeTotals(trx: Executor, shifts: readonly CompletedSpan[], sig
     if (set) set.add(shift.staff_id);
     else staffOf.set(shift.workspace_id, new Set([shift.staff_id]));
   }
-  await recordChangedStaff(
-    trx,
-    [...staffOf].flatMap(([workspaceId, staffIds]) => {
+  await recordTotalsChange(trx, {
+    deltas: totalsDeltas(shifts, zoneOf, sign),
+    longest: sign === 1 ? longestShifts(shifts).values() : [],
+    changed: [...staffOf].flatMap(([workspaceId, staffIds]) => {
       const locked = zones.get(workspaceId);
       return locked === undefined ? [] : [{ workspaceId, version: locked.version, staffIds }];
     }),
-  );
+  });
 }
 
 /** Staff members per rebuild step: one read of their shifts and a few multi-row writes. */
