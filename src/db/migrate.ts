@@ -12,6 +12,7 @@ import * as inactivityNoticeRequests from './migrations/20261128_0009_inactivity
 import * as gatewaySigningKey from './migrations/20261129_0010_gateway_signing_key.ts';
 import * as retentionIndexes from './migrations/20261129_0011_retention_indexes.ts';
 import * as consoleSignIn from './migrations/20261129_0012_console_sign_in.ts';
+import * as noticeIndexes from './migrations/20261129_0013_notice_indexes.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0010_gateway_signing_key': gatewaySigningKey,
   '20261129_0011_retention_indexes': retentionIndexes,
   '20261129_0012_console_sign_in': consoleSignIn,
+  '20261129_0013_notice_indexes': noticeIndexes,
 };
 
 const provider: MigrationProvider = {

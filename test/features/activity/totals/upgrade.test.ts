@@ -15,6 +15,7 @@ import * as noticeRequests from '../../../../src/db/migrations/20261128_0009_ina
 import * as signingKey from '../../../../src/db/migrations/20261129_0010_gateway_signing_key.ts';
 import * as retentionIndexes from '../../../../src/db/migrations/20261129_0011_retention_indexes.ts';
 import * as consoleSignIn from '../../../../src/db/migrations/20261129_0012_console_sign_in.ts';
+import * as noticeIndexes from '../../../../src/db/migrations/20261129_0013_notice_indexes.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -30,6 +31,7 @@ const NOTICES_MIGRATION = '20261128_0009_inactivity_notice_requests';
 const SIGNING_KEY_MIGRATION = '20261129_0010_gateway_signing_key';
 const RETENTION_MIGRATION = '20261129_0011_retention_indexes';
 const CONSOLE_MIGRATION = '20261129_0012_console_sign_in';
+const NOTICE_INDEXES_MIGRATION = '20261129_0013_notice_indexes';
 const LATER_MIGRATIONS = [
   ACTIVITY_TOTALS_MIGRATION,
   WEBHOOKS_MIGRATION,
@@ -40,6 +42,7 @@ const LATER_MIGRATIONS = [
   SIGNING_KEY_MIGRATION,
   RETENTION_MIGRATION,
   CONSOLE_MIGRATION,
+  NOTICE_INDEXES_MIGRATION,
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -86,8 +89,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
 
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
     // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
-    // requests), 0010 (the gateway signing key), 0011 (retention indexes) and 0012 (console sign-in), which came
-    // after it, not applied.
+    // requests), 0010 (the gateway signing key), 0011 (retention indexes), 0012 (console sign-in) and 0013 (the
+    // notices' indexes), which came after it, not applied.
+    await noticeIndexes.down(store.db as unknown as Parameters<typeof noticeIndexes.down>[0]);
     await consoleSignIn.down(store.db as unknown as Parameters<typeof consoleSignIn.down>[0]);
     await retentionIndexes.down(store.db as unknown as Parameters<typeof retentionIndexes.down>[0]);
     await signingKey.down(store.db as unknown as Parameters<typeof signingKey.down>[0]);
