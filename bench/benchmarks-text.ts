@@ -76,7 +76,8 @@ own statement log; the figures themselves are in the results above.
   recorded yet), a heartbeat is one statement that moves the shift, stores the idempotent result and confirms the
   API key, all or nothing. The key is looked up at most once a minute per key: in between it is reused, and the
   heartbeat's statement checks that the key and its application are exactly as they were (anything else, such as
-  a replay, a refusal or a revoked key, takes the full path after a fresh lookup).
+  a replay or a refusal, takes the full path, whose first statement checks the key the same way; a key that
+  changed is looked up again).
   - On SQLite the statement and the stored result's insert are one job of the group commit: the writes that arrive
     while a commit is under way share the next one, each in its own savepoint, and the write-ahead log is flushed
     once for all of them off the event loop. Fastify's own per-request work (what \`/health\` costs) is a large

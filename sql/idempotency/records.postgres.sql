@@ -6,6 +6,19 @@ select pg_try_advisory_xact_lock(
 from (select 1) as one
 left join idempotency_records as r on r.scope = $3 and r.key = $4;
 -- values: ["app:application-1:test","idempotency-key-1","app:application-1:test","idempotency-key-1"]
+select pg_try_advisory_xact_lock(
+         ('x' || left(encode(sha256(convert_to('idempotency' || chr(10) || $1 || chr(10) || $2, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+       ) as locked, exists (
+      select 1 from api_keys as k
+      join applications as a on a.id = k.application_id
+      where k.key_hash = $3 and k.id = $4 and k.environment = $5 and k.scopes = $6
+        and a.id = $7 and a.name = $8 and a.workspace_id = $9
+        and a.features = $10 and a.allowed_universe_ids = $11
+        and k.revoked = 0 and (k.expires_at is null or k.expires_at > $12) and a.approved = 1) as holds,
+       r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = $13 and r.key = $14;
+-- values: ["app:application-1:test","idempotency-key-1","key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"app:application-1:test","idempotency-key-1"]
 
 -- storeResult
 insert into idempotency_records

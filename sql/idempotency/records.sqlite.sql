@@ -4,6 +4,17 @@ select 1 as locked,
 from (select 1) as one
 left join idempotency_records as r on r.scope = +? and r.key = +?;
 -- values: ["app:application-1:test","idempotency-key-1"]
+select 1 as locked, exists (
+      select 1 from api_keys as k
+      join applications as a on a.id = k.application_id
+      where k.key_hash = +? and k.id = +? and k.environment = +? and k.scopes = +?
+        and a.id = +? and a.name = +? and a.workspace_id = +?
+        and a.features = +? and a.allowed_universe_ids = +?
+        and k.revoked = 0 and (k.expires_at is null or k.expires_at > +?) and a.approved = 1) as holds,
+       r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = +? and r.key = +?;
+-- values: ["key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"app:application-1:test","idempotency-key-1"]
 
 -- storeResult
 insert into idempotency_records

@@ -9,16 +9,17 @@ import type { Transaction } from 'kysely';
 import type { Actor } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
 import { type AppError, RefusalAfterWrites, unauthenticated } from '../shared/errors.ts';
-import type {
-  ErrorResponse,
-  Idempotency,
-  IdempotentCall,
-  IdempotentOperation,
-  IdempotentOutcome,
-  KnownChange,
-  StoredResponse,
+import {
+  PreconditionFailed,
+  type ErrorResponse,
+  type Idempotency,
+  type IdempotentCall,
+  type IdempotentOperation,
+  type IdempotentOutcome,
+  type KnownChange,
+  type StoredResponse,
 } from '../idempotency/index.ts';
-import type { KeyCredential } from '../keys/api-key.ts';
+import { credentialHolds, type KeyCredential } from '../keys/api-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
 import { headerValue, type ConfirmKey } from './route-auth.ts';
@@ -45,10 +46,15 @@ function idempotencyScope(actor: Actor): string {
   return actor.kind === 'user' ? `user:${actor.userId}` : `app:${actor.application.id}:${actor.environment}`;
 }
 
-/** The idempotent call a request makes: its principal's scope, its key, and what it asks. */
+/**
+ * The idempotent call a request makes: its principal's scope, its key, and what it asks. A cached API key (not
+ * looked up for this request) is confirmed by the statement that takes the call's key: its credential is the
+ * call's precondition.
+ */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
   if (!request.actor) throw unauthenticated();
   const rawKey = request.headers['idempotency-key'];
+  const verified = request.verifiedKey;
   return {
     scope: idempotencyScope(request.actor),
     key: Array.isArray(rawKey) ? rawKey.join(', ') : rawKey,
@@ -56,6 +62,7 @@ export function idempotentCall(request: FastifyRequest): IdempotentCall {
     path: requestPath(request.url),
     body: request.body,
     requestId: request.id,
+    ...(verified?.cached === true ? { precondition: (now: number) => credentialHolds(verified.credential, now) } : {}),
   };
 }
 
@@ -147,10 +154,16 @@ export function writePipeline({ idempotency, confirmKey }: WritePipelineDeps): W
           const outcome = await idempotency.applyKnown(call, ok(request, known.data(change)), known, change);
           if (outcome) return sendOutcome(reply, outcome);
         }
-        // The full operation does not check the key's credential: a cached key is looked up again first.
-        if (verified.cached) await confirmKey(request);
       }
-      return sendOutcome(reply, await idempotency.run(call, run(request, input)));
+      try {
+        return sendOutcome(reply, await idempotency.run(call, run(request, input)));
+      } catch (error) {
+        if (!(error instanceof PreconditionFailed)) throw error;
+        // The cached key's credential no longer holds: the key is looked up (its refusal, or the actor it gives
+        // now) and the write runs as that actor.
+        await confirmKey(request);
+        return sendOutcome(reply, await idempotency.run(idempotentCall(request), run(request, input)));
+      }
     };
   };
 }

@@ -18,8 +18,10 @@ export type RouteAuth =
       readonly scope?: Scope;
       readonly feature?: Feature;
       /**
-       * The route's statement checks the key's credential (see `request.verifiedKey`), so a key verified within
-       * the last minute is used from the cache, not looked up again first (Authenticator.verifiedApiKey).
+       * Only on a route whose handler is the write pipeline (http/idempotency.ts), which checks the key's
+       * credential in the statement that takes the request's Idempotency-Key (or in the known write's): a key
+       * verified within the last minute is then used from the cache, not looked up again first
+       * (Authenticator.verifiedApiKey).
        */
       readonly useCachedKey?: boolean;
     }
@@ -33,9 +35,9 @@ declare module 'fastify' {
     actor: Actor | null;
     correlationId: string;
     /**
-     * Set on routes that declare `useCachedKey`: the key's credential, for the route's statement to check, and
-     * whether it came from the cache (then it must be confirmed: in that statement, or by a lookup before any
-     * other write, see ConfirmKey).
+     * Set on routes that declare `useCachedKey`: the key's credential, for the write's statements to check, and
+     * whether it came from the cache (then the write confirms it: the known write's statement or the one that
+     * takes the Idempotency-Key checks it; when it no longer holds, a lookup, see ConfirmKey).
      */
     verifiedKey: VerifiedKey | null;
   }
@@ -49,8 +51,9 @@ export interface VerifiedKey {
 }
 
 /**
- * Confirms a request's cached key by a lookup (`request.actor` then is the actor that lookup gives), or throws its
- * refusal: the write pipeline calls it before a write that does not check the key's credential itself.
+ * Confirms a request's cached key by a lookup (`request.actor` then is the actor that lookup gives, and the key
+ * counts as looked up), or throws its refusal: the write pipeline calls it when the key's credential no longer
+ * holds.
  */
 export type ConfirmKey = (request: FastifyRequest) => Promise<void>;
 
@@ -151,6 +154,7 @@ export function registerRouteAuth(
     const refused = refusal(fresh, auth);
     if (refused) throw refused;
     request.actor = fresh;
+    request.verifiedKey = null;
   };
 }
 

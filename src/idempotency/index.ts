@@ -19,14 +19,17 @@ import { sha256Hex } from '../shared/ids.ts';
 import {
   keyInProgress,
   purgeExpiredRecords,
+  PreconditionFailed,
   reusedKey,
   storeResult,
   takeKey,
+  type CallPrecondition,
   type StoredResponse,
   type StoredResult,
 } from './records.ts';
 
-export type { RefusalAfterWrites, StoredResponse, StoredResult };
+export type { CallPrecondition, RefusalAfterWrites, StoredResponse, StoredResult };
+export { PreconditionFailed };
 export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords } from './records.ts';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -45,6 +48,11 @@ export interface IdempotentCall {
   readonly path: string;
   readonly body: unknown;
   readonly requestId: string;
+  /**
+   * What the call assumes of the database, checked when its key is taken (see takeKey): `run` throws
+   * PreconditionFailed, having done nothing, when it does not hold.
+   */
+  readonly precondition?: CallPrecondition;
 }
 
 /** Stable JSON: the same object with keys in another order is the same request. */
@@ -233,7 +241,7 @@ export function createIdempotency({ store, clock, errorResponse }: IdempotencyDe
     operation: IdempotentOperation,
   ): Promise<IdempotentOutcome> {
     const now = clock.now();
-    const replay = await takeKey(trx, call.scope, key, fingerprint, now);
+    const replay = await takeKey(trx, call.scope, key, fingerprint, now, call.precondition);
     if (replay) return { response: replay, replayed: true };
     // Left open: the result is stored and the transaction commits next, which releases it.
     const outcome = await inSavepoint(trx, OPERATION_SAVEPOINT, operation, { release: false });

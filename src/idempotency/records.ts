@@ -45,10 +45,25 @@ export const keyInProgress = () =>
 interface IdempotencyKeyRow {
   /** True (PostgreSQL) or 1 (SQLite) when the key is this request's to run. */
   readonly locked: boolean | number;
+  /** Whether the call's precondition holds (true or 1), when it has one. */
+  readonly holds?: boolean | number;
   readonly fingerprint: string | null;
   readonly response_status: number | null;
   readonly response_body: string | null;
   readonly created_at: number | null;
+}
+
+/**
+ * SQL: something a call assumes of the database, checked in the statement that takes its key, at `now` (the write
+ * pipeline's: a cached API key's credential, which a lookup would otherwise confirm).
+ */
+export type CallPrecondition = (now: number) => RawBuilder<boolean>;
+
+/** Thrown by takeKey when the call's precondition does not hold: nothing was read or written for the call. */
+export class PreconditionFailed extends Error {
+  constructor() {
+    super("the call's precondition does not hold");
+  }
 }
 
 /**
@@ -64,8 +79,9 @@ export function idempotencyKeyLock(scope: SqlTerm<string>, key: SqlTerm<string>)
 /**
  * Takes the key for this request's transaction (on PostgreSQL its advisory lock, for the transaction; on SQLite
  * the key is already held in memory) and judges its record: the stored response to replay, or null when the
- * request is to run (no record, or one that has expired). Throws 422 for a record of another request, 409 when
- * another request holds the key.
+ * request is to run (no record, or one that has expired). Throws PreconditionFailed when `precondition` is given
+ * and does not hold (before anything else), 422 for a record of another request, 409 when another request holds
+ * the key.
  */
 export async function takeKey(
   trx: Transaction<Database>,
@@ -73,16 +89,19 @@ export async function takeKey(
   key: string,
   fingerprint: string,
   now: number,
+  precondition?: CallPrecondition,
 ): Promise<StoredResponse | null> {
   // On PostgreSQL the record is read in the statement's snapshot, taken before the lock: a duplicate that committed
   // in between is not seen here, and storeResult then finds it instead. On SQLite the store's one writing process
   // holds its keys in memory (src/idempotency/index.ts): here the key is free.
   const locked = dialectOf(trx) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
-  const query = sql<IdempotencyKeyRow>`select ${locked} as locked,
+  const holds = precondition === undefined ? sql`` : sql`, ${precondition(now)} as holds`;
+  const query = sql<IdempotencyKeyRow>`select ${locked} as locked${holds},
        r.fingerprint, r.response_status, r.response_body, r.created_at
 from (select 1) as one
 left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`;
   const [row] = (await query.execute(trx)).rows;
+  if (precondition !== undefined && !row?.holds) throw new PreconditionFailed();
   const replay = row ? judgeRecord(row, fingerprint, now) : null;
   if (replay) return replay;
   if (!row?.locked) throw keyInProgress();

@@ -29,7 +29,7 @@ import {
 } from './schemas.ts';
 import type { NoticeService } from './service.ts';
 
-const STAFF_WRITE = { kind: 'apiKey', scope: 'staff:write' } as const satisfies RouteAuth;
+const STAFF_WRITE = { kind: 'apiKey', scope: 'staff:write', useCachedKey: true } as const satisfies RouteAuth;
 const STAFF_READ = { kind: 'apiKey', scope: 'staff:read' } as const satisfies RouteAuth;
 const USER = { kind: 'user' } as const satisfies RouteAuth;
 

@@ -26,7 +26,7 @@ import type { ShiftService } from './service.ts';
 
 export { requireJsonContentType };
 
-export const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity' } as const satisfies RouteAuth;
+export const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity', useCachedKey: true } as const satisfies RouteAuth;
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
 
 const IDEMPOTENCY_NOTE =
@@ -91,7 +91,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
     app.post<{ Params: ShiftParams; Body: HeartbeatBody; Headers: WriteHeaders }>(
       '/v1/activity/shifts/:shiftId/heartbeat',
       {
-        config: { auth: { ...WRITE, useCachedKey: true } },
+        config: { auth: WRITE },
         schema: {
           operationId: 'recordShiftHeartbeat',
           summary: 'Record a heartbeat of an active shift',

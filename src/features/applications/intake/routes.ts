@@ -18,7 +18,12 @@ import {
 } from './schemas.ts';
 import type { IntakeService } from './service.ts';
 
-const APPLICATIONS_WRITE = { kind: 'apiKey', scope: 'applications:write', feature: 'applications' } as const satisfies RouteAuth;
+const APPLICATIONS_WRITE = {
+  kind: 'apiKey',
+  scope: 'applications:write',
+  feature: 'applications',
+  useCachedKey: true,
+} as const satisfies RouteAuth;
 
 export interface IntakeRouteDeps {
   readonly service: IntakeService;

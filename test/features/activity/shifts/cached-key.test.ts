@@ -5,12 +5,13 @@ import { STORE_KINDS } from '../../../helpers/stores.ts';
 import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
 
 /**
- * Heartbeats use a key verified within the last minute from the cache and check its credential in their own
- * statement. Whatever changes about the key or its application (here written straight to the database, as
- * another instance or the CLI would) takes effect on the very next heartbeat, exactly as on routes that look the
- * key up every time.
+ * API-key writes use a key verified within the last minute from the cache and check its credential in their own
+ * statement: the known heartbeat's, or the one that takes the request's Idempotency-Key (a start, a stop, any
+ * other write). Whatever changes about the key or its application (here written straight to the database, as
+ * another instance or the CLI would) takes effect on the very next write, exactly as on routes that look the key
+ * up every time.
  */
-describe.each(STORE_KINDS)('heartbeat with a cached key (%s)', (kind) => {
+describe.each(STORE_KINDS)('writes with a cached key (%s)', (kind) => {
   let ctx: TestContext;
   let fixture: Fixture;
   let client: ShiftClient;
@@ -113,5 +114,49 @@ describe.each(STORE_KINDS)('heartbeat with a cached key (%s)', (kind) => {
     await changes[0]?.apply(ctx, fixture);
     const res = await client.heartbeat(shiftId, undefined, { idempotencyKey: 'replay-after-revoke' });
     expect(res.statusCode).toBe(401);
+  });
+
+  async function shiftStatus(): Promise<string> {
+    const row = await ctx.store.db.selectFrom('shifts').select('status').where('id', '=', shiftId).executeTakeFirstOrThrow();
+    return row.status;
+  }
+
+  async function storedResults(): Promise<number> {
+    const row = await ctx.store.db
+      .selectFrom('idempotency_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  it.each(changes)('a key $name is refused on the next stop, which changes and stores nothing', async ({ status, code, apply }) => {
+    const results = await storedResults();
+    await apply(ctx, fixture);
+    ctx.clock.advance(1000);
+    const res = await client.stop(shiftId);
+    expect(res.statusCode).toBe(status);
+    expect(errorCode(res)).toBe(code);
+    expect(await shiftStatus()).toBe('active');
+    expect(await storedResults()).toBe(results);
+  });
+
+  it('a start with a cached key whose credential changed but still allows it runs as the key stands now', async () => {
+    // Renamed: the cached credential no longer holds, the lookup finds the key usable.
+    await ctx.store.db.updateTable('applications').set({ name: 'Renamed' }).where('id', '=', fixture.ids.applicationId).execute();
+    const stopped = await client.stop(shiftId);
+    expect(stopped.statusCode).toBe(200);
+    expect(await shiftStatus()).toBe('completed');
+    const started = await client.start(startBody(fixture));
+    expect(started.statusCode).toBe(200);
+  });
+
+  it('a replayed start under a key revoked since is refused, not replayed', async () => {
+    const first = await client.start(startBody(fixture), { idempotencyKey: 'start-then-revoke' });
+    expect(first.statusCode).toBe(200);
+    expect((await client.start(startBody(fixture), { idempotencyKey: 'start-then-revoke' })).headers['idempotent-replayed']).toBe('true');
+    await changes[0]?.apply(ctx, fixture);
+    const res = await client.start(startBody(fixture), { idempotencyKey: 'start-then-revoke' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 });
