@@ -13,6 +13,7 @@ import {
 } from './http/connections.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { errorResponse, writePipeline } from './http/idempotency.ts';
+import { cachedKeyRead } from './http/cached-key-read.ts';
 import { createIdempotency } from './idempotency/index.ts';
 import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -156,7 +157,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       writes,
     }),
   );
-  await app.register(reportRoutes(createReportService({ db, read: (job) => store.read(job), clock, config })));
+  await app.register(
+    reportRoutes({
+      service: createReportService({ db, read: (job) => store.read(job), clock, config }),
+      reads: cachedKeyRead({ confirmKey, clock }),
+    }),
+  );
   await app.register(shiftRoutes({ service: createShiftService({ store, clock, config }), writes }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ clock, config }), writes));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), writes }));

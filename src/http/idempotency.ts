@@ -9,16 +9,16 @@ import type { Transaction } from 'kysely';
 import type { Actor } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
 import { type AppError, RefusalAfterWrites, unauthenticated } from '../shared/errors.ts';
-import {
-  PreconditionFailed,
-  type ErrorResponse,
-  type Idempotency,
-  type IdempotentCall,
-  type IdempotentOperation,
-  type IdempotentOutcome,
-  type KnownChange,
-  type StoredResponse,
+import type {
+  ErrorResponse,
+  Idempotency,
+  IdempotentCall,
+  IdempotentOperation,
+  IdempotentOutcome,
+  KnownChange,
+  StoredResponse,
 } from '../idempotency/index.ts';
+import { PreconditionFailed } from '../db/precondition.ts';
 import { credentialHolds, type KeyCredential } from '../keys/api-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';

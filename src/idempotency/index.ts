@@ -19,7 +19,6 @@ import { sha256Hex } from '../shared/ids.ts';
 import {
   keyInProgress,
   purgeExpiredRecords,
-  PreconditionFailed,
   reusedKey,
   storeResult,
   takeKey,
@@ -29,7 +28,6 @@ import {
 } from './records.ts';
 
 export type { CallPrecondition, RefusalAfterWrites, StoredResponse, StoredResult };
-export { PreconditionFailed };
 export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords } from './records.ts';
 
 // ---------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
+import { checkHolds, holdsColumn, type Precondition } from '../db/precondition.ts';
 import type { Database, Executor, SqlTerm } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
 
@@ -54,17 +55,10 @@ interface IdempotencyKeyRow {
 }
 
 /**
- * SQL: something a call assumes of the database, checked in the statement that takes its key, at `now` (the write
+ * SQL: something a call assumes of the database at `now`, checked in the statement that takes its key (the write
  * pipeline's: a cached API key's credential, which a lookup would otherwise confirm).
  */
-export type CallPrecondition = (now: number) => RawBuilder<boolean>;
-
-/** Thrown by takeKey when the call's precondition does not hold: nothing was read or written for the call. */
-export class PreconditionFailed extends Error {
-  constructor() {
-    super("the call's precondition does not hold");
-  }
-}
+export type CallPrecondition = (now: number) => Precondition;
 
 /**
  * SQL (PostgreSQL): takes the key's advisory lock for the rest of the transaction, true when it was free. The lock
@@ -79,7 +73,8 @@ export function idempotencyKeyLock(scope: SqlTerm<string>, key: SqlTerm<string>)
 /**
  * Takes the key for this request's transaction (on PostgreSQL its advisory lock, for the transaction; on SQLite
  * the key is already held in memory) and judges its record: the stored response to replay, or null when the
- * request is to run (no record, or one that has expired). Throws PreconditionFailed when `precondition` is given
+ * request is to run (no record, or one that has expired). Throws PreconditionFailed (db/precondition.ts) when
+ * `precondition` is given
  * and does not hold (before anything else), 422 for a record of another request, 409 when another request holds
  * the key.
  */
@@ -95,13 +90,13 @@ export async function takeKey(
   // in between is not seen here, and storeResult then finds it instead. On SQLite the store's one writing process
   // holds its keys in memory (src/idempotency/index.ts): here the key is free.
   const locked = dialectOf(trx) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
-  const holds = precondition === undefined ? sql`` : sql`, ${precondition(now)} as holds`;
-  const query = sql<IdempotencyKeyRow>`select ${locked} as locked${holds},
+  const check = precondition?.(now);
+  const query = sql<IdempotencyKeyRow>`select ${locked} as locked${holdsColumn(check)},
        r.fingerprint, r.response_status, r.response_body, r.created_at
 from (select 1) as one
 left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`;
   const [row] = (await query.execute(trx)).rows;
-  if (precondition !== undefined && !row?.holds) throw new PreconditionFailed();
+  checkHolds(check, row);
   const replay = row ? judgeRecord(row, fingerprint, now) : null;
   if (replay) return replay;
   if (!row?.locked) throw keyInProgress();

@@ -19,6 +19,32 @@ left join staff as s on s.id = (
 left join departments as d on d.id = s.department_id
 where w.id = +?;
 -- values: ["chat-user-1","workspace-1"]
+select w.*, s.id as staff_id,
+       s.workspace_id as staff_workspace_id,
+       s.display_name as staff_display_name,
+       s.game_user_id as staff_game_user_id,
+       s.game_username as staff_game_username,
+       s.chat_user_id as staff_chat_user_id,
+       s.rank as staff_rank,
+       s.status as staff_status,
+       s.weekly_required_minutes as staff_weekly_required_minutes,
+       d.id as staff_department_id,
+       d.name as staff_department_name,
+       d.weekly_required_minutes as staff_department_weekly_required_minutes, exists (
+      select 1 from api_keys as k
+      join applications as a on a.id = k.application_id
+      where k.key_hash = +? and k.id = +? and k.environment = +? and k.scopes = +?
+        and a.id = +? and a.name = +? and a.workspace_id = +?
+        and a.features = +? and a.allowed_universe_ids = +?
+        and k.revoked = 0 and (k.expires_at is null or k.expires_at > +?) and a.approved = 1) as holds
+from workspaces as w
+left join staff as s on s.id = (
+  select c.id from staff as c where c.workspace_id = w.id and c.chat_user_id = +?
+  order by c.created_at, c.id
+  limit 1)
+left join departments as d on d.id = s.department_id
+where w.id = +?;
+-- values: ["key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"chat-user-1","workspace-1"]
 
 -- findStaffByGameUser
 select s.id,

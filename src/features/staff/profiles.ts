@@ -4,6 +4,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { inJsonList, rowsOf } from '../../db/dialect.ts';
+import { checkHolds, holdsColumn, type Precondition } from '../../db/precondition.ts';
 import type { Executor } from '../../db/types.ts';
 import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';
 
@@ -107,17 +108,19 @@ function staffOfJoinedRow(row: WorkspaceWithStaffRow): StaffProfileRow | undefin
 
 /**
  * The workspace, and its staff member with this chat user id (the first created, should several share it), in one
- * read: what every operation of the acting chat user reads first.
+ * read: what every operation of the acting chat user reads first. With a precondition (the cached API key of a
+ * read, db/precondition.ts), the same statement checks it, and PreconditionFailed is thrown when it does not hold.
  */
 export async function findWorkspaceWithChatStaff(
   db: Executor,
   workspaceId: string,
   chatUserId: string,
+  precondition?: Precondition,
 ): Promise<{ readonly workspace: Workspace | undefined; readonly staff: StaffProfile | undefined }> {
   // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
   const [row] = await rowsOf(
     db,
-    sql<WorkspaceWithStaffRow>`select w.*, ${profileColumns('staff_')}
+    sql<WorkspaceWithStaffRow & { holds?: unknown }>`select w.*, ${profileColumns('staff_')}${holdsColumn(precondition)}
 from workspaces as w
 left join staff as s on s.id = (
   select c.id from staff as c where c.workspace_id = w.id and c.chat_user_id = ${chatUserId}
@@ -126,6 +129,7 @@ left join staff as s on s.id = (
 left join departments as d on d.id = s.department_id
 where w.id = ${workspaceId}`,
   );
+  checkHolds(precondition, row);
   if (!row) return { workspace: undefined, staff: undefined };
   const staff = staffOfJoinedRow(row);
   return { workspace: workspaceOfRow(row), staff: staff && toProfile(staff) };

@@ -1,4 +1,5 @@
 import type { ApiKeyActor } from '../../shared/actor.ts';
+import type { Precondition } from '../../db/precondition.ts';
 import type { Executor } from '../../db/types.ts';
 import { notFound } from '../../shared/errors.ts';
 import { assertGuildMatches } from '../workspaces/chat-binding.ts';
@@ -42,14 +43,23 @@ export async function readActingStaff(
   db: Executor,
   actor: ApiKeyActor,
   chat: ChatContext,
+  precondition?: Precondition,
 ): Promise<{ readonly workspace: Workspace; readonly staff: StaffProfile | undefined }> {
-  const { workspace, staff } = await findWorkspaceWithChatStaff(db, actor.application.workspaceId, chat.actingChatUserId);
+  const { workspace, staff } = await findWorkspaceWithChatStaff(db, actor.application.workspaceId, chat.actingChatUserId, precondition);
   return { workspace: checkedChatWorkspace(workspace, chat), staff };
 }
 
-/** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check. */
-export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<ActingStaff> {
-  const { workspace, staff } = await readActingStaff(db, actor, chat);
+/**
+ * Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check; with a
+ * precondition (a read's cached key), checked in the same read.
+ */
+export async function resolveActingStaff(
+  db: Executor,
+  actor: ApiKeyActor,
+  chat: ChatContext,
+  precondition?: Precondition,
+): Promise<ActingStaff> {
+  const { workspace, staff } = await readActingStaff(db, actor, chat, precondition);
   if (!staff) throw notFound('A staff profile for this chat user');
   return { workspace, staff };
 }

@@ -4,6 +4,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import { rowsOf } from '../../db/dialect.ts';
+import { checkHolds, holdsColumn, type Precondition } from '../../db/precondition.ts';
 import type { Executor, WorkspaceTable } from '../../db/types.ts';
 
 export interface WorkspaceSettings {
@@ -49,9 +50,17 @@ export function workspaceOfRow(row: WorkspaceRow): Workspace {
   };
 }
 
-export async function findWorkspace(db: Executor, id: string): Promise<Workspace | undefined> {
+/**
+ * The workspace. With a precondition (the cached API key of a read, db/precondition.ts), the same statement checks
+ * it, and PreconditionFailed is thrown when it does not hold.
+ */
+export async function findWorkspace(db: Executor, id: string, precondition?: Precondition): Promise<Workspace | undefined> {
   // Most requests read it: a `sql` template costs less to build than a Kysely builder.
-  const [row] = await rowsOf(db, sql<WorkspaceRow>`select * from workspaces where id = ${id}`);
+  const [row] = await rowsOf(
+    db,
+    sql<WorkspaceRow & { holds?: unknown }>`select *${holdsColumn(precondition)} from workspaces where id = ${id}`,
+  );
+  checkHolds(precondition, row);
   return row ? workspaceOfRow(row) : undefined;
 }
 

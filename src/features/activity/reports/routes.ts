@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
+import type { CachedKeyRead } from '../../../http/cached-key-read.ts';
 import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
 import {
   ActivitySummaryResponseSchema,
@@ -18,6 +19,8 @@ import {
 import type { ReportService } from './service.ts';
 
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
+/** The chat bot's hot reads: a key verified within the last minute is checked by the read's first statement. */
+const CACHED_KEY_READ: RouteAuth = { ...READ, useCachedKey: true };
 
 const COMMON_NOTE =
   'Scope `activity:read`, feature `activity`. Only the calling key\'s workspace and environment are seen (test ' +
@@ -33,12 +36,17 @@ const PERIOD_NOTE =
   'custom range and override `period`. One without the other, a malformed date-time, `end` not after `start`, or ' +
   'a range over 366 × 24 hours is 400.';
 
-export function reportRoutes(service: ReportService) {
+export interface ReportRouteDeps {
+  readonly service: ReportService;
+  readonly reads: CachedKeyRead;
+}
+
+export function reportRoutes({ service, reads }: ReportRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Headers: SummaryHeaders }>(
       '/v1/activity/me/summary',
       {
-        config: { auth: READ },
+        config: { auth: CACHED_KEY_READ },
         schema: {
           operationId: 'getActivitySummary',
           summary: 'Activity summary of the invoking chat user',
@@ -64,10 +72,11 @@ export function reportRoutes(service: ReportService) {
         },
       },
       async (request) => {
-        const data = await service.summary(apiKeyActor(request), {
+        const chat = {
           guildId: request.headers['x-chat-guild-id'],
           actingChatUserId: request.headers['x-acting-chat-user-id'],
-        });
+        };
+        const data = await reads(request, (precondition) => service.summary(apiKeyActor(request), chat, precondition));
         return envelope(request, data);
       },
     );
@@ -100,7 +109,7 @@ export function reportRoutes(service: ReportService) {
     app.get<{ Querystring: LeaderboardQuery }>(
       '/v1/activity/leaderboard',
       {
-        config: { auth: READ },
+        config: { auth: CACHED_KEY_READ },
         schema: {
           operationId: 'getActivityLeaderboard',
           summary: 'Staff ranked by activity',
@@ -124,7 +133,11 @@ export function reportRoutes(service: ReportService) {
           response: { 200: LeaderboardResponseSchema },
         },
       },
-      async (request) => envelope(request, await service.leaderboard(apiKeyActor(request), request.query)),
+      async (request) =>
+        envelope(
+          request,
+          await reads(request, (precondition) => service.leaderboard(apiKeyActor(request), request.query, precondition)),
+        ),
     );
   };
 }

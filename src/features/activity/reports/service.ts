@@ -5,6 +5,7 @@
 import type { ApiKeyActor } from '../../../shared/actor.ts';
 import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Config } from '../../../shared/config.ts';
+import type { Precondition } from '../../../db/precondition.ts';
 import type { Executor } from '../../../db/types.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { cursorPair } from '../../../shared/paging.ts';
@@ -119,17 +120,20 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
   const rankings = new RankingCache<RankedStaff>();
 
-  async function workspaceOf(actor: ApiKeyActor): Promise<Workspace> {
-    const workspace = await findWorkspace(db, actor.application.workspaceId);
+  async function workspaceOf(actor: ApiKeyActor, precondition?: Precondition): Promise<Workspace> {
+    const workspace = await findWorkspace(db, actor.application.workspaceId, precondition);
     // The key's workspace exists (foreign keys); its absence is a broken store, not a client error.
     if (!workspace) throw new Error(`workspace ${actor.application.workspaceId} of an authenticated key is missing`);
     return workspace;
   }
 
   const reports = {
-    /** The invoking chat user's own activity: today, this and last week, this month, requirement and notices. */
-    async summary(actor: ApiKeyActor, chat: ChatContext): Promise<ActivitySummary> {
-      const { workspace, staff } = await resolveActingStaff(db, actor, chat);
+    /**
+     * The invoking chat user's own activity: today, this and last week, this month, requirement and notices. A
+     * precondition (the cached key's credential) is checked by the first read.
+     */
+    async summary(actor: ApiKeyActor, chat: ChatContext, precondition?: Precondition): Promise<ActivitySummary> {
+      const { workspace, staff } = await resolveActingStaff(db, actor, chat, precondition);
       const zone = reportingZone(workspace);
       const now = clock.now();
       const today = dayPeriod(now, zone);
@@ -197,9 +201,12 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       };
     },
 
-    /** Staff of the workspace ranked by time worked in the period, one keyset page at a time. */
-    async leaderboard(actor: ApiKeyActor, query: LeaderboardQuery): Promise<Leaderboard> {
-      const workspace = await workspaceOf(actor);
+    /**
+     * Staff of the workspace ranked by time worked in the period, one keyset page at a time. A precondition (the
+     * cached key's credential) is checked by the first read.
+     */
+    async leaderboard(actor: ApiKeyActor, query: LeaderboardQuery, precondition?: Precondition): Promise<Leaderboard> {
+      const workspace = await workspaceOf(actor, precondition);
       const now = clock.now();
       const period = resolvePeriod(query, now, reportingZone(workspace));
       const cursor = leaderboardCursor(query);
@@ -275,10 +282,12 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
   };
 
   return {
-    summary: (actor: ApiKeyActor, chat: ChatContext) => read(() => reports.summary(actor, chat)),
+    summary: (actor: ApiKeyActor, chat: ChatContext, precondition?: Precondition) =>
+      read(() => reports.summary(actor, chat, precondition)),
     staffActivity: (actor: ApiKeyActor, gameUserId: string, query: PeriodQueryParams) =>
       read(() => reports.staffActivity(actor, gameUserId, query)),
-    leaderboard: (actor: ApiKeyActor, query: LeaderboardQuery) => read(() => reports.leaderboard(actor, query)),
+    leaderboard: (actor: ApiKeyActor, query: LeaderboardQuery, precondition?: Precondition) =>
+      read(() => reports.leaderboard(actor, query, precondition)),
   };
 }
 
