@@ -280,8 +280,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     for (const method of methods) routes.push({ method, pattern: routePattern(route.url) });
   });
 
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
+  app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let appError = toAppError(error);
+    // A cached API key (not looked up for this request) is confirmed before any other refusal is answered, so a
+    // key revoked, expired or stripped of its rights gets its 401/403 first, as a looked-up key would (validation,
+    // content type and rate limits come after authentication).
+    if (appError && appError.code !== 'unauthenticated' && request.verifiedKey?.cached === true) {
+      try {
+        await request.server.confirmKey(request);
+      } catch (refusal) {
+        appError = toAppError(refusal as FastifyError);
+        if (!appError) request.log.error({ err: refusal }, 'unhandled error');
+      }
+    }
     if (appError) return sendError(reply, appError);
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, new AppError('internal_error', 'An unexpected error occurred.'));

@@ -31,6 +31,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
   }
+  interface FastifyInstance {
+    /** See ConfirmKey: the error handler confirms a cached key before it answers a refusal. */
+    confirmKey: ConfirmKey;
+  }
   interface FastifyRequest {
     actor: Actor | null;
     correlationId: string;
@@ -147,7 +151,7 @@ export function registerRouteAuth(
     request.correlationId = value;
   });
 
-  return async (request) => {
+  const confirmKey: ConfirmKey = async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth?.kind !== 'apiKey') return;
     const fresh = await authenticator.apiKey(bearerToken(request.headers.authorization));
@@ -156,6 +160,8 @@ export function registerRouteAuth(
     request.actor = fresh;
     request.verifiedKey = null;
   };
+  app.decorate('confirmKey', confirmKey);
+  return confirmKey;
 }
 
 export function apiKeyActor(request: FastifyRequest): ApiKeyActor {

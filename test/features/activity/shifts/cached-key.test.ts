@@ -159,4 +159,17 @@ describe.each(STORE_KINDS)('writes with a cached key (%s)', (kind) => {
     expect(res.statusCode).toBe(401);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
+
+  it.each(changes)('a key $name gets its refusal before a malformed request gets a 400', async ({ status, code, apply }) => {
+    await apply(ctx, fixture);
+    ctx.clock.advance(1000);
+    const res = await client.start({ gameUserId: 'not a number' });
+    expect(res.statusCode).toBe(status);
+    expect(errorCode(res)).toBe(code);
+  });
+
+  it('a malformed request with a cached key that still holds is a 400', async () => {
+    const res = await client.start({ gameUserId: 'not a number' });
+    expect(res.statusCode).toBe(400);
+  });
 });
