@@ -13,7 +13,7 @@ import {
 } from './http/connections.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { errorResponse, writePipeline } from './http/idempotency.ts';
-import { cachedKeyRead } from './http/cached-key-read.ts';
+import { cachedKeyRead } from './http/cached-key.ts';
 import { createIdempotency } from './idempotency/index.ts';
 import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';

@@ -280,22 +280,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
     for (const method of methods) routes.push({ method, pattern: routePattern(route.url) });
   });
 
+  const unhandled = (request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply => {
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, new AppError('internal_error', 'An unexpected error occurred.'));
+  };
+
   app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    let appError = toAppError(error);
+    const appError = toAppError(error);
+    if (!appError) return unhandled(request, reply, error);
     // A cached API key (not looked up for this request) is confirmed before any other refusal is answered, so a
     // key revoked, expired or stripped of its rights gets its 401/403 first, as a looked-up key would (validation,
     // content type and rate limits come after authentication).
-    if (appError && appError.code !== 'unauthenticated' && request.verifiedKey?.cached === true) {
+    if (appError.code !== 'unauthenticated' && request.verifiedKey?.cached === true) {
       try {
         await request.server.confirmKey(request);
       } catch (refusal) {
-        appError = toAppError(refusal as FastifyError);
-        if (!appError) request.log.error({ err: refusal }, 'unhandled error');
+        const refused = toAppError(refusal as FastifyError);
+        return refused ? sendError(reply, refused) : unhandled(request, reply, refusal);
       }
     }
-    if (appError) return sendError(reply, appError);
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, new AppError('internal_error', 'An unexpected error occurred.'));
+    return sendError(reply, appError);
   });
 
   const unmatched = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {

@@ -18,8 +18,8 @@ import type {
   KnownChange,
   StoredResponse,
 } from '../idempotency/index.ts';
-import { PreconditionFailed } from '../db/precondition.ts';
-import { credentialHolds, type KeyCredential } from '../keys/api-key.ts';
+import type { KeyCredential } from '../keys/api-key.ts';
+import { cachedKeyPrecondition, withConfirmedKey } from './cached-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
 import { headerValue, type ConfirmKey } from './route-auth.ts';
@@ -54,7 +54,7 @@ function idempotencyScope(actor: Actor): string {
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
   if (!request.actor) throw unauthenticated();
   const rawKey = request.headers['idempotency-key'];
-  const verified = request.verifiedKey;
+  const precondition = cachedKeyPrecondition(request);
   return {
     scope: idempotencyScope(request.actor),
     key: Array.isArray(rawKey) ? rawKey.join(', ') : rawKey,
@@ -62,7 +62,7 @@ export function idempotentCall(request: FastifyRequest): IdempotentCall {
     path: requestPath(request.url),
     body: request.body,
     requestId: request.id,
-    ...(verified?.cached === true ? { precondition: (now: number) => credentialHolds(verified.credential, now) } : {}),
+    ...(precondition === undefined ? {} : { precondition }),
   };
 }
 
@@ -155,15 +155,11 @@ export function writePipeline({ idempotency, confirmKey }: WritePipelineDeps): W
           if (outcome) return sendOutcome(reply, outcome);
         }
       }
-      try {
-        return sendOutcome(reply, await idempotency.run(call, run(request, input)));
-      } catch (error) {
-        if (!(error instanceof PreconditionFailed)) throw error;
-        // The cached key's credential no longer holds: the key is looked up (its refusal, or the actor it gives
-        // now) and the write runs as that actor.
-        await confirmKey(request);
-        return sendOutcome(reply, await idempotency.run(idempotentCall(request), run(request, input)));
-      }
+      // Once the key is confirmed, the call is made again: its scope and precondition follow the actor.
+      const outcome = await withConfirmedKey(request, confirmKey, (confirmed) =>
+        idempotency.run(confirmed ? idempotentCall(request) : call, run(request, input)),
+      );
+      return sendOutcome(reply, outcome);
     };
   };
 }

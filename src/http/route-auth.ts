@@ -18,9 +18,9 @@ export type RouteAuth =
       readonly scope?: Scope;
       readonly feature?: Feature;
       /**
-       * Only on a route whose handler is the write pipeline (http/idempotency.ts), which checks the key's
-       * credential in the statement that takes the request's Idempotency-Key (or in the known write's): a key
-       * verified within the last minute is then used from the cache, not looked up again first
+       * Only on a route whose handler checks the key's credential in its first statement (http/cached-key.ts):
+       * the write pipeline (in the statement that takes the Idempotency-Key, or the known write's) and the hot
+       * reads. A key verified within the last minute is then used from the cache, not looked up again first
        * (Authenticator.verifiedApiKey).
        */
       readonly useCachedKey?: boolean;
@@ -56,8 +56,8 @@ export interface VerifiedKey {
 
 /**
  * Confirms a request's cached key by a lookup (`request.actor` then is the actor that lookup gives, and the key
- * counts as looked up), or throws its refusal: the write pipeline calls it when the key's credential no longer
- * holds.
+ * counts as looked up), or throws its refusal: called when the key's credential no longer holds
+ * (http/cached-key.ts), and by the error handler before it answers another refusal.
  */
 export type ConfirmKey = (request: FastifyRequest) => Promise<void>;
 
@@ -154,11 +154,12 @@ export function registerRouteAuth(
   const confirmKey: ConfirmKey = async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth?.kind !== 'apiKey') return;
+    // Looked up now, whatever the lookup finds: a refusal it throws is not confirmed again by the error handler.
+    request.verifiedKey = null;
     const fresh = await authenticator.apiKey(bearerToken(request.headers.authorization));
     const refused = refusal(fresh, auth);
     if (refused) throw refused;
     request.actor = fresh;
-    request.verifiedKey = null;
   };
   app.decorate('confirmKey', confirmKey);
   return confirmKey;
