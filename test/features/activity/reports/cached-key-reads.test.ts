@@ -3,6 +3,7 @@ import type { TestContext } from '../../../helpers/app.ts';
 import { bearer, GUILD_ID, type Fixture } from '../../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../../helpers/stores.ts';
 import { useShiftWorld } from '../shifts/shift-client.ts';
+import { keyChanges } from '../../../helpers/key-changes.ts';
 
 /**
  * The summary and the leaderboard use a key verified within the last minute from the cache, and their first
@@ -33,45 +34,7 @@ describe.each(STORE_KINDS)('reads with a cached key (%s)', (kind) => {
     for (const { url } of READS) expect((await read(url)).statusCode).toBe(200);
   });
 
-  const changes: ReadonlyArray<{ name: string; status: number; code: string; apply: (ctx: TestContext, f: Fixture) => Promise<unknown> }> = [
-    {
-      name: 'revoked',
-      status: 401,
-      code: 'unauthenticated',
-      apply: (c, f) => c.store.db.updateTable('api_keys').set({ revoked: 1 }).where('id', '=', f.keys.test.id).execute(),
-    },
-    {
-      name: 'expired',
-      status: 401,
-      code: 'unauthenticated',
-      apply: (c, f) =>
-        c.store.db.updateTable('api_keys').set({ expires_at: c.clock.now() + 500 }).where('id', '=', f.keys.test.id).execute(),
-    },
-    {
-      name: 'stripped of activity:read',
-      status: 403,
-      code: 'insufficient_scope',
-      apply: (c, f) =>
-        c.store.db.updateTable('api_keys').set({ scopes: '["activity:write"]' }).where('id', '=', f.keys.test.id).execute(),
-    },
-    {
-      name: 'of an application whose activity feature is turned off',
-      status: 403,
-      code: 'feature_disabled',
-      apply: (c, f) =>
-        c.store.db
-          .updateTable('applications')
-          .set({ features: '{"activity":false,"applications":true}' })
-          .where('id', '=', f.ids.applicationId)
-          .execute(),
-    },
-    {
-      name: 'of an application no longer approved',
-      status: 403,
-      code: 'application_not_approved',
-      apply: (c, f) => c.store.db.updateTable('applications').set({ approved: 0 }).where('id', '=', f.ids.applicationId).execute(),
-    },
-  ];
+  const changes = keyChanges({ scope: 'activity:read', scopesLeft: ['activity:write'] });
 
   describe.each(READS)('$name', ({ url }) => {
     it.each(changes)('a key $name is refused on the next read', async ({ status, code, apply }) => {

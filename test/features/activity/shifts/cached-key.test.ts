@@ -3,6 +3,7 @@ import { type TestContext } from '../../../helpers/app.ts';
 import { type Fixture } from '../../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../../helpers/stores.ts';
 import { dataOf, errorCode, iso, startBody, type ShiftClient, useShiftWorld } from './shift-client.ts';
+import { keyChanges } from '../../../helpers/key-changes.ts';
 
 /**
  * API-key writes use a key verified within the last minute from the cache and check its credential in their own
@@ -43,45 +44,7 @@ describe.each(STORE_KINDS)('writes with a cached key (%s)', (kind) => {
     }
   });
 
-  const changes: ReadonlyArray<{ name: string; status: number; code: string; apply: (ctx: TestContext, f: Fixture) => Promise<unknown> }> = [
-    {
-      name: 'revoked',
-      status: 401,
-      code: 'unauthenticated',
-      apply: (c, f) => c.store.db.updateTable('api_keys').set({ revoked: 1 }).where('id', '=', f.keys.test.id).execute(),
-    },
-    {
-      name: 'expired',
-      status: 401,
-      code: 'unauthenticated',
-      apply: (c, f) =>
-        c.store.db.updateTable('api_keys').set({ expires_at: c.clock.now() + 500 }).where('id', '=', f.keys.test.id).execute(),
-    },
-    {
-      name: 'stripped of activity:write',
-      status: 403,
-      code: 'insufficient_scope',
-      apply: (c, f) =>
-        c.store.db.updateTable('api_keys').set({ scopes: '["activity:read"]' }).where('id', '=', f.keys.test.id).execute(),
-    },
-    {
-      name: 'of an application whose activity feature is turned off',
-      status: 403,
-      code: 'feature_disabled',
-      apply: (c, f) =>
-        c.store.db
-          .updateTable('applications')
-          .set({ features: '{"activity":false,"applications":true}' })
-          .where('id', '=', f.ids.applicationId)
-          .execute(),
-    },
-    {
-      name: 'of an application no longer approved',
-      status: 403,
-      code: 'application_not_approved',
-      apply: (c, f) => c.store.db.updateTable('applications').set({ approved: 0 }).where('id', '=', f.ids.applicationId).execute(),
-    },
-  ];
+  const changes = keyChanges({ scope: 'activity:write', scopesLeft: ['activity:read'] });
 
   it.each(changes)('a key $name is refused on the next heartbeat, which changes nothing', async ({ status, code, apply }) => {
     const before = await lastHeartbeatAt();
