@@ -105,6 +105,54 @@ export function credentialHolds(credential: CredentialTerms, now: SqlTerm<number
 // Verifying a presented key
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * Credentials verified recently (API keys here, dashboard tokens in http/dashboard-auth.ts), so that a request
+ * presenting one again need not verify it again: by a key that is never the secret itself (its hash), least
+ * recently used first, at most `capacity` of them. An entry answers
+ * from the instant it was verified until its own limit (at most `ttlMs` later), and never for a clock that went
+ * back before its verification.
+ */
+export class RecentlyVerified<Value> {
+  private readonly entries = new Map<string, { readonly value: Value; readonly verifiedAt: number; readonly until: number }>();
+
+  private readonly ttlMs: number;
+  private readonly capacity: number;
+
+  constructor(ttlMs: number, capacity: number) {
+    this.ttlMs = ttlMs;
+    this.capacity = capacity;
+  }
+
+  /** The value verified under `key`, while it may still be used at `now`. */
+  get(key: string, now: number): Value | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (now < entry.verifiedAt || now > entry.until) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /** Remembers `value` as verified at `now`, usable until `until` (inclusive) when that comes before `ttlMs`. */
+  remember(key: string, value: Value, now: number, until: number = Number.POSITIVE_INFINITY): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, verifiedAt: now, until: Math.min(until, now + this.ttlMs) });
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
 /** A verified key is cached (for routes whose statement checks its credential) for at most this long. */
 const CACHE_MS = 60_000;
 const CACHE_CAPACITY = 10_000;
@@ -112,7 +160,6 @@ const CACHE_CAPACITY = 10_000;
 interface CachedKey {
   readonly actor: ApiKeyActor;
   readonly credential: KeyCredential;
-  readonly verifiedAt: number;
 }
 
 /** An API key actor and the credential it was built from. */
@@ -190,26 +237,17 @@ function credentialOf(hash: string, row: ApiKeyRow): KeyCredential {
 }
 
 export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps): ApiKeyAuthenticator {
-  // Keys verified recently, by hash (never by the secret itself), least recently used first.
-  const cache = new Map<string, CachedKey>();
-
-  function remember(hash: string, entry: CachedKey): void {
-    cache.delete(hash);
-    cache.set(hash, entry);
-    if (cache.size > CACHE_CAPACITY) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-  }
+  // Keys verified recently, by hash.
+  const cache = new RecentlyVerified<CachedKey>(CACHE_MS, CACHE_CAPACITY);
 
   /** Looks the key up now; caches it when valid, forgets it when not. */
   async function lookUp(environment: Environment, hash: string): Promise<CachedKey> {
     try {
-      const verified = { ...(await verifyKey(environment, hash)), verifiedAt: clock.now() };
-      remember(hash, verified);
+      const verified = await verifyKey(environment, hash);
+      cache.remember(hash, verified, clock.now());
       return verified;
     } catch (error) {
-      cache.delete(hash);
+      cache.forget(hash);
       throw error;
     }
   }
@@ -251,11 +289,8 @@ export function createApiKeyAuthenticator({ db, clock }: ApiKeyAuthenticatorDeps
 
     async verifiedApiKey(token, useCache) {
       const { environment, hash } = presentedKey(token);
-      const now = clock.now();
-      const hit = useCache ? cache.get(hash) : undefined;
-      if (hit && hit.verifiedAt <= now && now - hit.verifiedAt <= CACHE_MS) {
-        return { actor: hit.actor, credential: hit.credential, cached: true };
-      }
+      const hit = useCache ? cache.get(hash, clock.now()) : undefined;
+      if (hit) return { actor: hit.actor, credential: hit.credential, cached: true };
       const verified = await lookUp(environment, hash);
       return { actor: verified.actor, credential: verified.credential, cached: false };
     },
