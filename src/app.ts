@@ -13,7 +13,6 @@ import {
 } from './http/connections.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
 import { errorResponse, writePipeline } from './http/idempotency.ts';
-import { cachedKeyRead } from './http/cached-key.ts';
 import { createIdempotency } from './idempotency/index.ts';
 import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -24,7 +23,7 @@ import { registerConsolePage } from './http/console-page.ts';
 import { connectCounterStore, registerRateLimit } from './http/rate-limit.ts';
 import { createFailureLimiter } from './http/failure-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
-import { registerRouteAuth } from './http/route-auth.ts';
+import { cachedKeyRead, registerRouteAuth } from './http/route-auth.ts';
 import { serializerFactory } from './http/serialization.ts';
 import { BODY_LIMIT_BYTES, registerJsonParser, registerValidators } from './http/validation.ts';
 import { applicationRoutes } from './features/applications/routes.ts';

@@ -19,10 +19,9 @@ import type {
   StoredResponse,
 } from '../idempotency/index.ts';
 import type { KeyCredential } from '../keys/api-key.ts';
-import { cachedKeyPrecondition, withConfirmedKey } from './cached-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
-import { headerValue, type ConfirmKey } from './route-auth.ts';
+import { cachedKeyPrecondition, headerValue, withConfirmedKey, type ConfirmKey } from './route-auth.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
 export const errorResponse: ErrorResponse = (error: AppError, requestId: string) => ({

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../shared/actor.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
-import type { KeyCredential } from '../keys/api-key.ts';
+import type { CallPrecondition } from '../idempotency/index.ts';
+import { credentialHolds, PreconditionFailed, type KeyCredential, type Precondition } from '../keys/api-key.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -18,7 +20,7 @@ export type RouteAuth =
       readonly scope?: Scope;
       readonly feature?: Feature;
       /**
-       * Only on a route whose handler checks the key's credential in its first statement (http/cached-key.ts):
+       * Only on a route whose handler checks the key's credential in its first statement (below, "A cached key confirmed"):
        * the write pipeline (in the statement that takes the Idempotency-Key, or the known write's) and the hot
        * reads. A key verified within the last minute is then used from the cache, not looked up again first
        * (Authenticator.verifiedApiKey).
@@ -57,7 +59,7 @@ export interface VerifiedKey {
 /**
  * Confirms a request's cached key by a lookup (`request.actor` then is the actor that lookup gives, and the key
  * counts as looked up), or throws its refusal: called when the key's credential no longer holds
- * (http/cached-key.ts), and by the error handler before it answers another refusal.
+ * (below, "A cached key confirmed"), and by the error handler before it answers another refusal.
  */
 export type ConfirmKey = (request: FastifyRequest) => Promise<void>;
 
@@ -179,4 +181,47 @@ export function userActor(request: FastifyRequest): UserActor {
 
 export function headerValue(request: FastifyRequest, name: string): string | undefined {
   return singleHeader(request.headers[name]);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A cached key confirmed
+// ---------------------------------------------------------------------------------------------------------
+
+/*
+ * Requests with a cached API key (a route declares `useCachedKey`): the request's first statement checks the key's
+ * credential (its precondition, see keys/api-key.ts) instead of a lookup before it. When the credential no longer
+ * holds, nothing counts: the key is looked up (its refusal, or the actor as the key now stands) and the request
+ * runs once more as that actor, without a precondition. The write pipeline (http/idempotency.ts) and the hot reads
+ * share this.
+ */
+
+/** What the request's first statement checks of its key at `now`: none for a key looked up for this request. */
+export function cachedKeyPrecondition(request: FastifyRequest): CallPrecondition | undefined {
+  const verified = request.verifiedKey;
+  return verified?.cached === true ? (now) => credentialHolds(verified.credential, now) : undefined;
+}
+
+/**
+ * Runs `attempt`; when its first statement finds the cached key's credential no longer holds, confirms the key
+ * (its refusal, thrown; or `request.actor` as the key now stands) and runs `attempt` once more, told so.
+ */
+export async function withConfirmedKey<T>(
+  request: FastifyRequest,
+  confirmKey: ConfirmKey,
+  attempt: (confirmed: boolean) => Promise<T>,
+): Promise<T> {
+  try {
+    return await attempt(false);
+  } catch (error) {
+    if (!(error instanceof PreconditionFailed)) throw error;
+    await confirmKey(request);
+    return attempt(true);
+  }
+}
+
+/** Runs `read` for `request`, given the precondition its first statement must check (none for a key looked up now). */
+export type CachedKeyRead = <T>(request: FastifyRequest, read: (precondition: Precondition | undefined) => Promise<T>) => Promise<T>;
+
+export function cachedKeyRead({ confirmKey, clock }: { readonly confirmKey: ConfirmKey; readonly clock: Clock }): CachedKeyRead {
+  return (request, read) => withConfirmedKey(request, confirmKey, () => read(cachedKeyPrecondition(request)?.(clock.now())));
 }

@@ -6,7 +6,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
-import { checkHolds, holdsColumn, type Precondition } from '../db/precondition.ts';
+import { checkHolds, holdsColumn, type Precondition } from '../keys/api-key.ts';
 import type { Database, Executor, SqlTerm } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
 
@@ -73,7 +73,7 @@ export function idempotencyKeyLock(scope: SqlTerm<string>, key: SqlTerm<string>)
 /**
  * Takes the key for this request's transaction (on PostgreSQL its advisory lock, for the transaction; on SQLite
  * the key is already held in memory) and judges its record: the stored response to replay, or null when the
- * request is to run (no record, or one that has expired). Throws PreconditionFailed (db/precondition.ts) when
+ * request is to run (no record, or one that has expired). Throws PreconditionFailed (keys/api-key.ts) when
  * `precondition` is given
  * and does not hold (before anything else), 422 for a record of another request, 409 when another request holds
  * the key.

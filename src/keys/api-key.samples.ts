@@ -12,6 +12,8 @@ export const samples = {
   keyRefusal: noQuery('reads a key row it is given'),
   usableKey: noQuery('a SQL fragment, shown by the known heartbeat that uses it'),
   credentialHolds: noQuery('a SQL fragment, shown by the known heartbeat that uses it'),
+  holdsColumn: noQuery('a SQL fragment, shown by the statements that take it (the idempotency key, the workspace)'),
+  checkHolds: noQuery('reads a row it is given'),
   createApiKeyAuthenticator: (db) =>
     apiKey
       .createApiKeyAuthenticator({ db, clock: SAMPLE_CLOCK })

@@ -102,6 +102,36 @@ export function credentialHolds(credential: CredentialTerms, now: SqlTerm<number
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The credential as a statement's precondition
+// ---------------------------------------------------------------------------------------------------------
+
+/*
+ * What a request assumes of the database, checked by its first statement rather than by a statement of its own:
+ * the credential of an API key verified within the last minute (credentialHolds). The statement selects it as a
+ * column (`holdsColumn`); when it does not hold, the request has read or written nothing that counts
+ * (`PreconditionFailed`), and its caller finds out why, by looking the key up, and runs it again.
+ */
+/** SQL, true when what the request assumes holds. */
+export type Precondition = RawBuilder<boolean>;
+
+/** Thrown when a request's precondition does not hold: nothing it read or wrote counts. */
+export class PreconditionFailed extends Error {
+  constructor() {
+    super("the request's precondition does not hold");
+  }
+}
+
+/** The select-list entry `, <precondition> as holds`, or nothing without a precondition. */
+export function holdsColumn(precondition: Precondition | undefined): RawBuilder<unknown> {
+  return precondition === undefined ? sql`` : sql`, ${precondition} as holds`;
+}
+
+/** Throws PreconditionFailed when a precondition was given and the statement's row says it does not hold. */
+export function checkHolds(precondition: Precondition | undefined, row: { readonly holds?: unknown } | undefined): void {
+  if (precondition !== undefined && !row?.holds) throw new PreconditionFailed();
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Verifying a presented key
 // ---------------------------------------------------------------------------------------------------------
 

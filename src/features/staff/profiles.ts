@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { inJsonList, rowsOf } from '../../db/dialect.ts';
-import { checkHolds, holdsColumn, type Precondition } from '../../db/precondition.ts';
+import { checkHolds, holdsColumn, type Precondition } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';
 
@@ -109,7 +109,7 @@ function staffOfJoinedRow(row: WorkspaceWithStaffRow): StaffProfileRow | undefin
 /**
  * The workspace, and its staff member with this chat user id (the first created, should several share it), in one
  * read: what every operation of the acting chat user reads first. With a precondition (the cached API key of a
- * read, db/precondition.ts), the same statement checks it, and PreconditionFailed is thrown when it does not hold.
+ * read, keys/api-key.ts), the same statement checks it, and PreconditionFailed is thrown when it does not hold.
  */
 export async function findWorkspaceWithChatStaff(
   db: Executor,

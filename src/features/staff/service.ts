@@ -1,5 +1,5 @@
 import type { ApiKeyActor } from '../../shared/actor.ts';
-import type { Precondition } from '../../db/precondition.ts';
+import type { Precondition } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import { notFound } from '../../shared/errors.ts';
 import { assertGuildMatches } from '../workspaces/chat-binding.ts';

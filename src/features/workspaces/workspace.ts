@@ -4,7 +4,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import { rowsOf } from '../../db/dialect.ts';
-import { checkHolds, holdsColumn, type Precondition } from '../../db/precondition.ts';
+import { checkHolds, holdsColumn, type Precondition } from '../../keys/api-key.ts';
 import type { Executor, WorkspaceTable } from '../../db/types.ts';
 
 export interface WorkspaceSettings {
@@ -51,7 +51,7 @@ export function workspaceOfRow(row: WorkspaceRow): Workspace {
 }
 
 /**
- * The workspace. With a precondition (the cached API key of a read, db/precondition.ts), the same statement checks
+ * The workspace. With a precondition (the cached API key of a read, keys/api-key.ts), the same statement checks
  * it, and PreconditionFailed is thrown when it does not hold.
  */
 export async function findWorkspace(db: Executor, id: string, precondition?: Precondition): Promise<Workspace | undefined> {

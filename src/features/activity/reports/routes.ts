@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import type { CachedKeyRead } from '../../../http/cached-key.ts';
-import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, type CachedKeyRead, type RouteAuth } from '../../../http/route-auth.ts';
 import {
   ActivitySummaryResponseSchema,
   LeaderboardQuerySchema,

@@ -5,7 +5,7 @@
 import type { ApiKeyActor } from '../../../shared/actor.ts';
 import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Config } from '../../../shared/config.ts';
-import type { Precondition } from '../../../db/precondition.ts';
+import type { Precondition } from '../../../keys/api-key.ts';
 import type { Executor } from '../../../db/types.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { cursorPair } from '../../../shared/paging.ts';
