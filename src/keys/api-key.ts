@@ -111,6 +111,7 @@ export function credentialHolds(credential: CredentialTerms, now: SqlTerm<number
  * column (`holdsColumn`); when it does not hold, the request has read or written nothing that counts
  * (`PreconditionFailed`), and its caller finds out why, by looking the key up, and runs it again.
  */
+
 /** SQL, true when what the request assumes holds. */
 export type Precondition = RawBuilder<boolean>;
 
@@ -138,9 +139,8 @@ export function checkHolds(precondition: Precondition | undefined, row: { readon
 /**
  * Credentials verified recently (API keys here, dashboard tokens in http/dashboard-auth.ts), so that a request
  * presenting one again need not verify it again: by a key that is never the secret itself (its hash), least
- * recently used first, at most `capacity` of them. An entry answers
- * from the instant it was verified until its own limit (at most `ttlMs` later), and never for a clock that went
- * back before its verification.
+ * recently used first, at most `capacity` of them. An entry answers from the instant it was verified until its own
+ * limit (at most `ttlMs` later), and never for a clock that went back before its verification.
  */
 export class RecentlyVerified<Value> {
   private readonly entries = new Map<string, { readonly value: Value; readonly verifiedAt: number; readonly until: number }>();

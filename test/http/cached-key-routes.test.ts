@@ -41,9 +41,13 @@ const post = (w: World, url: string, body: unknown) =>
 const activity = keyChanges({ scope: 'activity:write', scopesLeft: ['activity:read'] });
 const staffWrite = keyChanges({ scope: 'staff:write', scopesLeft: ['staff:read'], feature: null });
 
-async function startShift(w: World): Promise<void> {
+const batchOfOne = (w: World) => post(w, '/v1/activity/shifts/heartbeats', { serverId: 'srv-1', shiftIds: [w.shiftId] });
+
+/** A shift started on srv-1 and one batch of heartbeats for it (the key verified, and cached). */
+async function startAndBeat(w: World): Promise<void> {
   const started = await shiftClient(w.ctx, w.fixture.keys.test.secret).start(startBody(w.fixture));
   w.shiftId = dataOf<{ shift: { id: string } }>(started).shift.id;
+  expect((await batchOfOne(w)).statusCode).toBe(200);
 }
 
 const shiftState = async (w: World) =>
@@ -61,20 +65,14 @@ const ROUTES: readonly Route[] = [
   {
     name: 'a batch of heartbeats',
     changes: activity,
-    warm: async (w) => {
-      await startShift(w);
-      expect((await post(w, '/v1/activity/shifts/heartbeats', { serverId: 'srv-1', shiftIds: [w.shiftId] })).statusCode).toBe(200);
-    },
+    warm: startAndBeat,
     state: shiftState,
-    send: (w) => post(w, '/v1/activity/shifts/heartbeats', { serverId: 'srv-1', shiftIds: [w.shiftId] }),
+    send: batchOfOne,
   },
   {
     name: "a game server's stop",
     changes: activity,
-    warm: async (w) => {
-      await startShift(w);
-      expect((await post(w, '/v1/activity/shifts/heartbeats', { serverId: 'srv-1', shiftIds: [w.shiftId] })).statusCode).toBe(200);
-    },
+    warm: startAndBeat,
     state: shiftState,
     send: (w) => post(w, '/v1/activity/servers/srv-1/stop', {}),
   },
