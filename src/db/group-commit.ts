@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { inSavepoint, savepoint, type SavepointOutcome } from './savepoint.ts';
+import { inSavepoint, savepoint, type SavepointOutcome } from './compiled.ts';
 import type { WriteJob } from './store.ts';
 import type { Database } from './types.ts';
 

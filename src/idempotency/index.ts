@@ -11,7 +11,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
-import { inSavepoint, savepoint } from '../db/savepoint.ts';
+import { inSavepoint, savepoint } from '../db/compiled.ts';
 import type { Store } from '../db/store.ts';
 import type { Database } from '../db/types.ts';
 import { AppError, RefusalAfterWrites } from '../shared/errors.ts';

@@ -4,6 +4,7 @@
  * once when they arrive together) and in one job of the group commit on SQLite.
  */
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { CompiledOnce, type NamedTerm } from '../../../db/compiled.ts';
 import { jsonRecordset, type RecordsetColumnType } from '../../../db/dialect.ts';
 import type { Database, SqlTerm } from '../../../db/types.ts';
 import type { StoredResult } from '../../../idempotency/index.ts';
@@ -73,22 +74,10 @@ export interface KnownHeartbeatWrite {
   readonly result: StoredResult;
 }
 
-/** The terms of one known heartbeat, bound as values. */
-function boundTerms({ known, result }: KnownHeartbeatWrite): KnownHeartbeatTerms {
-  return {
-    id: known.id,
-    recordedAt: known.recordedAt,
-    seenAt: known.seenAt,
-    staleBefore: known.staleBefore,
-    applicationId: known.owner.applicationId,
-    environment: known.owner.environment,
-    serverId: known.serverId,
-    credential: known.credential,
-    scope: result.scope,
-    key: result.key,
-    now: result.now,
-  };
-}
+/** recordKnownHeartbeat's statement, its values bound by name. */
+const KNOWN_HEARTBEAT = new CompiledOnce<KnownHeartbeatRow, { id: string }>((term) =>
+  knownHeartbeatUpdate(knownHeartbeatTerms(term), { returning: sql`id` }),
+);
 
 /**
  * A heartbeat whose answer is known before it runs; whether it applied. It moves `last_heartbeat_at` to exactly
@@ -102,7 +91,7 @@ export async function recordKnownHeartbeat(
   known: KnownHeartbeat,
   result: StoredResult,
 ): Promise<boolean> {
-  return (await knownHeartbeatUpdate(boundTerms({ known, result }), { returning: sql`id` }).execute(trx)).rows.length > 0;
+  return (await KNOWN_HEARTBEAT.rows(trx, knownHeartbeatRow({ known, result }))).length > 0;
 }
 
 /**
@@ -114,7 +103,8 @@ export async function recordKnownHeartbeat(
  */
 export async function recordKnownHeartbeatWithResult(db: Kysely<Database>, write: KnownHeartbeatWrite): Promise<boolean> {
   const { scope, key, fingerprint, status, body, requestId, now } = write.result;
-  const update = knownHeartbeatUpdate(boundTerms(write), { keyFree: idempotencyKeyLock(scope, key), returning: sql`id` });
+  const terms = knownHeartbeatTerms(boundTerm(knownHeartbeatRow(write)));
+  const update = knownHeartbeatUpdate(terms, { keyFree: idempotencyKeyLock(scope, key), returning: sql`id` });
   const result = sql`${scope}::text, ${key}::text, ${fingerprint}::text, ${status}::integer, ${body}::text, ${requestId}::text, ${now}::bigint`;
   const [applied] = await storedWithHeartbeat(db, update, result, [write]);
   return applied === true;
@@ -178,7 +168,10 @@ const KNOWN_HEARTBEAT_COLUMNS = {
 
 type KnownHeartbeatColumn = keyof typeof KNOWN_HEARTBEAT_COLUMNS;
 
-function knownHeartbeatRow({ known, result }: KnownHeartbeatWrite): Record<KnownHeartbeatColumn, string | number | null> {
+/** A known heartbeat's values, by the names of its columns. */
+type KnownHeartbeatRow = Readonly<Record<KnownHeartbeatColumn, string | number | null>>;
+
+function knownHeartbeatRow({ known, result }: KnownHeartbeatWrite): KnownHeartbeatRow {
   const c = known.credential;
   return {
     hb_id: known.id,
@@ -222,6 +215,38 @@ function column<T>(name: KnownHeartbeatColumn): RawBuilder<T> {
   return sql.raw<T>(`h.${name}`);
 }
 
+/** The values of one known heartbeat, each bound as a term. */
+function boundTerm(row: KnownHeartbeatRow): NamedTerm<KnownHeartbeatRow> {
+  return <T>(name: KnownHeartbeatColumn) => sql<T>`${row[name]}`;
+}
+
+/** A known heartbeat's terms, each its value named in `term` (a column, bound, or compiled once). */
+function knownHeartbeatTerms(term: NamedTerm<KnownHeartbeatRow>): KnownHeartbeatTerms {
+  return {
+    id: term('hb_id'),
+    recordedAt: term('hb_recorded_at'),
+    seenAt: term('hb_seen_at'),
+    staleBefore: term('hb_stale_before'),
+    applicationId: term('hb_application_id'),
+    environment: term('hb_environment'),
+    serverId: term('hb_server_id'),
+    credential: {
+      keyHash: term('hb_key_hash'),
+      keyId: term('hb_key_id'),
+      environment: term('hb_key_environment'),
+      scopes: term('hb_scopes'),
+      applicationId: term('hb_key_application_id'),
+      applicationName: term('hb_application_name'),
+      workspaceId: term('hb_workspace_id'),
+      features: term('hb_features'),
+      allowedUniverseIds: term('hb_allowed_universe_ids'),
+    },
+    scope: term('hb_scope'),
+    key: term('hb_key'),
+    now: term('hb_now'),
+  };
+}
+
 /**
  * PostgreSQL: known heartbeats (each as recordKnownHeartbeatWithResult) and their stored results, each both or
  * neither, in one statement outside any explicit transaction; whether each applied. No two of them may change one
@@ -231,29 +256,7 @@ export async function recordKnownHeartbeatsWithResults(
   db: Kysely<Database>,
   writes: readonly KnownHeartbeatWrite[],
 ): Promise<boolean[]> {
-  const terms: KnownHeartbeatTerms = {
-    id: column('hb_id'),
-    recordedAt: column('hb_recorded_at'),
-    seenAt: column('hb_seen_at'),
-    staleBefore: column('hb_stale_before'),
-    applicationId: column('hb_application_id'),
-    environment: column('hb_environment'),
-    serverId: column('hb_server_id'),
-    credential: {
-      keyHash: column('hb_key_hash'),
-      keyId: column('hb_key_id'),
-      environment: column('hb_key_environment'),
-      scopes: column('hb_scopes'),
-      applicationId: column('hb_key_application_id'),
-      applicationName: column('hb_application_name'),
-      workspaceId: column('hb_workspace_id'),
-      features: column('hb_features'),
-      allowedUniverseIds: column('hb_allowed_universe_ids'),
-    },
-    scope: column('hb_scope'),
-    key: column('hb_key'),
-    now: column('hb_now'),
-  };
+  const terms = knownHeartbeatTerms(column);
   const update = knownHeartbeatUpdate(terms, {
     from: jsonRecordset(db, [...writes].sort(byShift).map(knownHeartbeatRow), 'h', KNOWN_HEARTBEAT_COLUMNS),
     keyFree: idempotencyKeyLock(terms.scope, terms.key),
