@@ -79,17 +79,17 @@ interface Compiled<Values> {
 }
 
 /**
- * A statement whose text is compiled once per store: `write` builds it from a term per named value (`term(name)`),
- * and each run binds `values` where its text takes them. For the few statements a request runs at every call whose
+ * A statement whose text is compiled once per store: `write` builds it from a term per named value (`term(name)`)
+ * for the store `db` belongs to, and each run binds `values` where its text takes them. For the few statements a request runs at every call whose
  * text is composed of shared fragments (the rule is still written once): composing and compiling that text, and
  * finding its prepared statement by a string made anew, cost more than SQLite spends running it.
  */
-export class CompiledOnce<Values extends Readonly<Record<string, unknown>>, Row> {
-  private readonly write: (term: NamedTerm<Values>) => RawBuilder<unknown>;
+export class CompiledOnce<Values extends object, Row> {
+  private readonly write: (term: NamedTerm<Values>, db: Executor) => RawBuilder<unknown>;
   // By the store's adapter: its text on each store this process opens.
   private readonly texts = new WeakMap<object, Compiled<Values>>();
 
-  constructor(write: (term: NamedTerm<Values>) => RawBuilder<unknown>) {
+  constructor(write: (term: NamedTerm<Values>, db: Executor) => RawBuilder<unknown>) {
     this.write = write;
   }
 
@@ -105,10 +105,10 @@ export class CompiledOnce<Values extends Readonly<Record<string, unknown>>, Row>
   }
 
   private compile(db: Executor): Compiled<Values> {
-    const { sql: text, parameters } = this.write(<T>(name: string) => sql<T>`${new Term(name)}`).compile(db);
+    const { sql: text, parameters } = this.write(<T>(name: string) => sql<T>`${new Term(name)}`, db).compile(db);
     // A value the fragments bind themselves (a constant) stays as it is.
     const take = parameters.map((parameter) =>
-      parameter instanceof Term ? (values: Values) => values[parameter.name] : () => parameter,
+      parameter instanceof Term ? (values: Values) => values[parameter.name as keyof Values] : () => parameter,
     );
     return { sql: text, parameters: (values) => take.map((value) => value(values)) };
   }

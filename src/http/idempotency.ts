@@ -21,7 +21,7 @@ import type {
 import type { KeyCredential } from '../keys/api-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
-import { cachedKeyPrecondition, headerValue, withConfirmedKey, type ConfirmKey } from './route-auth.ts';
+import { cachedKeyCredential, headerValue, withConfirmedKey, type ConfirmKey } from './route-auth.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
 export const errorResponse: ErrorResponse = (error: AppError, requestId: string) => ({
@@ -47,13 +47,13 @@ function idempotencyScope(actor: Actor): string {
 
 /**
  * The idempotent call a request makes: its principal's scope, its key, and what it asks. A cached API key (not
- * looked up for this request) is confirmed by the statement that takes the call's key: its credential is the
- * call's precondition.
+ * looked up for this request) is confirmed by the statement that takes the call's key: the call carries its
+ * credential.
  */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
   if (!request.actor) throw unauthenticated();
   const rawKey = request.headers['idempotency-key'];
-  const precondition = cachedKeyPrecondition(request);
+  const credential = cachedKeyCredential(request);
   return {
     scope: idempotencyScope(request.actor),
     key: Array.isArray(rawKey) ? rawKey.join(', ') : rawKey,
@@ -61,7 +61,7 @@ export function idempotentCall(request: FastifyRequest): IdempotentCall {
     path: requestPath(request.url),
     body: request.body,
     requestId: request.id,
-    ...(precondition === undefined ? {} : { precondition }),
+    ...(credential === undefined ? {} : { credential }),
   };
 }
 
@@ -154,7 +154,7 @@ export function writePipeline({ idempotency, confirmKey }: WritePipelineDeps): W
           if (outcome) return sendOutcome(reply, outcome);
         }
       }
-      // Once the key is confirmed, the call is made again: its scope and precondition follow the actor.
+      // Once the key is confirmed, the call is made again: its scope and credential follow the actor.
       const outcome = await withConfirmedKey(request, confirmKey, (confirmed) =>
         idempotency.run(confirmed ? idempotentCall(request) : call, run(request, input)),
       );

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../shared/actor.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
-import type { CallPrecondition } from '../idempotency/index.ts';
 import { credentialHolds, PreconditionFailed, type KeyCredential, type Precondition } from '../keys/api-key.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Authenticator } from './authentication.ts';
@@ -195,10 +194,10 @@ export function headerValue(request: FastifyRequest, name: string): string | und
  * share this.
  */
 
-/** What the request's first statement checks of its key at `now`: none for a key looked up for this request. */
-export function cachedKeyPrecondition(request: FastifyRequest): CallPrecondition | undefined {
+/** The credential the request's first statement checks of its key: none for a key looked up for this request. */
+export function cachedKeyCredential(request: FastifyRequest): KeyCredential | undefined {
   const verified = request.verifiedKey;
-  return verified?.cached === true ? (now) => credentialHolds(verified.credential, now) : undefined;
+  return verified?.cached === true ? verified.credential : undefined;
 }
 
 /**
@@ -223,5 +222,9 @@ export async function withConfirmedKey<T>(
 export type CachedKeyRead = <T>(request: FastifyRequest, read: (precondition: Precondition | undefined) => Promise<T>) => Promise<T>;
 
 export function cachedKeyRead({ confirmKey, clock }: { readonly confirmKey: ConfirmKey; readonly clock: Clock }): CachedKeyRead {
-  return (request, read) => withConfirmedKey(request, confirmKey, () => read(cachedKeyPrecondition(request)?.(clock.now())));
+  return (request, read) =>
+    withConfirmedKey(request, confirmKey, () => {
+      const credential = cachedKeyCredential(request);
+      return read(credential === undefined ? undefined : credentialHolds(credential, clock.now()));
+    });
 }

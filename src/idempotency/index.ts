@@ -14,6 +14,7 @@ import type { Clock } from '../shared/clock.ts';
 import { inSavepoint, savepoint } from '../db/compiled.ts';
 import type { Store } from '../db/store.ts';
 import type { Database } from '../db/types.ts';
+import type { KeyCredential } from '../keys/api-key.ts';
 import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
 import { sha256Hex } from '../shared/ids.ts';
 import {
@@ -22,12 +23,11 @@ import {
   reusedKey,
   storeResult,
   takeKey,
-  type CallPrecondition,
   type StoredResponse,
   type StoredResult,
 } from './records.ts';
 
-export type { CallPrecondition, RefusalAfterWrites, StoredResponse, StoredResult };
+export type { RefusalAfterWrites, StoredResponse, StoredResult };
 export { IDEMPOTENCY_RETENTION_MS, purgeExpiredRecords } from './records.ts';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -47,10 +47,10 @@ export interface IdempotentCall {
   readonly body: unknown;
   readonly requestId: string;
   /**
-   * What the call assumes of the database, checked when its key is taken (see takeKey): `run` throws
-   * PreconditionFailed, having done nothing, when it does not hold.
+   * The credential of a cached API key the call acts for, checked when its key is taken (see takeKey): `run`
+   * throws PreconditionFailed, having done nothing, when it no longer holds.
    */
-  readonly precondition?: CallPrecondition;
+  readonly credential?: KeyCredential;
 }
 
 /** Stable JSON: the same object with keys in another order is the same request. */
@@ -239,7 +239,7 @@ export function createIdempotency({ store, clock, errorResponse }: IdempotencyDe
     operation: IdempotentOperation,
   ): Promise<IdempotentOutcome> {
     const now = clock.now();
-    const replay = await takeKey(trx, call.scope, key, fingerprint, now, call.precondition);
+    const replay = await takeKey(trx, call.scope, key, fingerprint, now, call.credential);
     if (replay) return { response: replay, replayed: true };
     // Left open: the result is stored and the transaction commits next, which releases it.
     const outcome = await inSavepoint(trx, OPERATION_SAVEPOINT, operation, { release: false });

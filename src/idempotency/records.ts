@@ -6,7 +6,15 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
-import { checkHolds, holdsColumn, type Precondition } from '../keys/api-key.ts';
+import { CompiledOnce, type NamedTerm } from '../db/compiled.ts';
+import {
+  credentialHolds,
+  holdsColumn,
+  namedCredential,
+  PreconditionFailed,
+  type KeyCredential,
+  type Precondition,
+} from '../keys/api-key.ts';
 import type { Database, Executor, SqlTerm } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
 
@@ -55,12 +63,6 @@ interface IdempotencyKeyRow {
 }
 
 /**
- * SQL: something a call assumes of the database at `now`, checked in the statement that takes its key (the write
- * pipeline's: a cached API key's credential, which a lookup would otherwise confirm).
- */
-export type CallPrecondition = (now: number) => Precondition;
-
-/**
  * SQL (PostgreSQL): takes the key's advisory lock for the rest of the transaction, true when it was free. The lock
  * is the first 64 bits of SHA-256 of `idempotency`, the scope and the key, one per line.
  */
@@ -70,13 +72,37 @@ export function idempotencyKeyLock(scope: SqlTerm<string>, key: SqlTerm<string>)
        )`;
 }
 
+/** The values of the statement that takes a key. */
+type KeyValues = { readonly scope: string; readonly key: string };
+/** The same, with the credential of a cached API key it checks at `now`. */
+type KeyValuesHolding = KeyValues & KeyCredential & { readonly now: number };
+
 /**
- * Takes the key for this request's transaction (on PostgreSQL its advisory lock, for the transaction; on SQLite
- * the key is already held in memory) and judges its record: the stored response to replay, or null when the
- * request is to run (no record, or one that has expired). Throws PreconditionFailed (keys/api-key.ts) when
- * `precondition` is given
- * and does not hold (before anything else), 422 for a record of another request, 409 when another request holds
- * the key.
+ * The statement that takes a key: on PostgreSQL its advisory lock, for the transaction; on SQLite the key is already
+ * held in memory (src/idempotency/index.ts). On PostgreSQL the record is read in the statement's snapshot, taken
+ * before the lock: a duplicate that committed in between is not seen here, and storeResult then finds it instead.
+ */
+function takeKeyStatement(db: Executor, term: NamedTerm<KeyValues>, check?: Precondition): RawBuilder<IdempotencyKeyRow> {
+  const [scope, key] = [term<string>('scope'), term<string>('key')];
+  const locked = dialectOf(db) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
+  return sql<IdempotencyKeyRow>`select ${locked} as locked${holdsColumn(check)},
+       r.fingerprint, r.response_status, r.response_body, r.created_at
+from (select 1) as one
+left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`;
+}
+
+// Every write takes its key: both forms are compiled once (db/compiled.ts).
+const TAKE_KEY = new CompiledOnce<KeyValues, IdempotencyKeyRow>((term, db) => takeKeyStatement(db, term));
+const TAKE_KEY_HOLDING = new CompiledOnce<KeyValuesHolding, IdempotencyKeyRow>((term, db) =>
+  takeKeyStatement(db, term, credentialHolds(namedCredential(term), term('now'))),
+);
+
+/**
+ * Takes the key for this request's transaction and judges its record: the stored response to replay, or null when
+ * the request is to run (no record, or one that has expired). With `credential` (a cached API key's, which a lookup
+ * would otherwise confirm), the same statement checks that it still holds at `now`, and throws PreconditionFailed
+ * (keys/api-key.ts) before anything else when it does not. Throws 422 for a record of another request, 409 when
+ * another request holds the key.
  */
 export async function takeKey(
   trx: Transaction<Database>,
@@ -84,19 +110,13 @@ export async function takeKey(
   key: string,
   fingerprint: string,
   now: number,
-  precondition?: CallPrecondition,
+  credential?: KeyCredential,
 ): Promise<StoredResponse | null> {
-  // On PostgreSQL the record is read in the statement's snapshot, taken before the lock: a duplicate that committed
-  // in between is not seen here, and storeResult then finds it instead. On SQLite the store's one writing process
-  // holds its keys in memory (src/idempotency/index.ts): here the key is free.
-  const locked = dialectOf(trx) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
-  const check = precondition?.(now);
-  const query = sql<IdempotencyKeyRow>`select ${locked} as locked${holdsColumn(check)},
-       r.fingerprint, r.response_status, r.response_body, r.created_at
-from (select 1) as one
-left join idempotency_records as r on r.scope = ${scope} and r.key = ${key}`;
-  const [row] = (await query.execute(trx)).rows;
-  checkHolds(check, row);
+  const [row] =
+    credential === undefined
+      ? await TAKE_KEY.rows(trx, { scope, key })
+      : await TAKE_KEY_HOLDING.rows(trx, { ...credential, scope, key, now });
+  if (credential !== undefined && !row?.holds) throw new PreconditionFailed();
   const replay = row ? judgeRecord(row, fingerprint, now) : null;
   if (replay) return replay;
   if (!row?.locked) throw keyInProgress();
@@ -118,18 +138,21 @@ function judgeRecord(row: IdempotencyKeyRow, fingerprint: string, now: number): 
  * PostgreSQL, whose first read of the key predates its lock).
  */
 export async function storeResult(trx: Transaction<Database>, result: StoredResult): Promise<boolean> {
-  const { scope, key, fingerprint, status, body, requestId, now } = result;
-  const query = sql<{ key: string }>`insert into idempotency_records
+  const expiredUpTo = result.now - IDEMPOTENCY_RETENTION_MS;
+  return (await STORE_RESULT.rows(trx, { ...result, expiredUpTo })).length > 0;
+}
+
+const STORE_RESULT = new CompiledOnce<StoredResult & { readonly expiredUpTo: number }, { key: string }>(
+  (term) => sql`insert into idempotency_records
   (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-values (${scope}, ${key}, ${fingerprint}, 'completed', ${status}, ${body}, ${requestId}, ${now}, 0)
+values (${term('scope')}, ${term('key')}, ${term('fingerprint')}, 'completed', ${term('status')}, ${term('body')}, ${term('requestId')}, ${term('now')}, 0)
 on conflict (scope, key) do update set
   fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
   response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
   locked_until = 0
-where idempotency_records.created_at <= ${now - IDEMPOTENCY_RETENTION_MS}
-returning key`;
-  return (await query.execute(trx)).rows.length > 0;
-}
+where idempotency_records.created_at <= ${term('expiredUpTo')}
+returning key`,
+);
 
 /** Records one purge step deletes: bounds how long a step holds the event loop (SQLite) and its locks. */
 const PURGE_CHUNK = 1000;

@@ -12,6 +12,7 @@ export const samples = {
   keyRefusal: noQuery('reads a key row it is given'),
   usableKey: noQuery('a SQL fragment, shown by the known heartbeat that uses it'),
   credentialHolds: noQuery('a SQL fragment, shown by the known heartbeat that uses it'),
+  namedCredential: noQuery('the terms of a SQL fragment, shown by the statements compiled once that use it'),
   holdsColumn: noQuery('a SQL fragment, shown by the statements that take it (the idempotency key, the workspace)'),
   checkHolds: noQuery('reads a row it is given'),
   createApiKeyAuthenticator: (db) =>

@@ -13,6 +13,7 @@
  * (`keyRefusal`) and for such a statement (`usableKey`).
  */
 import { sql, type RawBuilder } from 'kysely';
+import type { NamedTerm } from '../db/compiled.ts';
 import { rowsOf } from '../db/dialect.ts';
 import type { Executor, SqlTerm } from '../db/types.ts';
 import { parseFlags, parseStringArray, type ApiKeyActor, type Environment } from '../shared/actor.ts';
@@ -88,6 +89,21 @@ export function usableKey(now: SqlTerm<number>): RawBuilder<boolean> {
 
 /** A credential's values in a statement: bound, or read from the rows of a statement that acts for many keys. */
 export type CredentialTerms = { readonly [K in keyof KeyCredential]: SqlTerm<KeyCredential[K]> };
+
+/** The terms of a credential whose values a statement takes by name (a statement compiled once, db/compiled.ts). */
+export function namedCredential(term: NamedTerm<KeyCredential>): CredentialTerms {
+  return {
+    keyHash: term('keyHash'),
+    keyId: term('keyId'),
+    environment: term('environment'),
+    scopes: term('scopes'),
+    applicationId: term('applicationId'),
+    applicationName: term('applicationName'),
+    workspaceId: term('workspaceId'),
+    features: term('features'),
+    allowedUniverseIds: term('allowedUniverseIds'),
+  };
+}
 
 /** SQL: the credential's key and application still stand as they were looked up, and the key is usable at `now`. */
 export function credentialHolds(credential: CredentialTerms, now: SqlTerm<number>): RawBuilder<boolean> {

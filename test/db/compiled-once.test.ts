@@ -4,12 +4,11 @@ import { CompiledOnce } from '../../src/db/compiled.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { STORE_KINDS, withTestStore } from '../helpers/stores.ts';
 
-// A type, not an interface: a statement's values are a record of named values.
-type Values = {
+interface Values {
   readonly low: number;
   readonly high: number;
   readonly label: string | null;
-};
+}
 
 /** A statement that takes `low` twice, `high` once, `label` never first, and a constant of its own in between. */
 const statement = new CompiledOnce<Values, { a: number; b: number; label: string | null; fixed: string }>(
