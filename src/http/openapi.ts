@@ -81,13 +81,19 @@ export const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'wsk_<test|live>_<secret>',
-    description: 'Scoped workspace API key bound to one approved application, one workspace and one environment.',
+    description:
+      'Scoped workspace API key bound to one approved application, one workspace and one environment. A revoked, ' +
+      'expired or changed key (scopes, its application\'s approval or features) is judged as it now stands on its ' +
+      'next request, on every instance.',
   },
   dashboardToken: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'Access token of a dashboard user (JWT; `sub` is the member user id, `exp` required).',
+    description:
+      'Access token of a dashboard user (JWT; `sub` is the member user id, `exp` required). Its signature and ' +
+      'claims are checked at most once a minute, and it is never accepted from its `exp` on; the permissions of ' +
+      'its memberships are read on every request.',
   },
 } as const;
 
