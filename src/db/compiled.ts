@@ -80,9 +80,10 @@ interface Compiled<Values> {
 
 /**
  * A statement whose text is compiled once per store: `write` builds it from a term per named value (`term(name)`)
- * for the store `db` belongs to, and each run binds `values` where its text takes them. For the few statements a request runs at every call whose
- * text is composed of shared fragments (the rule is still written once): composing and compiling that text, and
- * finding its prepared statement by a string made anew, cost more than SQLite spends running it.
+ * for the store `db` belongs to, and each run binds `values` where its text takes them. For the few statements a
+ * request runs at every call whose text is composed of shared fragments (the rule is still written once):
+ * composing and compiling that text, and finding its prepared statement by a string made anew, cost more than
+ * SQLite spends running it.
  */
 export class CompiledOnce<Values extends object, Row> {
   private readonly write: (term: NamedTerm<Values>, db: Executor) => RawBuilder<unknown>;

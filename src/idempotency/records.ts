@@ -8,10 +8,10 @@ import type { Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
 import { CompiledOnce, type NamedTerm } from '../db/compiled.ts';
 import {
+  checkHolds,
   credentialHolds,
   holdsColumn,
   namedCredential,
-  PreconditionFailed,
   type KeyCredential,
   type Precondition,
 } from '../keys/api-key.ts';
@@ -82,7 +82,11 @@ type KeyValuesHolding = KeyValues & KeyCredential & { readonly now: number };
  * held in memory (src/idempotency/index.ts). On PostgreSQL the record is read in the statement's snapshot, taken
  * before the lock: a duplicate that committed in between is not seen here, and storeResult then finds it instead.
  */
-function takeKeyStatement(db: Executor, term: NamedTerm<KeyValues>, check?: Precondition): RawBuilder<IdempotencyKeyRow> {
+function takeKeyStatement(
+  db: Executor,
+  term: NamedTerm<KeyValues>,
+  check?: Precondition,
+): RawBuilder<IdempotencyKeyRow> {
   const [scope, key] = [term<string>('scope'), term<string>('key')];
   const locked = dialectOf(db) === 'postgres' ? idempotencyKeyLock(scope, key) : sql`1`;
   return sql<IdempotencyKeyRow>`select ${locked} as locked${holdsColumn(check)},
@@ -116,7 +120,7 @@ export async function takeKey(
     credential === undefined
       ? await TAKE_KEY.rows(trx, { scope, key })
       : await TAKE_KEY_HOLDING.rows(trx, { ...credential, scope, key, now });
-  if (credential !== undefined && !row?.holds) throw new PreconditionFailed();
+  checkHolds(credential !== undefined, row);
   const replay = row ? judgeRecord(row, fingerprint, now) : null;
   if (replay) return replay;
   if (!row?.locked) throw keyInProgress();

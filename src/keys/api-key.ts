@@ -143,9 +143,9 @@ export function holdsColumn(precondition: Precondition | undefined): RawBuilder<
   return precondition === undefined ? sql`` : sql`, ${precondition} as holds`;
 }
 
-/** Throws PreconditionFailed when a precondition was given and the statement's row says it does not hold. */
-export function checkHolds(precondition: Precondition | undefined, row: { readonly holds?: unknown } | undefined): void {
-  if (precondition !== undefined && !row?.holds) throw new PreconditionFailed();
+/** Throws PreconditionFailed when the statement checked a precondition and its row says it does not hold. */
+export function checkHolds(checked: boolean, row: { readonly holds?: unknown } | undefined): void {
+  if (checked && !row?.holds) throw new PreconditionFailed();
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ left join staff as s on s.id = (
 left join departments as d on d.id = s.department_id
 where w.id = ${workspaceId}`,
   );
-  checkHolds(precondition, row);
+  checkHolds(precondition !== undefined, row);
   if (!row) return { workspace: undefined, staff: undefined };
   const staff = staffOfJoinedRow(row);
   return { workspace: workspaceOfRow(row), staff: staff && toProfile(staff) };

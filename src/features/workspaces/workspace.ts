@@ -60,7 +60,7 @@ export async function findWorkspace(db: Executor, id: string, precondition?: Pre
     db,
     sql<WorkspaceRow & { holds?: unknown }>`select *${holdsColumn(precondition)} from workspaces where id = ${id}`,
   );
-  checkHolds(precondition, row);
+  checkHolds(precondition !== undefined, row);
   return row ? workspaceOfRow(row) : undefined;
 }
 
