@@ -13,6 +13,7 @@ import * as gatewaySigningKey from './migrations/20261129_0010_gateway_signing_k
 import * as retentionIndexes from './migrations/20261129_0011_retention_indexes.ts';
 import * as consoleSignIn from './migrations/20261129_0012_console_sign_in.ts';
 import * as noticeIndexes from './migrations/20261129_0013_notice_indexes.ts';
+import * as noticeOverlapIndex from './migrations/20261129_0014_notice_overlap_index.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0011_retention_indexes': retentionIndexes,
   '20261129_0012_console_sign_in': consoleSignIn,
   '20261129_0013_notice_indexes': noticeIndexes,
+  '20261129_0014_notice_overlap_index': noticeOverlapIndex,
 };
 
 const provider: MigrationProvider = {

@@ -1,20 +1,33 @@
 -- lockStaff
 
 -- findOverlappingNotice (request)
-select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?, +?) and "starts_at" < +? and "ends_at" > +? order by "starts_at", "id" limit +?;
--- values: ["staff-1","live","pending","approved",1773316800000,1773230400000,1]
+select id from inactivity_notices
+where staff_id = +? and environment = +? and status in (+?, +?)
+  and ends_at > +? and starts_at < +?
+order by starts_at, id
+limit 1;
+-- values: ["staff-1","live","pending","approved",1773230400000,1773316800000]
 
 -- findOverlappingNotice (approval)
-select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?) and "starts_at" < +? and "ends_at" > +? and "id" <> +? order by "starts_at", "id" limit +?;
--- values: ["staff-1","live","approved",1773316800000,1773230400000,"notice-1",1]
+select id from inactivity_notices
+where staff_id = +? and environment = +? and status in (+?)
+  and ends_at > +? and starts_at < +? and id <> +?
+order by starts_at, id
+limit 1;
+-- values: ["staff-1","live","approved",1773230400000,1773316800000,"notice-1"]
 
 -- insertNotice
 insert into "inactivity_notices" ("id", "workspace_id", "staff_id", "starts_at", "ends_at", "reason", "status", "environment", "created_at", "decided_at", "decision_note", "decided_by", "origin") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?);
 -- values: ["notice-1","workspace-1","staff-1",1773230400000,1773316800000,"Exams","pending","live",1773230400000,null,null,null,"api"]
 
 -- insertNoticeIfClear
-insert into "inactivity_notices" ("id", "workspace_id", "staff_id", "starts_at", "ends_at", "reason", "status", "environment", "created_at", "decided_at", "decision_note", "decided_by", "origin") select +? as "id", +? as "workspace_id", +? as "staff_id", +? as "starts_at", +? as "ends_at", +? as "reason", +? as "status", +? as "environment", +? as "created_at", +? as "decided_at", +? as "decision_note", +? as "decided_by", +? as "origin" where not exists (select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?, +?) and "starts_at" < +? and "ends_at" > +?);
--- values: ["notice-1","workspace-1","staff-1",1773230400000,1773316800000,"Exams","pending","live",1773230400000,null,null,null,"api","staff-1","live","pending","approved",1773316800000,1773230400000]
+insert into inactivity_notices ("id", "workspace_id", "staff_id", "starts_at", "ends_at", "reason", "status", "environment", "created_at", "decided_at", "decision_note", "decided_by", "origin")
+select +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?
+where not exists (select id from inactivity_notices
+where staff_id = +? and environment = +? and status in (+?, +?)
+  and ends_at > +? and starts_at < +?)
+returning id;
+-- values: ["notice-1","workspace-1","staff-1",1773230400000,1773316800000,"Exams","pending","live",1773230400000,null,null,null,"api","staff-1","live","pending","approved",1773230400000,1773316800000]
 
 -- findNotice
 select * from "inactivity_notices" where "id" = +?;
@@ -29,8 +42,10 @@ update "inactivity_notices" set "status" = +?, "decided_at" = +?, "decided_by" =
 -- values: ["denied",1773230400000,"user-1","notice-1","pending"]
 
 -- updateNoticeIf (approval)
-update "inactivity_notices" set "status" = +?, "decided_at" = +?, "decided_by" = +? where "id" = +? and "status" = +? and not exists (select "id" from "inactivity_notices" where "staff_id" = +? and "environment" = +? and "status" in (+?) and "starts_at" < +? and "ends_at" > +? and "id" <> +?) returning *;
--- values: ["approved",1773230400000,"user-1","notice-1","pending","staff-1","live","approved",1773316800000,1773230400000,"notice-1"]
+update "inactivity_notices" set "status" = +?, "decided_at" = +?, "decided_by" = +? where "id" = +? and "status" = +? and not exists (select id from inactivity_notices
+where staff_id = +? and environment = +? and status in (+?)
+  and ends_at > +? and starts_at < +? and id <> +?) returning *;
+-- values: ["approved",1773230400000,"user-1","notice-1","pending","staff-1","live","approved",1773230400000,1773316800000,"notice-1"]
 
 -- updateNoticeIf (notStarted)
 update "inactivity_notices" set "status" = +? where "id" = +? and "status" = +? and "starts_at" > +? returning *;

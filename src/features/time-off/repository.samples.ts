@@ -36,7 +36,7 @@ export const samples = {
     approval: (db) => notices.findOverlappingNotice(db, APPROVED_OVERLAP),
   },
   insertNotice: (db) => notices.insertNotice(db, NEW_NOTICE),
-  insertNoticeIfClear: (db) => notices.insertNoticeIfClear(db, NEW_NOTICE, OPEN_OVERLAP),
+  insertNoticeIfClear: (db) => notices.insertNoticeIfClear(db, NEW_NOTICE),
   findNotice: (db) => notices.findNotice(db, NOTICE),
   findNoticeLockingStaff: (db) => notices.findNoticeLockingStaff(db, NOTICE),
   updateNoticeIf: {

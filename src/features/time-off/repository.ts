@@ -6,10 +6,12 @@
  * is an UPDATE conditional on the state it starts from.
  */
 import type { Environment } from '../../shared/actor.ts';
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { CompiledOnce } from '../../db/compiled.ts';
 import { lockingRowsOf, lockRows, rowsOf } from '../../db/dialect.ts';
-import type { Executor, InactivityNoticeTable } from '../../db/types.ts';
+import type { Executor, InactivityNoticeTable, SqlTerm } from '../../db/types.ts';
 import type { TimeCursor } from '../../shared/paging.ts';
+import { OPEN_STATUSES } from './rules.ts';
 
 export type NoticeRow = Selectable<InactivityNoticeTable>;
 
@@ -39,23 +41,34 @@ export interface OverlapQuery {
   readonly exceptId: string | null;
 }
 
-/** The ids of the notices `query` describes: the overlap rule, written once for the reads and the writes below. */
-function overlappingNotices(db: Executor, query: OverlapQuery) {
-  let select = db
-    .selectFrom('inactivity_notices')
-    .select('id')
-    .where('staff_id', '=', query.staffId)
-    .where('environment', '=', query.environment)
-    .where('status', 'in', [...query.statuses])
-    .where('starts_at', '<', query.end)
-    .where('ends_at', '>', query.start);
-  if (query.exceptId !== null) select = select.where('id', '<>', query.exceptId);
-  return select;
+/** The span and owner of an overlap check as terms of its statement: values bound, or named ones compiled once. */
+interface OverlapTerms {
+  readonly staffId: SqlTerm<string>;
+  readonly environment: SqlTerm<string>;
+  readonly start: SqlTerm<number>;
+  readonly end: SqlTerm<number>;
+}
+
+/**
+ * The ids of the notices an overlap check describes: the overlap rule, written once for the reads and the writes
+ * below. `ends_at > start` is the bound the index (staff, environment, end) reads by: only the notices not over
+ * when the span starts.
+ */
+function overlappingNotices(t: OverlapTerms, statuses: readonly string[], exceptId: string | null): RawBuilder<{ id: string }> {
+  return sql<{ id: string }>`select id from inactivity_notices
+where staff_id = ${t.staffId} and environment = ${t.environment} and status in (${sql.join(statuses)})
+  and ends_at > ${t.start} and starts_at < ${t.end}${exceptId === null ? sql`` : sql` and id <> ${exceptId}`}`;
+}
+
+function overlapping(query: OverlapQuery): RawBuilder<{ id: string }> {
+  return overlappingNotices(query, query.statuses, query.exceptId);
 }
 
 /** The notice `query` describes that starts first (then the lowest id); undefined when none does. */
 export async function findOverlappingNotice(db: Executor, query: OverlapQuery): Promise<string | undefined> {
-  const row = await overlappingNotices(db, query).orderBy('starts_at').orderBy('id').limit(1).executeTakeFirst();
+  const [row] = await rowsOf(db, sql<{ id: string }>`${overlapping(query)}
+order by starts_at, id
+limit 1`);
   return row?.id;
 }
 
@@ -63,23 +76,46 @@ export async function insertNotice(db: Executor, row: NoticeRow): Promise<void> 
   await db.insertInto('inactivity_notices').values(row).execute();
 }
 
+/** Every column of a notice (the record's type makes a column added to the table and not here fail to compile). */
+const NOTICE_COLUMNS = Object.keys({
+  id: true,
+  workspace_id: true,
+  staff_id: true,
+  starts_at: true,
+  ends_at: true,
+  reason: true,
+  status: true,
+  environment: true,
+  created_at: true,
+  decided_at: true,
+  decision_note: true,
+  decided_by: true,
+  origin: true,
+} satisfies Record<keyof NoticeRow, true>) as (keyof NoticeRow)[];
+
 /**
- * Inserts the notice unless a notice `clash` describes exists, in one statement; whether it was inserted. Run it
- * with the staff member's row locked by an earlier statement (`lockStaff`): a statement sees what was committed
- * before it started, so the lock's earlier holders' notices are then seen.
+ * insertNoticeIfClear's statement, its values bound by name. Every request for time off runs it: compiled once, as
+ * a builder of its thirteen values around the overlap rule cost about as much to compose as SQLite spends running it.
  */
-export async function insertNoticeIfClear(db: Executor, row: NoticeRow, clash: OverlapQuery): Promise<boolean> {
-  const columns = Object.keys(row) as (keyof NoticeRow)[];
-  const result = await db
-    .insertInto('inactivity_notices')
-    .columns(columns)
-    .expression(
-      db
-        .selectNoFrom(columns.map((column) => sql.val(row[column]).as(column)))
-        .where(({ exists, not }) => not(exists(overlappingNotices(db, clash)))),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+const INSERT_IF_CLEAR = new CompiledOnce<NoticeRow, { id: string }>(
+  (term) => sql`insert into inactivity_notices (${sql.join(NOTICE_COLUMNS.map((column) => sql.ref(column)))})
+select ${sql.join(NOTICE_COLUMNS.map((column) => term(column)))}
+where not exists (${overlappingNotices(
+    { staffId: term('staff_id'), environment: term('environment'), start: term('starts_at'), end: term('ends_at') },
+    OPEN_STATUSES,
+    null,
+  )})
+returning id`,
+);
+
+/**
+ * Inserts the notice unless a pending or approved notice of its staff member and environment overlaps it, in one
+ * statement; whether it was inserted. Run it with the staff member's row locked by an earlier statement
+ * (`lockStaff`): a statement sees what was committed before it started, so the lock's earlier holders' notices are
+ * then seen.
+ */
+export async function insertNoticeIfClear(db: Executor, row: NoticeRow): Promise<boolean> {
+  return (await INSERT_IF_CLEAR.rows(db, row)).length === 1;
 }
 
 export async function findNotice(db: Executor, id: string): Promise<NoticeRow | undefined> {
@@ -132,7 +168,7 @@ export async function updateNoticeIf(
     update = update.where('starts_at', '<=', from.underWayAt).where('ends_at', '>', from.underWayAt);
   }
   const clearOf = from.clearOf;
-  if (clearOf !== undefined) update = update.where(({ exists, not }) => not(exists(overlappingNotices(db, clearOf))));
+  if (clearOf !== undefined) update = update.where(sql<boolean>`not exists (${overlapping(clearOf)})`);
   return update.returningAll().executeTakeFirst();
 }
 

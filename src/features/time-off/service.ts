@@ -135,7 +135,7 @@ export function createNoticeService({ db, clock }: NoticeServiceDeps) {
         decided_by: null,
         origin: 'api',
       };
-      if (!(await insertNoticeIfClear(trx, row, clash))) {
+      if (!(await insertNoticeIfClear(trx, row))) {
         // Refused: name the overlapping notice. Should it have gone since (a cancellation takes no lock), the notice
         // is inserted as an overlap check that finds none inserts it.
         const overlapping = await findOverlappingNotice(trx, clash);

@@ -1,5 +1,6 @@
 import {
   AliasNode,
+  type CompiledQuery,
   TableNode,
   type Kysely,
   type KyselyPlugin,
@@ -30,13 +31,27 @@ function writesNotices(node: RootOperationNode): boolean {
   return TableNode.is(table) && table.table.identifier.name === 'inactivity_notices';
 }
 
+/** Whether a statement's text writes inactivity notices (an INSERT or an UPDATE of the table). */
+function writesNoticesText(text: string): boolean {
+  return /^\s*(insert\s+into|update)\s+"?inactivity_notices"?\s/i.test(text);
+}
+
 /**
  * Once armed, cancels a notice right after the next write of notices that changes no row, from another connection:
  * a cancellation (which takes no lock) committed between a refused write and the look-up of the notice that
- * refused it. Only PostgreSQL can interleave them: SQLite's one writer runs each transaction whole.
+ * refused it. Only PostgreSQL can interleave them: SQLite's one writer runs each transaction whole. A write is
+ * seen either as a query built and compiled for the run (a plugin sees its node), or as a statement compiled
+ * once and run by `executeQuery` (seen by its text).
  */
 function cancelAfterRefusal() {
   let armed: string | null = null;
+  const afterWrite = async (db: Kysely<Database>, result: QueryResult<unknown>) => {
+    const id = armed;
+    if (id !== null && result.rows.length === 0 && Number(result.numAffectedRows ?? 0) === 0) {
+      armed = null;
+      await db.updateTable('inactivity_notices').set({ status: 'cancelled' }).where('id', '=', id).execute();
+    }
+  };
   const watch = (trx: Transaction<Database>, db: Kysely<Database>): Transaction<Database> => {
     const notices = new WeakSet<QueryId>();
     const plugin: KyselyPlugin = {
@@ -45,15 +60,24 @@ function cancelAfterRefusal() {
         return node;
       },
       async transformResult({ queryId, result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-        const id = armed;
-        if (id !== null && notices.has(queryId) && result.rows.length === 0 && Number(result.numAffectedRows ?? 0) === 0) {
-          armed = null;
-          await db.updateTable('inactivity_notices').set({ status: 'cancelled' }).where('id', '=', id).execute();
-        }
+        if (notices.has(queryId)) await afterWrite(db, result);
         return result;
       },
     };
-    return trx.withPlugin(plugin);
+    const watched = trx.withPlugin(plugin);
+    return new Proxy(watched, {
+      get(target, property) {
+        if (property === 'executeQuery') {
+          return async <R>(query: CompiledQuery<R>): Promise<QueryResult<R>> => {
+            const result = await target.executeQuery(query);
+            if (writesNoticesText(query.sql)) await afterWrite(db, result);
+            return result;
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
   };
   return {
     arm(noticeId: string) {

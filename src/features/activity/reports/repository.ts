@@ -83,7 +83,7 @@ export async function listRankedStaffIds(
 
 /**
  * Approved inactivity notices of one environment (the reading key's) of the given staff members overlapping
- * `[start, end)` (index inactivity_notices_requests).
+ * `[start, end)` (index inactivity_notices_staff_end: the notices not over by `start`).
  */
 export async function findApprovedNotices(
   db: Executor,
