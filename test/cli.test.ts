@@ -65,6 +65,7 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
           '20261128_0009_inactivity_notice_requests',
           '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in',
           '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index',
+          '20261129_0015_journal_event_index',
         ],
       });
       const second = await runCli(['migrate', '--database-url', fresh.url]);

@@ -17,6 +17,7 @@ import * as retentionIndexes from '../../../../src/db/migrations/20261129_0011_r
 import * as consoleSignIn from '../../../../src/db/migrations/20261129_0012_console_sign_in.ts';
 import * as noticeIndexes from '../../../../src/db/migrations/20261129_0013_notice_indexes.ts';
 import * as noticeOverlapIndex from '../../../../src/db/migrations/20261129_0014_notice_overlap_index.ts';
+import * as journalEventIndex from '../../../../src/db/migrations/20261129_0015_journal_event_index.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -34,6 +35,7 @@ const RETENTION_MIGRATION = '20261129_0011_retention_indexes';
 const CONSOLE_MIGRATION = '20261129_0012_console_sign_in';
 const NOTICE_INDEXES_MIGRATION = '20261129_0013_notice_indexes';
 const NOTICE_OVERLAP_MIGRATION = '20261129_0014_notice_overlap_index';
+const JOURNAL_EVENT_MIGRATION = '20261129_0015_journal_event_index';
 const LATER_MIGRATIONS = [
   ACTIVITY_TOTALS_MIGRATION,
   WEBHOOKS_MIGRATION,
@@ -46,6 +48,7 @@ const LATER_MIGRATIONS = [
   CONSOLE_MIGRATION,
   NOTICE_INDEXES_MIGRATION,
   NOTICE_OVERLAP_MIGRATION,
+  JOURNAL_EVENT_MIGRATION,
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -93,7 +96,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     // The store as the previous version left it: migrations 0004 (totals), 0005 (webhooks), 0006 (activity
     // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
     // requests), 0010 (the gateway signing key), 0011 (retention indexes), 0012 (console sign-in), 0013 (the
-    // notices' indexes) and 0014 (the notices' overlap index), which came after it, not applied.
+    // notices' indexes), 0014 (the notices' overlap index) and 0015 (the journal's event index), which came
+    // after it, not applied.
+    await journalEventIndex.down(store.db as unknown as Parameters<typeof journalEventIndex.down>[0]);
     await noticeOverlapIndex.down(store.db as unknown as Parameters<typeof noticeOverlapIndex.down>[0]);
     await noticeIndexes.down(store.db as unknown as Parameters<typeof noticeIndexes.down>[0]);
     await consoleSignIn.down(store.db as unknown as Parameters<typeof consoleSignIn.down>[0]);
