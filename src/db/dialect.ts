@@ -118,12 +118,20 @@ export async function lockRows(db: Executor, select: RawBuilder<unknown>): Promi
 export async function writeTogether(db: Executor, writes: readonly RawBuilder<unknown>[]): Promise<void> {
   const last = writes[writes.length - 1];
   if (last === undefined) return;
+  await writeThenRead(db, writes.slice(0, -1), last);
+}
+
+/**
+ * `writes` (as writeTogether takes them), then `read` of tables none of them writes, in one statement on
+ * PostgreSQL (`read` sees what was committed before it, as a statement of its own would); the rows `read` returns.
+ */
+export async function writeThenRead<R>(db: Executor, writes: readonly RawBuilder<unknown>[], read: RawBuilder<R>): Promise<R[]> {
   if (dialectOf(db) === 'postgres') {
-    const earlier = writes.slice(0, -1).map((write, i) => sql`${sql.raw(`write_${i}`)} as (\n${write}\n)`);
-    await (earlier.length === 0 ? last : sql`with ${sql.join(earlier, sql`,\n`)}\n${last}`).execute(db);
-    return;
+    const earlier = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} as (\n${write}\n)`);
+    return rowsOf(db, earlier.length === 0 ? read : sql<R>`with ${sql.join(earlier, sql`,\n`)}\n${read}`);
   }
   for (const write of writes) await write.execute(db);
+  return rowsOf(db, read);
 }
 
 /** Runs a `sql` template on `db` and returns its rows. */

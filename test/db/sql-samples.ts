@@ -35,7 +35,7 @@ const SRC = new URL('../../src/', import.meta.url);
  * fragments of SQL (a rule such as a live shift) runs none: the queries it is composed into show it. A comment
  * naming one counts too; a sample for it costs a line.
  */
-const RUNS_QUERIES = /\.(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)\(|\b(rowsOf|writeTogether)\(|(?<!transaction\(\))\.execute\(/;
+const RUNS_QUERIES = /\.(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|executeQuery)\(|\b(rowsOf|writeTogether|writeThenRead)\(|(?<!transaction\(\))\.execute\(/;
 
 /**
  * The modules whose queries are snapshotted, as paths under src/ without `.ts`: every `*repository*` module, and

@@ -7,11 +7,11 @@
  */
 import { sql } from 'kysely';
 import type { Environment } from '../../shared/actor.ts';
-import { writeTogether } from '../../db/dialect.ts';
+import { writeThenRead } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../shared/ids.ts';
 import type { WebhookEventType } from '../webhooks/event-types.ts';
-import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
+import { enabledEndpoints, enqueueWebhookEvent } from '../webhooks/outbox.ts';
 
 /** The request an operation belongs to, as recorded on its command. */
 export interface RequestContext {
@@ -60,23 +60,25 @@ export async function recordOperation<Answer extends Readonly<Record<string, unk
   const eventId = newTimeOrderedId();
   // Every intake, decision and notice operation runs both: `sql` templates cost less to build than builders.
   const o = operation;
-  // One statement on PostgreSQL: the event's foreign key to its command is checked at the statement's end.
-  await writeTogether(trx, [
-    sql`insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
+  // One statement on PostgreSQL, with the read of the workspace's endpoints the event goes to: the event's foreign
+  // key to its command is checked at the statement's end.
+  const endpoints = await writeThenRead(
+    trx,
+    [
+      sql`insert into commands (id, workspace_id, type, actor_type, actor_id, submission_id, request_id, idempotency_key, payload,
   created_at)
 values (${commandId}, ${workspaceId}, ${o.commandType}, ${o.actor.type}, ${o.actor.id}, ${o.submissionId}, ${o.request.requestId},
   ${o.request.idempotencyKey}, ${JSON.stringify(o.commandPayload)}, ${at})`,
-    sql`insert into events (id, workspace_id, command_id, type, payload, created_at)
+      sql`insert into events (id, workspace_id, command_id, type, payload, created_at)
 values (${eventId}, ${workspaceId}, ${commandId}, ${o.eventType}, ${JSON.stringify(o.eventPayload)}, ${at})`,
-  ]);
+    ],
+    enabledEndpoints(trx, [workspaceId]),
+  );
   const recorded = { ...answer, commandId, eventId };
-  await enqueueWebhookEvent(trx, {
-    id: eventId,
-    type: operation.eventType,
-    workspaceId,
-    environment: operation.environment,
-    createdAt: at,
-    data: recorded,
-  });
+  await enqueueWebhookEvent(
+    trx,
+    { id: eventId, type: operation.eventType, workspaceId, environment: operation.environment, createdAt: at, data: recorded },
+    endpoints,
+  );
   return recorded;
 }

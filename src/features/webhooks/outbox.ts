@@ -35,7 +35,7 @@ function webhookBody(event: WebhookEvent): string {
 }
 
 /** An enabled endpoint as the subscriber reads return it. */
-interface EndpointSubscription {
+export interface EndpointSubscription {
   readonly id: string;
   readonly workspace_id: string;
   /** The JSON array of event types it subscribes to. */
@@ -54,6 +54,12 @@ export function subscribersOf(endpoints: readonly EndpointSubscription[], type: 
   return subscribers;
 }
 
+/** The read of the workspaces' enabled endpoints (one indexed read), for findSubscribers or enqueueWebhookEvent. */
+export function enabledEndpoints(trx: Executor, workspaceIds: readonly string[]): RawBuilder<EndpointSubscription> {
+  return sql<EndpointSubscription>`select id, workspace_id, events from webhook_endpoints
+where ${inJsonList(trx, 'workspace_id', workspaceIds)} and enabled = 1`;
+}
+
 /** Enabled endpoints subscribed to `type`, by workspace (only workspaces that have one). One indexed read. */
 export async function findSubscribers(
   trx: Executor,
@@ -61,12 +67,7 @@ export async function findSubscribers(
   type: WebhookEventType,
 ): Promise<Map<string, string[]>> {
   if (workspaceIds.length === 0) return new Map();
-  const endpoints = await rowsOf(
-    trx,
-    sql<EndpointSubscription>`select id, workspace_id, events from webhook_endpoints
-where ${inJsonList(trx, 'workspace_id', workspaceIds)} and enabled = 1`,
-  );
-  return subscribersOf(endpoints, type);
+  return subscribersOf(await rowsOf(trx, enabledEndpoints(trx, workspaceIds)), type);
 }
 
 /** Rows per insert: bounds one statement's work (and its JSON value) when a sweep completes many shifts. */
@@ -144,12 +145,16 @@ export async function writeWebhookEvents(
 }
 
 /**
- * Records the event in the outbox, in the caller's transaction: one pending delivery per enabled endpoint of the
- * workspace subscribed to the type. When no endpoint wants it, nothing is written (one indexed read). Returns how
- * many deliveries were enqueued.
+ * Records the event in the outbox, in the caller's transaction: one pending delivery per endpoint of `endpoints`
+ * (its workspace's enabled ones, read by `enabledEndpoints` in that transaction) subscribed to the type. When no
+ * endpoint wants it, nothing is written. Returns how many deliveries were enqueued.
  */
-export async function enqueueWebhookEvent(trx: Executor, event: WebhookEvent): Promise<number> {
-  const subscribers = await findSubscribers(trx, [event.workspaceId], event.type);
+export async function enqueueWebhookEvent(
+  trx: Executor,
+  event: WebhookEvent,
+  endpoints: readonly EndpointSubscription[],
+): Promise<number> {
+  const subscribers = subscribersOf(endpoints, event.type);
   if (subscribers.size === 0) return 0;
   return writeWebhookEvents(trx, [event], subscribers);
 }

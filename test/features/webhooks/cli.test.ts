@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueWebhookEvent } from '../../../src/features/webhooks/outbox.ts';
+import { enabledEndpoints, enqueueWebhookEvent } from '../../../src/features/webhooks/outbox.ts';
+import { rowsOf } from '../../../src/db/dialect.ts';
 import { newId } from '../../../src/shared/ids.ts';
 import { isWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { runCli } from '../../helpers/cli.ts';
@@ -71,15 +72,19 @@ describe.each(STORE_KINDS)('webhooks through the command line (%s)', (kind) => {
     const store = database.open();
     const eventId = newId();
     try {
-      await store.db.transaction().execute((trx) =>
-        enqueueWebhookEvent(trx, {
-          id: eventId,
-          type: 'application.submission.accepted',
-          workspaceId: fixture.ids.workspaceId,
-          environment: null,
-          createdAt: Date.now(),
-          data: { submissionId: newId() },
-        }),
+      await store.db.transaction().execute(async (trx) =>
+        enqueueWebhookEvent(
+          trx,
+          {
+            id: eventId,
+            type: 'application.submission.accepted',
+            workspaceId: fixture.ids.workspaceId,
+            environment: null,
+            createdAt: Date.now(),
+            data: { submissionId: newId() },
+          },
+          await rowsOf(trx, enabledEndpoints(trx, [fixture.ids.workspaceId])),
+        ),
       );
       await store.db.updateTable('webhook_deliveries').set({ status: 'failed', attempts: 3 }).where('event_id', '=', eventId).execute();
     } finally {
