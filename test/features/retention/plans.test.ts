@@ -1,11 +1,9 @@
-import { CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.ts';
-import type { Database } from '../../../src/db/types.ts';
 import * as repository from '../../../src/features/retention/repository.ts';
-import { recordingDb } from '../../db/sql-samples.ts';
+import { planOf, statementsOf } from '../../db/query-plans.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
-import { createTestDatabase, STORE_KINDS, type StoreKind, type TestDatabase } from '../../helpers/stores.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
 
 const CUTOFF = DEFAULT_NOW - 180 * 86_400_000;
 
@@ -18,33 +16,6 @@ const BATCHES = [
   ['commands', 'commands_created', repository.deleteCommandsBefore],
   ['console_sign_in_codes', 'console_sign_in_codes_expires', repository.deleteSignInCodesBefore],
 ] as const;
-
-/** The statements a batch sends (on PostgreSQL, its planner settings, then the delete), without a database. */
-async function statementsOf(kind: StoreKind, run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
-  const queries: CompiledQuery[] = [];
-  await run(recordingDb(kind, queries));
-  return queries.filter((query) => !/^(begin|commit|rollback)/i.test(query.sql));
-}
-
-/**
- * The delete's plan, after the statements the batch runs before it in its transaction: SQLite's EXPLAIN QUERY
- * PLAN details one a line, PostgreSQL's EXPLAIN as JSON.
- */
-async function planOf(kind: StoreKind, store: Store, statements: readonly CompiledQuery[]): Promise<string> {
-  const query = statements.at(-1);
-  if (query === undefined) throw new Error('no statement');
-  if (kind === 'sqlite') {
-    const explain = CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]);
-    const { rows } = await store.db.executeQuery<{ detail: string }>(explain);
-    return rows.map((row) => row.detail).join('\n');
-  }
-  return store.db.transaction().execute(async (trx) => {
-    for (const before of statements.slice(0, -1)) await trx.executeQuery(before);
-    const explain = CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]);
-    const { rows } = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(explain);
-    return JSON.stringify(rows[0]?.['QUERY PLAN']);
-  });
-}
 
 describe.each(STORE_KINDS)('retention statement plans (%s)', (kind) => {
   let database: TestDatabase;

@@ -10,42 +10,21 @@ import type { Database } from '../../../src/db/types.ts';
 import { findApprovedNotices } from '../../../src/features/activity/reports/repository.ts';
 import * as notices from '../../../src/features/time-off/repository.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
-import { recordingDb } from '../../db/sql-samples.ts';
+import { planOf, statementsOf } from '../../db/query-plans.ts';
 import { notice } from '../activity/reports/helpers.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
 import { buildFixture } from '../../helpers/fixtures.ts';
-import { createTestDatabase, STORE_KINDS, type StoreKind, type TestDatabase } from '../../helpers/stores.ts';
+import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
 
 const DAY = 86_400_000;
 const INDEX = 'inactivity_notices_staff_end';
-
-/** The one statement `run` sends, without a database. */
-async function statementOf(kind: StoreKind, run: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery> {
-  const queries: CompiledQuery[] = [];
-  await run(recordingDb(kind, queries));
-  const [query, ...more] = queries;
-  if (query === undefined || more.length > 0) throw new Error(`expected one statement, got ${queries.length}`);
-  return query;
-}
-
-/** SQLite's EXPLAIN QUERY PLAN details, one a line; PostgreSQL's EXPLAIN as JSON (run in a transaction undone). */
-async function planOf(kind: StoreKind, store: Store, query: CompiledQuery): Promise<string> {
-  if (kind === 'sqlite') {
-    const { rows } = await store.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-    return rows.map((row) => row.detail).join('\n');
-  }
-  const { rows } = await store.db.executeQuery<{ 'QUERY PLAN': unknown }>(
-    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
-  );
-  return JSON.stringify(rows[0]?.['QUERY PLAN']);
-}
 
 describe.each(STORE_KINDS)('the overlap checks of inactivity notices read by end (%s)', (kind) => {
   let database: TestDatabase;
   let store: Store;
   const fixture = buildFixture();
   const alice = fixture.ids.staff.alice;
-  // A year of notices that are over, a day each, every other day; the span checked starts after all of them.
+  // The span checked starts after every notice of the data.
   const start = DEFAULT_NOW + DAY;
   const end = start + DAY;
 
@@ -113,7 +92,9 @@ describe.each(STORE_KINDS)('the overlap checks of inactivity notices read by end
   ];
 
   it.each(statements)('%s checks the overlap by index, bounded by the end', async (_name, run) => {
-    const plan = await planOf(kind, store, await statementOf(kind, run));
+    const sent = await statementsOf(kind, run);
+    expect(sent).toHaveLength(1);
+    const plan = await planOf(kind, store, sent);
     expect(plan).toContain(INDEX);
     if (kind === 'sqlite') {
       expect(plan).toContain(`USING INDEX ${INDEX} (staff_id=? AND environment=? AND ends_at>?)`);
