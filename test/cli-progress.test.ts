@@ -124,7 +124,9 @@ describe.each(STORE_KINDS)('progress of the long commands (%s)', (kind) => {
 
   it('a provisioning run of over a second reports its steps on stderr; stdout holds only the JSON result', async () => {
     const file = join(dir, 'history.json');
-    writeFileSync(file, JSON.stringify(documentWithShifts(40_000)));
+    // The workspace's writes must outlast the one-second interval between lines, or no line of theirs is printed:
+    // with 40,000 shifts they took under a second on a fast run.
+    writeFileSync(file, JSON.stringify(documentWithShifts(100_000)));
     const database: TestDatabase = await createTestDatabase(kind);
     try {
       const started = Date.now();
