@@ -21,6 +21,7 @@ operation's mean cost in the build without the technique over its cost with it; 
 | **Waiting for company** (SQLite, \`db/group-commit.ts\`: a batch that would start short waits 2 ms while writers are concurrent; see above) | writes on SQLite below saturation | heartbeat at 700/s 1.34x (saves 25%: 252 and 256 µs against 334 and 348); saturated heartbeat, batch and start + stop, and batches and cycles at the busy rate within the noise (0.99x to 1.16x) | - |
 | **Statements prepared once**: per connection and name on PostgreSQL (\`db/pg-dialect.ts\`: the named statements, and a report's union of reads per shape, \`runShaped\`), per text on SQLite (\`db/statement-cache.ts\`, every statement) | every request | heartbeat 1.70x (41%), batch 1.51x (34%), start + stop 1.98x (49%), summary 1.98x (49%) | heartbeat 2.17x (54%), batch 1.32x (24%), start + stop 1.31x (24%), summary 1.23x (19%) |
 | **The cached key** (\`http/api-key-auth.ts\`): a heartbeat within a minute of its key's lookup makes none; the known heartbeat's statement checks the key's credential instead | heartbeats | heartbeat 1.34x (25%) | heartbeat 1.46x (31%) |
+| **Dashboard tokens verified once a minute** (\`http/dashboard-auth.ts\`, with the cache of keys verified in the last minute, \`keys/api-key.ts\` \`RecentlyVerified\`): a token's signature and claims are checked at most once a minute, and the result is kept until the token expires; memberships are still read per request. Checking an HS256 signature imported the key and computed the MAC through Web Crypto, off the event loop and back, about 40 µs of CPU in isolation and more under load | dashboard requests | approval 1.19x (saves 16%) with either build first (without first: 508, 577 and 578 µs against 427, 454 and 515; with first: 471, 532 and 478 against 560, 592 and 615); the reviewers' queue page at 4 connections 1.29x and 1.53x (22 to 35%), one submission at 4 connections 1.29x and 1.43x (22 to 30%); saturated 1.05x to 1.27x | one submission at 4 connections 1.21x (saves 17%: 661, 683 and 733 µs against 790, 852 and 870), saturated 1.13x; the queue page 1.08x and 1.12x; an approval, which costs 2.5 ms there, 1.06x (within the noise) |
 | **The known heartbeat** (\`idempotency.applyKnown\`, \`shifts/repository.ts\` \`recordKnownHeartbeat\` and \`recordKnownHeartbeatWithResult\`): on PostgreSQL one statement instead of a transaction of five (begin, the key, the update, the result, commit) and its savepoint pair; on SQLite two statements instead of five in the group commit's job | heartbeats | heartbeat 1.15x (13%; 1.164 and 1.147 in two sessions, five runs each way) | heartbeat 2.53x (60%) |
 | **Known heartbeats together** (PostgreSQL, \`db/statement-group.ts\`, \`shifts/known-heartbeat.ts\` \`recordKnownHeartbeatsWithResults\`): the known heartbeats that arrive while two statements of them are at the server go as one set-based statement (an update joined from a JSON recordset, feeding the insert of their results): one round trip, one snapshot and one commit for up to 64; one that goes alone keeps the one-row statement, which costs the server about 40 µs less than the set-based one carrying a single row | heartbeats on PostgreSQL | - | saturated heartbeat 2.18x (saves 54%: 176, 166 and 157 µs against 346, 379 and 363, three interleaved rounds); at 700/s 0.97x (741, 758 and 742 µs against 729, 725 and 720: it goes alone there) |
 | **Waiting for company** (PostgreSQL, \`db/statement-group.ts\`, \`gatherMs\`: as on SQLite, while game servers send concurrently a statement of known heartbeats that would go short waits 2 ms for the ones about to arrive) | heartbeats on PostgreSQL below saturation | - | heartbeat at 700/s 1.34x (saves 25%: 560, 579 and 559 µs against 784, 755 and 736); saturated 1.34x (113, 120 and 118 µs against 160, 153 and 157); the busy mix 52% of a core against 64%, its heartbeats' p50 3.3 to 3.5 ms against 1.7 and p99 12.6 to 19.0 ms against 12.4 to 18.3 |
@@ -50,6 +51,43 @@ and planned on every request: summary then cost 1.80x and staff-month 2.10x the 
 shape (\`runShaped\`, at most 256 shapes per process) they cost 1.34x and 1.52x, which is the cost of running
 second on the same PostgreSQL dataset: the earlier build measured against itself, second after first, reads
 1.30x and 1.45x.
+
+Once the named statements gave way to \`sql\` templates written in their repositories, the texts a write runs on
+every call that are composed of shared rules (the known heartbeat, with the live-shift rule and the key's
+credential check; taking a key, with the same check; storing a result) were composed and compiled by Kysely on
+every request, and SQLite's prepared statement was found by a text made anew, which V8 hashes anew on every
+lookup (the named statements' texts were the same string objects each time). A profile of the saturated
+heartbeat put Kysely's own code at 9.9% of the CPU against 3.8% before, and the statement cache's lookup at
+436 ms against 76. Compiled once per store (\`db/compiled.ts\`, \`CompiledOnce\`: the text written from named terms,
+the values bound per run), in isolation on SQLite over 20,000 calls: the known heartbeat's statement 4.6 to 9 µs
+of CPU instead of 10 to 16; taking a key with a cached key's credential 5.5 to 8.9 instead of 8.9 to 13.4, and
+without one 2.7 to 3.5 instead of 4 to 5.3; storing a result 5.5 to 6.1 instead of 7.5 to 8. Against the build
+before the core was reshaped (the one with the named statements), saturated on SQLite, three interleaved rounds
+each way: heartbeat 0.95x and 1.07x (it was 1.15x in both orders with the texts compiled per request), start +
+stop 0.96x and 1.06x (it was 1.11x to 1.19x), a start 0.77x and 1.09x, a batch 0.95x and 1.00x, an intake 0.80x
+and 0.85x. On PostgreSQL, two rounds, database included: heartbeat 0.47x, start + stop 0.99x, a start 0.88x, an
+intake 0.89x.
+
+A request for time off inserts its notice unless a pending or approved notice of the staff member overlaps it: one
+statement of thirteen values around the overlap rule (\`time-off/repository.ts\`, \`insertNoticeIfClear\`). As a
+builder it was composed and compiled on every request, about 50 µs of CPU in a profile of the saturated request,
+next to the 54 µs SQLite spent running it. Compiled once, a request cost 336, 412 and 305 µs against 414, 427 and
+445 (0.82x: saves 18%; SQLite, one database, three interleaved rounds, the index below in both builds). An
+approval's read of its notice and its conditional update were compiled once the same way and measured 0.96x (306,
+318 and 347 µs against 341, 353 and 321): under 15%, so they are builders still.
+
+Not a technique but an index of the right column: every read of a staff member's notices asks which overlap a span
+(\`starts_at < end and ends_at > start\`): the overlap checks of a request and of an approval, and the approved
+notices a summary or a leaderboard page counts. Indexed by start, the read was bounded only by \`starts_at < end\`,
+which every earlier notice meets, so it read the staff member's whole history; indexed by end (migration 0014,
+\`inactivity_notices_staff_end\`), only the notices not over when the span starts. With both changes, each build on
+a database of its own (the schema differs), two rounds each, alternating, on SQLite: a request 311 and 335 µs
+against 450 and 465 (0.71x), an approval 343 and 348 against 401 and 363 (0.91x). On PostgreSQL (database
+included; three runs of this build, then two of the build before from its own checkout on a database of its own,
+since the benchmark's dataset is made by the checkout that runs it): a request 1,734, 1,939 and 1,944 µs against
+1,778 and 2,247 (0.93x), an approval 2,233, 2,362 and 2,524 against 2,685 and 2,435 (0.93x). The summary and
+the week leaderboard page, which read the approved notices of the staff members they show, on SQLite: 269 and 239
+µs against 225 and 304 (0.96x), 244 and 326 against 261 and 374 (0.90x).
 
 ### Memory
 

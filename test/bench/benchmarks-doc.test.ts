@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchmarksDocument } from '../../bench/benchmarks-doc.ts';
 import { compareTable } from '../../bench/compare.ts';
 import { OptionsError, parseOptions } from '../../bench/options.ts';
 import { OPEN_LEVELS } from '../../bench/open/scenario.ts';
+import { BENCHMARKS_DOC, REPO_ROOT, RESULTS_DIR } from '../../bench/paths.ts';
 import { NO_RUN_YET, resultsSummary } from '../../bench/results-summary.ts';
 import { TARGET_ROWS } from '../../bench/targets.ts';
 import { cost, runRecord, scenario } from './fixtures.ts';
@@ -45,6 +46,11 @@ describe('benchmark: docs/BENCHMARKS.md', () => {
     expect(doc).toContain('| batch heartbeat: CPU per batch (per shift) at 14/s, alone | 400 (8.0 /shift) µs |');
     expect(doc).toContain('raw results in [`bench/results/sqlite-2026-12-01T10-00-00Z.json`]');
     expect(doc).not.toContain('Run of 2026-12-02');
+  });
+
+  it('is committed as the generator writes it from the recorded runs (edit the generator, not the file)', () => {
+    const written = benchmarksDocument(RESULTS_DIR, relative(REPO_ROOT, RESULTS_DIR));
+    expect(readFileSync(BENCHMARKS_DOC, 'utf8')).toBe(written);
   });
 
   it('is only the placeholder when neither store has a run', () => {
