@@ -89,6 +89,12 @@ since the benchmark's dataset is made by the checkout that runs it): a request 1
 the week leaderboard page, which read the approved notices of the staff members they show, on SQLite: 269 and 239
 µs against 225 and 304 (0.96x), 244 and 326 against 261 and 374 (0.90x).
 
+Tried and not kept: a leaderboard page reads its staff members' profiles and their approved notices in two
+statements at once. Sent as one statement on PostgreSQL (each read's rows aggregated into a JSON array), the week
+leaderboard page cost 888, 979 and 952 µs against 943, 930 and 1,018 for the build before (0.97x: three
+interleaved rounds, saturated, database included), the summary as a control 1.00x: within the noise, the round
+trip saved paid back in building and parsing the JSON. The reads stay two.
+
 ### Memory
 
 What a busy gateway holds, measured on the benchmark's full dataset (SQLite, saturated scenarios one after the
