@@ -110,6 +110,23 @@ export async function lockRows(db: Executor, select: RawBuilder<unknown>): Promi
 }
 
 /**
+ * Whether `column` is one of `values` (as inJsonList), for an UPDATE that must hold the rows `lockSelect` reads
+ * locked in its order before it changes any (as lockRows would lock them in a statement of its own). On
+ * PostgreSQL the statement locks them itself: `lockSelect` becomes an array the statement computes once, first
+ * (an init plan), so one round trip does both; its result holds the rows' newest committed versions, as a later
+ * statement would see them. On SQLite, whose one writer needs no row locks, inJsonList alone.
+ */
+export function inJsonListLocked(
+  db: Executor,
+  column: string,
+  values: readonly string[],
+  lockSelect: RawBuilder<unknown>,
+): RawBuilder<boolean> {
+  if (dialectOf(db) === 'postgres') return sql<boolean>`${sql.raw(column)} = any(array(${lockSelect}\nfor no key update))`;
+  return inJsonList(db, column, values);
+}
+
+/**
  * Writes that neither read nor change what another of them writes (inserts into different tables, say), in order:
  * on PostgreSQL as one statement, each but the last a data-modifying CTE (one round trip; its constraints, a
  * foreign key to a row an earlier one inserts among them, are checked at the statement's end); on SQLite, where a

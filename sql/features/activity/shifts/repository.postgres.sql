@@ -33,7 +33,8 @@ returning id, last_heartbeat_at;
 -- recordHeartbeats
 update shifts
 set last_heartbeat_at = greatest(last_heartbeat_at, $1), last_seen_at = $2
-where id = any(array(select json_array_elements_text($3::json)))
+where id = any(array(select id from shifts where id = any(array(select json_array_elements_text($3::json))) order by id
+for no key update))
   and (case when status = 'active' then last_seen_at end) >= $4
   and application_id = $5 and environment = $6 and started_at <= $7
   and server_id = $8

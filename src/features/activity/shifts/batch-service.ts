@@ -101,9 +101,9 @@ export function createShiftBatchService({ clock, config }: ShiftBatchDeps) {
     const owner = ownerOf(actor);
     const listed = ids.filter((id): id is string => id !== null).sort();
     // The common case in one statement: every listed live shift of this server and owner, started by then. The
-    // rows are locked first, in id order, as every writer of several shifts locks them (repository.ts, lockShifts).
+    // statement locks every listed row first, in id order, as every writer of several shifts locks them
+    // (repository.ts, lockShifts), so the shifts it leaves alone are locked too before they are explained.
     const heartbeat = { recordedAt, seenAt: now, staleBefore: cutoff(now), owner, serverId: body.serverId };
-    await lockShifts(trx, listed);
     const recorded = new Map((await recordHeartbeats(trx, listed, heartbeat)).map((row) => [row.id, row]));
     // Only the shifts it left alone are read, to tell which rule refused each.
     const leftAlone = listed.filter((id) => !recorded.has(id));

@@ -6,7 +6,7 @@
 import type { Environment } from '../../../shared/actor.ts';
 import type { TimeCursor } from '../../../shared/paging.ts';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
-import { greatest, inJsonList, lockRows, rowsOf } from '../../../db/dialect.ts';
+import { greatest, inJsonList, inJsonListLocked, lockRows, rowsOf } from '../../../db/dialect.ts';
 import type { Executor, ShiftTable } from '../../../db/types.ts';
 import { liveShift } from './rules.ts';
 import { ACTIVE } from './status.ts';
@@ -104,7 +104,12 @@ export async function lockShifts(db: Executor, ids: readonly string[]): Promise<
   if (ids.length === 0) return;
   // Two writers that change overlapping sets of shifts in different orders (a batch heartbeat and a server stop)
   // could each hold a row the other waits for; locked first, in id order, they wait for each other instead.
-  await lockRows(db, sql`select id from shifts where ${inJsonList(db, 'id', ids)} order by id`);
+  await lockRows(db, shiftsInLockOrder(db, ids));
+}
+
+/** The shifts' ids in the order every writer of several shifts locks them (lockShifts). */
+function shiftsInLockOrder(db: Executor, ids: readonly string[]): RawBuilder<unknown> {
+  return sql`select id from shifts where ${inJsonList(db, 'id', ids)} order by id`;
 }
 
 /**
@@ -138,14 +143,19 @@ export async function recordHeartbeat(
   return row;
 }
 
-/** Records one heartbeat of a server on many shifts in one statement (as recordHeartbeat); the rows it changed. */
+/**
+ * Records one heartbeat of a server on many shifts in one statement (as recordHeartbeat), every listed shift's row
+ * locked first; the rows it changed.
+ */
 export async function recordHeartbeats(
   db: Executor,
   ids: readonly string[],
   heartbeat: Heartbeat & { readonly serverId: string },
 ): Promise<RecordedHeartbeat[]> {
   if (ids.length === 0) return [];
-  const update = heartbeatUpdate(db, inJsonList(db, 'id', ids), heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`);
+  // Every listed shift's row is locked first, in id order, as lockShifts locks them, by the update's own statement.
+  const which = inJsonListLocked(db, 'id', ids, shiftsInLockOrder(db, ids));
+  const update = heartbeatUpdate(db, which, heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`);
   return (await update.execute(db)).rows;
 }
 
