@@ -67,6 +67,8 @@ export interface AppDeps {
   readonly webhookBacklog?: () => Promise<WebhookBacklog>;
   /** The instance's webhook delivery attempts by result, for the metrics counter (absent: no counter). */
   readonly webhookAttempts?: () => Readonly<Record<string, number>>;
+  /** The database failures the instance met, by kind, for the metrics counter (absent: no counter). */
+  readonly databaseErrors?: () => Readonly<Record<string, number>>;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -117,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         return { pending, oldestAgeSeconds };
       }),
     ...(deps.webhookAttempts ? { webhookAttempts: deps.webhookAttempts } : {}),
+    ...(deps.databaseErrors ? { databaseErrors: deps.databaseErrors } : {}),
     onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
   });
   registerRequestMetrics(app, metrics);

@@ -3,7 +3,8 @@ import { buildApp } from './app.ts';
 import { BackgroundThread } from './background/thread.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import type { Config } from './shared/config.ts';
-import { openStore, type Store } from './db/connect.ts';
+import { openStore, type DatabaseTimeouts, type Store, type StoreOptions } from './db/connect.ts';
+import { UnavailabilityCounts } from './db/unavailable.ts';
 import { logFormatFor, loggerOptions } from './http/logging.ts';
 import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
 import { startBackgroundJobs } from './runtime/jobs.ts';
@@ -11,6 +12,33 @@ import { upgradeStore } from './runtime/upgrade.ts';
 
 /** PostgreSQL connections of the webhook dispatcher (claims, results), apart from the API's pool. */
 const DISPATCHER_POOL_SIZE = 2;
+
+/** The serving process's waits for PostgreSQL (docs/CONFIGURATION.md). */
+function databaseTimeouts(config: Config): DatabaseTimeouts {
+  return {
+    connectMs: config.databaseConnectTimeoutMs,
+    statementMs: config.databaseStatementTimeoutMs,
+    idleMs: config.databaseIdleTimeoutMs,
+  };
+}
+
+/**
+ * Applies pending migrations. On PostgreSQL they run on a connection of their own without the serving statement
+ * timeout: a migration (an index built on a large table, another instance's migration lock waited for) may take
+ * longer than any statement a request runs.
+ */
+async function upgrade(config: Config, store: Store): Promise<void> {
+  if (store.dialect !== 'postgres') {
+    await upgradeStore(store);
+    return;
+  }
+  const migrating = openStore(config.databaseUrl, { poolSize: 2, timeouts: { connectMs: config.databaseConnectTimeoutMs } });
+  try {
+    await upgradeStore(migrating);
+  } finally {
+    await migrating.close();
+  }
+}
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -23,13 +51,16 @@ export interface RunningServer {
 export async function startServer(config: Config, clock: Clock = systemClock): Promise<RunningServer> {
   // One thread for the work kept off the event loop: the SQLite checkpoints and the webhook sends.
   const backgroundThread = new BackgroundThread();
+  const unavailable = new UnavailabilityCounts();
+  const serving: StoreOptions = { timeouts: databaseTimeouts(config), onUnavailable: unavailable.report };
   const store = openStore(config.databaseUrl, {
     backgroundCheckpoints: true,
     backgroundThread,
     poolSize: config.databasePoolSize,
+    ...serving,
   });
   try {
-    await upgradeStore(store);
+    await upgrade(config, store);
   } catch (error) {
     await store.close();
     throw error;
@@ -41,11 +72,13 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     clock,
     logger: loggerOptions(config.logLevel, logFormatFor(process.stdout)),
     webhookAttempts: () => attempts.snapshot(),
+    databaseErrors: () => unavailable.snapshot(),
   });
+  unavailable.logTo(app.log);
   const jobs = startBackgroundJobs({ store, clock, config, log: app.log });
   // On PostgreSQL the dispatcher has connections of its own: its claims and results never wait in the pool's
   // queue behind API requests (under load, that wait made deliveries late by seconds). SQLite has one writer.
-  const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE }) : store;
+  const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE, ...serving }) : store;
   const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts, thread: backgroundThread });
   // Writes that enqueue deliveries (the API's, the timeout sweep's) wake the dispatcher once they commit
   // (src/features/webhooks/outbox.ts).

@@ -15,7 +15,7 @@ import {
   withValuePlaceholders,
 } from './sqlite-dialect.ts';
 import { SqliteDatabase } from './sqlite-driver.ts';
-import { CurrentSchemaPostgresDialect, preparingPool } from './pg-dialect.ts';
+import { CurrentSchemaPostgresDialect, preparingPool, type UnavailabilityReport } from './pg-dialect.ts';
 import type { Database, Executor } from './types.ts';
 
 export type { Store, WriteJob } from './store.ts';
@@ -70,7 +70,34 @@ export interface StoreOptions {
   readonly backgroundCheckpoints?: boolean | CheckpointSettings;
   /** The thread the checkpoints run on, shared with the process's other background work (default: one of their own). */
   readonly backgroundThread?: BackgroundThread;
+  /** PostgreSQL: how long to wait for the database (see DatabaseTimeouts). */
+  readonly timeouts?: DatabaseTimeouts;
+  /**
+   * PostgreSQL: told of each failure that means the database is unreachable (once per broken connection, once per
+   * connection that could not be opened, once per statement timed out), for the serving process's log and metrics.
+   */
+  readonly onUnavailable?: UnavailabilityReport;
 }
+
+/**
+ * How long a PostgreSQL store waits before it gives the database up (docs/CONFIGURATION.md, the DATABASE_*_MS
+ * settings): opening a connection or waiting for a free one (`connectMs`); a statement, a lock wait, and a
+ * transaction left idle (`statementMs`, off when 0 or absent: the command line's long operations and migrations
+ * run without it); closing an unused connection (`idleMs`).
+ */
+export interface DatabaseTimeouts {
+  readonly connectMs?: number;
+  readonly statementMs?: number;
+  readonly idleMs?: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 4_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/** How much longer than the server's own statement timeout a silent connection is waited for. */
+const SILENT_CONNECTION_GRACE_MS = 500;
+/** TCP keepalive probes start after this long without traffic, so that a dead peer of an idle connection is found. */
+const KEEPALIVE_IDLE_MS = 10_000;
 
 /** When the background checkpointer runs, and from which log size it has the log start over (tests shorten both). */
 export type CheckpointSettings = Omit<CheckpointerData, 'filename'>;
@@ -156,16 +183,35 @@ function openSqlite(url: string, options: StoreOptions): Store {
   };
 }
 
+/** Settings of the session every PostgreSQL connection of a store with a statement timeout opens with. */
+function sessionTimeouts(statementTimeoutMs: number): string {
+  // Sent as statements rather than as the connection's `options`, which a DATABASE_URL's own `options` replaces.
+  return `set statement_timeout = ${statementTimeoutMs}; ` +
+    `set idle_in_transaction_session_timeout = ${statementTimeoutMs}`;
+}
+
 function openPostgres(url: string, options: StoreOptions): Store {
+  const timeouts = options.timeouts ?? {};
+  const statementTimeoutMs = timeouts.statementMs ?? 0;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     types: pgTypes(),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    connectionTimeoutMillis: timeouts.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: timeouts.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    // A connection that stopped answering (a failover's) is given up a little after the server would have
+    // cancelled a statement that merely ran long (statement_timeout), so the server's answer comes first.
+    ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs + SILENT_CONNECTION_GRACE_MS } : {}),
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
-  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool) });
+  if (statementTimeoutMs > 0) {
+    const settings = sessionTimeouts(statementTimeoutMs);
+    // Queued before any statement of the connection's first user; a failure shows in that statement.
+    pool.on('connect', (client) => void client.query(settings).catch(() => undefined));
+  }
+  const dialect = new CurrentSchemaPostgresDialect({ pool: preparingPool(pool, options.onUnavailable) });
   const db = new Kysely<Database>({ dialect });
   const commits = new CommitListeners();
   return {

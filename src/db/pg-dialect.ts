@@ -13,6 +13,7 @@ import {
   type TableMetadata,
 } from 'kysely';
 import type pg from 'pg';
+import { breaksConnection, DatabaseUnavailable, unavailability, type DatabaseErrorKind } from './unavailable.ts';
 
 /**
  * Looks only at the connection's current schema. Kysely's stock PostgreSQL introspector reads every column of every
@@ -92,8 +93,89 @@ function isStalePlan(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '0A000';
 }
 
-function preparingClient(client: pg.PoolClient, names: StatementNames): PostgresPoolClient {
-  async function run(text: string, values: unknown[]): Promise<pg.QueryResult> {
+/** Reports a failure of the database once: the store's owner logs and counts it (StoreOptions.onUnavailable). */
+export type UnavailabilityReport = (kind: DatabaseErrorKind, error: unknown) => void;
+
+/** A pooled connection as the store sees it: its wrapper, when it was opened, and why it is broken, if it is. */
+interface PooledConnection {
+  readonly serial: number;
+  wrapped?: PostgresPoolClient;
+  broken: DatabaseUnavailable | null;
+}
+
+/**
+ * The store's view of its pool's connections. A connection that broke (reset, silent, timed out) is never used
+ * again: further statements on it fail at once, and it is discarded when given back, not kept. Since connections
+ * opened before such a failure likely share its fate (a failover leaves every one of them silent), each of them is
+ * discarded when next taken from the pool instead of being tried.
+ */
+class Connections {
+  private readonly byClient = new WeakMap<pg.PoolClient, PooledConnection>();
+  private opened = 0;
+  /** Connections opened before this serial are discarded when next taken. */
+  private trustedFrom = 0;
+  private readonly report: UnavailabilityReport;
+
+  constructor(report: UnavailabilityReport) {
+    this.report = report;
+  }
+
+  /** A connection the pool has just opened; an error it emits from now on marks it broken, reported once. */
+  track(client: pg.Client): void {
+    const connection: PooledConnection = { serial: this.opened++, broken: null };
+    this.byClient.set(client as pg.PoolClient, connection);
+    client.on('error', (error: Error) => this.fail(connection, error));
+  }
+
+  of(client: pg.PoolClient): PooledConnection {
+    let connection = this.byClient.get(client);
+    if (!connection) {
+      connection = { serial: this.opened++, broken: null };
+      this.byClient.set(client, connection);
+    }
+    return connection;
+  }
+
+  /** Whether a connection taken from the pool predates a failure (it is discarded instead). */
+  isStale(connection: PooledConnection): boolean {
+    return connection.serial < this.trustedFrom;
+  }
+
+  /**
+   * Records a failure met on `connection` (a statement's, or the connection's own error event) and returns it as
+   * DatabaseUnavailable, or returns null when it is an answer about the statement.
+   */
+  fail(connection: PooledConnection, error: unknown, committing = false): DatabaseUnavailable | null {
+    const kind = unavailability(error);
+    if (kind === null) return null;
+    const unavailable = error instanceof DatabaseUnavailable ? error : new DatabaseUnavailable(kind, error, committing);
+    if (!breaksConnection(error, kind)) {
+      this.report(kind, error);
+      return unavailable;
+    }
+    if (connection.broken === null) {
+      connection.broken = unavailable;
+      this.trustedFrom = this.opened;
+      this.report(kind, error);
+    }
+    return unavailable;
+  }
+
+  /** A connection could not be opened or taken from the pool. */
+  failToConnect(error: unknown): DatabaseUnavailable {
+    const unavailable = new DatabaseUnavailable(unavailability(error) ?? 'connect', error);
+    this.report(unavailable.kind, error);
+    return unavailable;
+  }
+}
+
+function preparingClient(
+  client: pg.PoolClient,
+  names: StatementNames,
+  connection: PooledConnection,
+  connections: Connections,
+): PostgresPoolClient {
+  async function send(text: string, values: unknown[]): Promise<pg.QueryResult> {
     const name = names.of(text, values);
     if (name === undefined) return client.query(text, values);
     try {
@@ -102,6 +184,15 @@ function preparingClient(client: pg.PoolClient, names: StatementNames): Postgres
       if (!isStalePlan(error)) throw error;
       names.renew();
       return client.query(text, values);
+    }
+  }
+  async function run(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    // A broken connection answers nothing more (a rollback after its failure would wait for a timeout in vain).
+    if (connection.broken) throw connection.broken;
+    try {
+      return await send(text, values);
+    } catch (error) {
+      throw connections.fail(connection, error, /^\s*commit\b/i.test(text)) ?? error;
     }
   }
   function query<R>(sqlText: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
@@ -113,26 +204,43 @@ function preparingClient(client: pg.PoolClient, names: StatementNames): Postgres
     if (typeof first !== 'string') return client.query(first as never) as PostgresCursor<R>;
     return run(first, [...(parameters ?? [])]) as unknown as Promise<PostgresQueryResult<R>>;
   }
-  return { query, release: () => client.release() };
+  // A broken connection is destroyed by the pool rather than kept for the next statement.
+  return { query, release: () => client.release(connection.broken ?? undefined) };
 }
+
+/** How many connections opened before a failure one checkout discards before it opens a fresh one. */
+const MAX_STALE_DISCARDS = 100;
 
 /**
  * The pool Kysely is given: statements run as named prepared statements (see StatementNames), parsed and planned
  * once per connection instead of on every execution (for the heartbeat's statement, parsing and planning cost
- * PostgreSQL more than running it; a report's union of reads costs more to plan than to run).
+ * PostgreSQL more than running it; a report's union of reads costs more to plan than to run). A failure that
+ * means the database is unreachable is thrown as DatabaseUnavailable, reported once, and its connection discarded
+ * (see Connections).
  */
-export function preparingPool(pool: pg.Pool): PostgresPool {
-  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+export function preparingPool(pool: pg.Pool, report: UnavailabilityReport = () => undefined): PostgresPool {
   const names = new StatementNames();
+  const connections = new Connections(report);
+  pool.on('connect', (client) => connections.track(client));
+  // An idle connection's error reaches the listener above too: the pool removes the connection itself.
+  pool.on('error', () => undefined);
   return {
     async connect() {
-      const client = await pool.connect();
-      let wrapped = clients.get(client);
-      if (!wrapped) {
-        wrapped = preparingClient(client, names);
-        clients.set(client, wrapped);
+      for (let discarded = 0; ; discarded += 1) {
+        let client: pg.PoolClient;
+        try {
+          client = await pool.connect();
+        } catch (error) {
+          throw connections.failToConnect(error);
+        }
+        const connection = connections.of(client);
+        if (connection.broken !== null || (connections.isStale(connection) && discarded < MAX_STALE_DISCARDS)) {
+          client.release(true);
+          continue;
+        }
+        connection.wrapped ??= preparingClient(client, names, connection, connections);
+        return connection.wrapped;
       }
-      return wrapped;
     },
     end: () => pool.end(),
   };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DatabaseUnavailable, unavailability } from '../db/unavailable.ts';
 import { AppError, ERROR_CODES, type ErrorCode, type ValidationIssue } from '../shared/errors.ts';
 
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -39,7 +40,14 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   expectation_failed: 417,
   headers_too_large: 431,
   not_ready: 503,
+  service_unavailable: 503,
 };
+
+/**
+ * Seconds a 503 asks the client to wait (`Retry-After`): the database is usually back, or the failed connection
+ * replaced, within a few seconds (docs/RELIABILITY.md, "When the database goes away").
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 export const ERROR_SCHEMA_ID = 'ErrorResponse';
 
@@ -101,7 +109,11 @@ const ErrorDetailsSchema = Type.Object(
     ),
     limit: Type.Optional(Type.Integer({ description: '`rate_limited`: requests allowed per window.' })),
     windowSeconds: Type.Optional(Type.Integer({ description: '`rate_limited`: window length in seconds.' })),
-    retryAfterSeconds: Type.Optional(Type.Integer({ description: '`rate_limited`: seconds until the window resets.' })),
+    retryAfterSeconds: Type.Optional(
+      Type.Integer({
+        description: '`rate_limited`: seconds until the window resets; `service_unavailable`: seconds to wait before retrying.',
+      }),
+    ),
   },
   { additionalProperties: true, description: 'Extra context; which fields appear depends on `code`.' },
 );
@@ -146,6 +158,7 @@ export function bearerChallenge(authorization: string | string[] | undefined): s
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const status = STATUS_BY_CODE[error.code];
   if (status === 401) reply.header('www-authenticate', bearerChallenge(reply.request.headers.authorization));
+  if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   return reply.code(status).send(errorBody(reply.request.id, error.code, error.message, error.details));
 }
 
@@ -192,9 +205,25 @@ export function validationIssues(error: FastifyError): ValidationIssue[] {
   return issues.map((issue) => ({ path: issuePath(context, issue), message: issueMessage(context, issue) }));
 }
 
-/** Maps framework errors (parsing, limits, schema validation) onto the closed code list. */
+/**
+ * The 503 of a request that needs the database while it is unreachable. A write whose connection broke while it
+ * committed may have been applied: its retry under the same Idempotency-Key tells (a stored result is replayed).
+ */
+function unavailableError(error: unknown): AppError | null {
+  if (unavailability(error) === null) return null;
+  const message =
+    error instanceof DatabaseUnavailable && error.outcomeUnknown
+      ? `The database connection broke while this write was committing, so it may have been applied; retry it ` +
+        `with the same Idempotency-Key in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s to learn its outcome.`
+      : `The database is unreachable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s.`;
+  return new AppError('service_unavailable', message, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
+}
+
+/** Maps framework errors (parsing, limits, schema validation) and an unreachable database onto the closed code list. */
 export function toAppError(error: FastifyError): AppError | null {
   if (error instanceof AppError) return error;
+  const unavailable = unavailableError(error);
+  if (unavailable) return unavailable;
   if (error.validation) {
     return new AppError('validation_failed', 'The request is invalid.', { issues: validationIssues(error) });
   }
@@ -291,7 +320,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A cached API key (not looked up for this request) is confirmed before any other refusal is answered, so a
     // key revoked, expired or stripped of its rights gets its 401/403 first, as a looked-up key would (validation,
     // content type and rate limits come after authentication).
-    if (appError.code !== 'unauthenticated' && request.verifiedKey?.cached === true) {
+    // An unreachable database is no refusal: nothing to confirm, and the lookup would wait for it again.
+    if (appError.code !== 'unauthenticated' && appError.code !== 'service_unavailable' && request.verifiedKey?.cached === true) {
       try {
         await request.server.confirmKey(request);
       } catch (refusal) {

@@ -84,6 +84,10 @@ const SAMPLES: Readonly<Record<ErrorCode, ErrorSample>> = {
   expectation_failed: { message: 'Only `Expect: 100-continue` is supported.' },
   headers_too_large: { message: 'The request headers are too large.' },
   not_ready: { message: 'Database migrations are pending.', details: { reason: 'migrations_pending', pending: ['20261124_0004_activity_totals'] } },
+  service_unavailable: {
+    message: 'The database is unreachable; retry in 2 s.',
+    details: { retryAfterSeconds: 2 },
+  },
 };
 
 /** An error body of the documented form, as an example. */
@@ -107,7 +111,7 @@ const STATUS_TEXT: Record<number, string> = {
   417: 'Unsupported Expect header.',
   431: 'Request headers too large.',
   500: 'Unexpected error.',
-  503: 'Not ready to serve.',
+  503: 'Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`.',
 };
 
 /** Marks a route's response schema as an error response; documentRoute merges the codes of one status. */

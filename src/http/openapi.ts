@@ -140,7 +140,8 @@ function takesIdempotencyKey(schema: FastifySchema): boolean {
 /** The error codes every route with this auth (and body, and idempotency key) can answer with. */
 function defaultErrors(auth: RouteAuth | undefined, schema: FastifySchema): ErrorCodesByStatus {
   const codes: ErrorCodesByStatus = { 500: ['internal_error'] };
-  if (!auth || auth.kind === 'none') return codes;
+  if (!auth) return codes;
+  if (auth.kind === 'none') return auth.database === true ? { ...codes, 503: ['service_unavailable'] } : codes;
   const invalid: ErrorCode[] = ['validation_failed'];
   if (schema.body !== undefined) invalid.push('invalid_json');
   if (takesIdempotencyKey(schema)) invalid.push('idempotency_key_required', 'invalid_idempotency_key');
@@ -152,7 +153,14 @@ function defaultErrors(auth: RouteAuth | undefined, schema: FastifySchema): Erro
           ...(auth.scope ? (['insufficient_scope'] as const) : []),
           'application_not_approved',
         ];
-  return { ...codes, 400: invalid, 401: ['unauthenticated'], 403: refused, 429: ['rate_limited'] };
+  return {
+    ...codes,
+    400: invalid,
+    401: ['unauthenticated'],
+    403: refused,
+    429: ['rate_limited'],
+    503: ['service_unavailable'],
+  };
 }
 
 /** Error codes by status of each documented operation (by operationId), for the document's examples. */
@@ -197,7 +205,7 @@ export function documentRoute(route: RouteOptions, codes?: ErrorCodesByOperation
     codes.set(operationId, byStatus);
   }
   for (const [status, response] of Object.entries(responses)) {
-    const extra = status === '429' ? RETRY_HEADERS : status === '401' ? { 'www-authenticate': WWW_AUTHENTICATE_HEADER } : {};
+    const extra = status === '429' || status === '503' ? RETRY_HEADERS : status === '401' ? { 'www-authenticate': WWW_AUTHENTICATE_HEADER } : {};
     responses[status] = { ...(response as object), headers: { ...headers, ...extra } };
   }
   schema.response = responses;
@@ -220,7 +228,7 @@ interface OpenApiLike {
 /** Headers every response of their kind carries; @fastify/swagger has no way to say so, so it is added here. */
 const ALWAYS_SENT: Readonly<Record<string, (status: string) => boolean>> = {
   'x-request-id': () => true,
-  'retry-after': (status) => status === '429',
+  'retry-after': (status) => status === '429' || status === '503',
   'www-authenticate': (status) => status === '401',
 };
 

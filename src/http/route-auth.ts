@@ -13,6 +13,8 @@ export type RouteAuth =
       readonly kind: 'none';
       /** The route answers with `meta`: `X-Correlation-Id` is read (400 when malformed) as on authenticated routes. */
       readonly correlationId?: boolean;
+      /** The route reads or writes the database, so it answers 503 `service_unavailable` while it is unreachable. */
+      readonly database?: boolean;
     }
   | {
       readonly kind: 'apiKey';

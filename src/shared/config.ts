@@ -47,6 +47,12 @@ export interface Config {
   readonly trustProxy: readonly string[];
   /** Connections of the API's PostgreSQL pool (the webhook dispatcher has its own two). */
   readonly databasePoolSize: number;
+  /** PostgreSQL: longest wait to open a connection or for a free one, before the request is answered 503. */
+  readonly databaseConnectTimeoutMs: number;
+  /** PostgreSQL: longest statement, lock wait or idle transaction of the serving process; 0 turns it off. */
+  readonly databaseStatementTimeoutMs: number;
+  /** PostgreSQL: an unused connection of the pool is closed after this long. */
+  readonly databaseIdleTimeoutMs: number;
   /**
    * The key the gateway signs its own dashboard tokens with (base64url of 32 or more bytes); when unset, a random
    * key generated on first use and stored in the database (src/keys/dashboard-token.ts).
@@ -230,6 +236,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     webhookTuning: webhookTuning(env),
     trustProxy: trustedProxies(nonEmpty(env, 'TRUST_PROXY')),
     databasePoolSize: integerIn('DATABASE_POOL_SIZE', nonEmpty(env, 'DATABASE_POOL_SIZE') ?? '10', 1, 100),
+    ...databaseTimeouts(env),
     dashboardSigningKey: signingKeyValue('DASHBOARD_SIGNING_KEY', nonEmpty(env, 'DASHBOARD_SIGNING_KEY')),
     retentionDays: integerIn('RETENTION_DAYS', nonEmpty(env, 'RETENTION_DAYS') ?? '180', 0, 36_500),
   });
@@ -282,6 +289,24 @@ function isAddressOrRange(entry: string): boolean {
   } catch {
     return false;
   }
+}
+
+type DatabaseTimeoutSettings = Pick<
+  Config,
+  'databaseConnectTimeoutMs' | 'databaseStatementTimeoutMs' | 'databaseIdleTimeoutMs'
+>;
+
+/**
+ * How long the serving process waits for PostgreSQL (docs/CONFIGURATION.md): short enough that a request meeting
+ * a database that went away is answered 503 well within 10 s, long enough for any statement the API runs.
+ */
+function databaseTimeouts(env: Env): DatabaseTimeoutSettings {
+  const ms = (name: string, fallback: string, min: number) => integerIn(name, nonEmpty(env, name) ?? fallback, min, 600_000);
+  return {
+    databaseConnectTimeoutMs: ms('DATABASE_CONNECT_TIMEOUT_MS', '2000', 100),
+    databaseStatementTimeoutMs: ms('DATABASE_STATEMENT_TIMEOUT_MS', '4000', 0),
+    databaseIdleTimeoutMs: ms('DATABASE_IDLE_TIMEOUT_MS', '30000', 1000),
+  };
 }
 
 type ConnectionTimeouts = Pick<

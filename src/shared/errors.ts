@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'expectation_failed',
   'headers_too_large',
   'not_ready',
+  'service_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

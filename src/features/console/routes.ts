@@ -23,7 +23,7 @@ export const SIGN_IN_FAILURES_MAX = 10;
 export const SIGN_IN_FAILURES_WINDOW_SECONDS = 60;
 
 const LINK = { kind: 'apiKey', scope: 'console:link' } as const satisfies RouteAuth;
-const NONE = { kind: 'none', correlationId: true } as const satisfies RouteAuth;
+const NONE = { kind: 'none', correlationId: true, database: true } as const satisfies RouteAuth;
 const USER = { kind: 'user' } as const satisfies RouteAuth;
 
 export interface ConsoleRoutesDeps {

@@ -22,6 +22,11 @@ export interface MetricsDeps {
    * the counter is left out when the instance runs no dispatcher.
    */
   readonly webhookAttempts?: () => Readonly<Record<string, number>>;
+  /**
+   * The database failures this instance met since it started, by kind (`connect`, `connection_lost`, `timeout`,
+   * `server_shutdown`); the counter is left out when absent.
+   */
+  readonly databaseErrors?: () => Readonly<Record<string, number>>;
   /** Called when a gauge cannot be read at scrape time (the scrape still answers, without that gauge's value). */
   readonly onCollectError?: (metric: string, error: unknown) => void;
 }
@@ -125,20 +130,38 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     );
   }
 
-  const attempts = deps.webhookAttempts;
-  if (attempts) {
+  /** A counter kept elsewhere (by the instance's dispatcher or store), read at scrape time. */
+  const countedElsewhere = (name: string, help: string, label: string, read: () => Readonly<Record<string, number>>) =>
     new Counter({
-      name: 'workspace_gateway_webhook_attempts_total',
-      help:
-        'Webhook delivery attempts made by this instance, by result: delivered, retrying (failed, to be tried ' +
-        'again) and failed (failed, no more tries).',
-      labelNames: ['result'] as const,
+      name,
+      help,
+      labelNames: [label],
       registers: [registry],
       collect() {
         this.reset();
-        for (const [result, count] of Object.entries(attempts())) this.inc({ result }, count);
+        for (const [value, count] of Object.entries(read())) this.inc({ [label]: value }, count);
       },
     });
+
+  if (deps.databaseErrors) {
+    countedElsewhere(
+      'workspace_gateway_database_errors_total',
+      'Failures meeting the database since this instance started, by kind: connect (no connection could be ' +
+        'opened), connection_lost (an open connection broke), timeout (a statement, lock wait or idle ' +
+        'transaction ran out of time), server_shutdown (the server was going down or starting).',
+      'kind',
+      deps.databaseErrors,
+    );
+  }
+
+  if (deps.webhookAttempts) {
+    countedElsewhere(
+      'workspace_gateway_webhook_attempts_total',
+      'Webhook delivery attempts made by this instance, by result: delivered, retrying (failed, to be tried ' +
+        'again) and failed (failed, no more tries).',
+      'result',
+      deps.webhookAttempts,
+    );
   }
 
   return {
