@@ -9,7 +9,8 @@ import { AppError } from '../shared/errors.ts';
 export interface RateLimiter {
   /**
    * Counts the request against its authenticated actor (`request.actor`); throws 429 `rate_limited` over the
-   * limit. A request the counters cannot count (Redis unreachable) goes through, with a warning.
+   * limit. While the shared counters cannot be reached (Redis down or silent), each instance counts in its own
+   * memory instead: the limit holds per instance (it fails open across instances, never for one), with a warning.
    */
   check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
@@ -26,6 +27,14 @@ const REDIS_NAMESPACE = 'wsg:rl:';
 /** Counters kept in memory (least recently used go first): one per actor and window. */
 const MEMORY_COUNTERS = 100_000;
 const REDIS_CONNECT_WAIT_MS = 2000;
+/**
+ * How long a count waits for Redis before the request is counted in memory instead: a silent Redis (a failover, a
+ * partition) must not hold requests. A count that timed out also drops the connection, so that the next ones fail
+ * at once while ioredis connects again, instead of each waiting for this.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 250;
+/** TCP keepalive on the Redis connection, so that a dead idle connection is found. */
+const REDIS_KEEPALIVE_MS = 10_000;
 
 function principal(actor: Actor | null): string {
   if (!actor) throw new Error('rate limit checked before authentication');
@@ -49,8 +58,15 @@ export async function connectCounterStore(
 /** Connects, waiting for at most REDIS_CONNECT_WAIT_MS: ioredis goes on reconnecting in the background. */
 async function connectRedis(url: string): Promise<Redis> {
   // No offline queue: while Redis is unreachable a count fails at once and the request goes through uncounted.
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-  // ioredis emits an error on every failed reconnection; the requests left uncounted are logged instead.
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: REDIS_CONNECT_WAIT_MS,
+    keepAlive: REDIS_KEEPALIVE_MS,
+  });
+  // ioredis emits an error on every failed reconnection; the requests counted in memory are logged instead.
   redis.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
@@ -59,6 +75,46 @@ async function connectRedis(url: string): Promise<Redis> {
   await Promise.race([redis.connect().catch(() => undefined), timeout]);
   clearTimeout(timer);
   return redis;
+}
+
+/**
+ * A Redis connection that went silent (a failover, a partition) is never closed by Redis: its commands time out,
+ * or, once ioredis connects again to an address that accepts but does not answer, it never becomes ready. Either
+ * way the connection is dropped and made again (at most once per connection wait), until Redis answers.
+ */
+class SilentRedis {
+  private lastAt = 0;
+
+  afterFailure(redis: Redis, error: unknown): void {
+    const timedOut = error instanceof Error && error.message === 'Command timed out';
+    const now = Date.now();
+    if (!timedOut && (redis.status === 'ready' || now - this.lastAt < REDIS_CONNECT_WAIT_MS)) return;
+    if (timedOut && now - this.lastAt < REDIS_COMMAND_TIMEOUT_MS) return;
+    this.lastAt = now;
+    redis.disconnect(true);
+  }
+}
+
+/**
+ * Counts of the current window kept by this instance, for the requests the shared counters could not count: a
+ * fixed window like theirs, forgotten when the window changes.
+ */
+class CountsInMemory {
+  private window = 0;
+  private readonly counts = new Map<string, number>();
+
+  count(key: string, windowStart: number, limit: number): { remaining: number; isExceeded: boolean } {
+    if (windowStart !== this.window) {
+      this.window = windowStart;
+      this.counts.clear();
+    }
+    // Beyond the cap, a new principal of this window goes uncounted rather than letting memory grow.
+    const current = this.counts.get(key) ?? 0;
+    if (current === 0 && this.counts.size >= MEMORY_COUNTERS) return { remaining: limit, isExceeded: false };
+    const hits = current + 1;
+    this.counts.set(key, hits);
+    return { remaining: Math.max(0, limit - hits), isExceeded: hits > limit };
+  }
 }
 
 /**
@@ -89,21 +145,25 @@ export async function registerRateLimit(
     ...(redis ? { redis, nameSpace: REDIS_NAMESPACE } : {}),
   });
   const count = app.createRateLimit();
+  const alone = new CountsInMemory();
+  const reconnect = new SilentRedis();
 
   return {
     async check(request, reply) {
       // Checked here too: a request without an actor is a programming error, not a store error to let through.
       principal(request.actor);
-      let counted: Awaited<ReturnType<typeof count>>;
-      try {
-        counted = await count(request);
-      } catch (err) {
-        // A broken counter store must not take the API down: let the request through.
-        request.log.warn({ err }, 'rate limit store unavailable; request not counted');
-        return;
-      }
-      if (counted.isAllowed) return; // only with an allow list, and there is none
       const now = clock.now();
+      let counted: { readonly remaining: number; readonly isExceeded: boolean };
+      try {
+        const shared = await count(request);
+        if (shared.isAllowed) return; // only with an allow list, and there is none
+        counted = shared;
+      } catch (err) {
+        // A broken counter store must not take the API down, nor leave it unlimited: this instance counts alone.
+        if (redis) reconnect.afterFailure(redis, err);
+        request.log.warn({ err }, 'rate limit store unavailable; counted by this instance alone');
+        counted = alone.count(`${principal(request.actor)}:${windowStart(now)}`, windowStart(now), limit);
+      }
       const resetSeconds = Math.max(1, Math.ceil((windowStart(now) + windowMs - now) / 1000));
       // IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): one policy named "default".
       reply.header('ratelimit-policy', `"default";q=${limit};w=${windowSeconds}`);

@@ -7,7 +7,9 @@ import { ManualClock } from '../../src/shared/clock.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/app.ts';
 import { checkedInject } from '../helpers/contract.ts';
 import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
-import { REDIS_URL, redisAvailable, startRedisProxy } from '../helpers/redis.ts';
+import { startFaultProxy, throughProxy } from '../helpers/fault-proxy.ts';
+import { REDIS_URL, redisAvailable } from '../helpers/redis.ts';
+import { eventually } from '../features/webhooks/receiver.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 
 const PINO_WARN = 40;
@@ -111,15 +113,17 @@ describe('rate limit configuration', () => {
     }
   });
 
-  it('an unreachable Redis lets requests through rather than failing them', async () => {
+  it('an unreachable Redis neither fails requests nor lifts the limit: the instance counts alone', async () => {
     const fixture = buildFixture();
     const ctx = await createTestContext('sqlite', { env: { ...LIMIT_ENV, REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
       await seed(ctx, fixture);
+      const statuses: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const res = await ctx.inject({ method: 'GET', url: '/v1/integration', headers: bearer(fixture.keys.test.secret) });
-        expect(res.statusCode).toBe(200);
+        statuses.push(res.statusCode);
       }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
     } finally {
       await ctx.close();
     }
@@ -165,11 +169,12 @@ describe.each(STORE_KINDS)('rate limiting shared through Redis (%s)', (kind) => 
     }
   });
 
-  const goesAway = 'a Redis that goes away lets requests through uncounted: a warning each, nothing at error level';
-  it.runIf(redisAvailable)(goesAway, async () => {
+  /** An app counting in Redis through a proxy the test controls, its log lines kept. */
+  async function appThroughProxy() {
     const fixture = buildFixture();
     const ctx = await createTestContext(kind);
-    const proxy = await startRedisProxy();
+    const target = new URL(REDIS_URL);
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const logs: { level: number; msg: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -178,32 +183,79 @@ describe.each(STORE_KINDS)('rate limiting shared through Redis (%s)', (kind) => 
       },
     });
     const app = await buildApp({
-      config: testConfig({ ...LIMIT_ENV, REDIS_URL: proxy.url }),
+      config: testConfig({ ...LIMIT_ENV, REDIS_URL: throughProxy(REDIS_URL, proxy) }),
       store: ctx.store,
       clock: new ManualClock(now),
       loggerInstance: pino({ level: 'info' }, sink),
     });
+    await seed(ctx, fixture);
+    const inject = await checkedInject(app);
+    const close = async () => {
+      await app.close();
+      await proxy.close();
+      await ctx.close();
+    };
+    return { fixture, proxy, logs, inject, close };
+  }
+
+  /** Five requests after one counted in Redis: this instance counts them alone (its own window of 3). */
+  async function countedAlone({ fixture, logs, inject }: Awaited<ReturnType<typeof appThroughProxy>>) {
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const started = Date.now();
+      const res = await inject(integration(fixture.keys.test.secret));
+      // Never held by the counters: a count that gets no answer gives up within a quarter of a second.
+      expect(Date.now() - started).toBeLessThan(1_000);
+      answers.push(`${res.statusCode} ${String(res.headers.ratelimit)}`);
+    }
+    expect(answers).toEqual([
+      '200 "default";r=2;t=50',
+      '200 "default";r=1;t=50',
+      '200 "default";r=0;t=50',
+      '429 "default";r=0;t=50',
+      '429 "default";r=0;t=50',
+    ]);
+    const warnings = logs.filter((line) => line.msg === 'rate limit store unavailable; counted by this instance alone');
+    expect(warnings).toHaveLength(5);
+    expect(warnings.every((line) => line.level === PINO_WARN)).toBe(true);
+    expect(logs.filter((line) => line.level >= PINO_ERROR)).toEqual([]);
+  }
+
+  const goesAway = 'a Redis whose connections are reset: each instance limits alone, a warning each, nothing at error level';
+  it.runIf(redisAvailable)(goesAway, async () => {
+    const world = await appThroughProxy();
     try {
-      await seed(ctx, fixture);
-      const inject = await checkedInject(app);
-      const counted = await inject(integration(fixture.keys.test.secret));
+      const counted = await world.inject(integration(world.fixture.keys.test.secret));
       expect(counted.statusCode).toBe(200);
       expect(counted.headers.ratelimit).toBe('"default";r=2;t=50');
-
-      await proxy.cut();
-      for (let i = 0; i < 5; i += 1) {
-        const res = await inject(integration(fixture.keys.test.secret));
-        expect(res.statusCode).toBe(200);
-        expect(res.headers.ratelimit).toBeUndefined();
-      }
-      const warnings = logs.filter((line) => line.msg === 'rate limit store unavailable; request not counted');
-      expect(warnings).toHaveLength(5);
-      expect(warnings.every((line) => line.level === PINO_WARN)).toBe(true);
-      expect(logs.filter((line) => line.level >= PINO_ERROR)).toEqual([]);
+      world.proxy.reset();
+      await countedAlone(world);
     } finally {
-      await app.close();
-      await proxy.cut();
-      await ctx.close();
+      await world.close();
     }
   });
+
+  const silent = 'a Redis that goes silent (a failover) holds no request: each instance limits alone, then shares again';
+  it.runIf(redisAvailable)(silent, async () => {
+    const world = await appThroughProxy();
+    try {
+      expect((await world.inject(integration(world.fixture.keys.test.secret))).statusCode).toBe(200);
+      world.proxy.failover();
+      await countedAlone(world);
+      // Back: once ioredis has connected again, a key not counted yet is counted in Redis, not in memory.
+      world.proxy.restore();
+      const redis = new Redis(REDIS_URL);
+      try {
+        const counter = `wsg:rl:key:${world.fixture.keys.live.id}:${Date.parse('2026-03-11T12:00:00Z')}`;
+        await eventually(async () => {
+          await world.inject(integration(world.fixture.keys.live.secret));
+          return (await redis.get(counter)) !== null;
+        }, 'the shared counters in use again');
+      } finally {
+        redis.disconnect();
+      }
+    } finally {
+      await world.close();
+    }
+  }, 30_000);
 });

@@ -77,16 +77,10 @@ async function spawnOnce(
   { name, databaseUrl, env = {}, spareFileDescriptors }: GatewayOptions,
   port: number,
 ): Promise<Gateway> {
-  const childEnv: Record<string, string | undefined> = {
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_MAX: '0',
-    JWT_SECRET: TEST_JWT_SECRET,
-    GATEWAY_ENV: 'test',
-    ...env,
-  };
+  const childEnv: Record<string, string | undefined> = { ...process.env };
   delete childEnv.REDIS_URL;
   delete childEnv.DATABASE_URL;
+  Object.assign(childEnv, { LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '0', JWT_SECRET: TEST_JWT_SECRET, GATEWAY_ENV: 'test' }, env);
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--database-url', databaseUrl],
