@@ -131,6 +131,20 @@ describe.each(STORE_KINDS)('the served OpenAPI document (%s)', (kind) => {
     }
   });
 
+  /** Operations that never touch the database: liveness, the build, the document itself, the console's files. */
+  const WITHOUT_DATABASE = ['getHealth', 'getVersion', 'getOpenApiDocument', 'getMetrics', 'getReadiness'];
+
+  it('documents 503 service_unavailable with a required Retry-After on every operation that needs the database', () => {
+    const needing = ops.filter(([method, , op]) => method !== 'head' && !WITHOUT_DATABASE.includes(op.operationId));
+    expect(needing.length).toBeGreaterThan(20);
+    for (const [method, path, op] of needing) {
+      const response = op.responses['503'];
+      expect(response, `${method} ${path}`).toBeDefined();
+      expect(JSON.stringify(response)).toContain('service_unavailable');
+      expect(response?.headers?.['retry-after'], `${method} ${path}`).toMatchObject({ required: true });
+    }
+  });
+
   it('documents X-Correlation-Id with its pattern on every /v1 operation', () => {
     const v1 = ops.filter(([, path]) => path.startsWith('/v1/'));
     expect(v1.length).toBeGreaterThanOrEqual(14);
