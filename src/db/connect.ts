@@ -193,13 +193,23 @@ function sessionTimeouts(statementTimeoutMs: number): string {
 function openPostgres(url: string, options: StoreOptions): Store {
   const timeouts = options.timeouts ?? {};
   const statementTimeoutMs = timeouts.statementMs ?? 0;
+  const connectMs = timeouts.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  // Opening a connection is bounded by connectMs; waiting for one of a busy pool (which pg's pool bounds with the
+  // same setting) a little longer: as long as a statement that hangs plus a connection opened after it, so a burst
+  // of requests queues rather than being refused, and a request still gets its answer within 10 s.
+  const connectingClient = class extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectMs });
+    }
+  };
   const pool = new pg.Pool({
+    Client: connectingClient,
     connectionString: url,
     max: options.poolSize ?? 10,
     types: pgTypes(),
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
-    connectionTimeoutMillis: timeouts.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectMs + statementTimeoutMs,
     idleTimeoutMillis: timeouts.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     // A connection that stopped answering (a failover's) is given up a little after the server would have
     // cancelled a statement that merely ran long (statement_timeout), so the server's answer comes first.
