@@ -13,7 +13,7 @@ import { validationError } from '../../../shared/errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import type { HeartbeatBatchBody, HeartbeatBatchItem, ItemErrorCode, ServerStopBody } from './batch-schemas.ts';
 import { stopShift, timeOutShift } from './lifecycle.ts';
-import { refusalError, refusalFor, type ShiftRefusal } from './refusals.ts';
+import { refusalError } from './refusals.ts';
 import {
   findActiveShiftsOfServer,
   findOwnedShifts,
@@ -23,7 +23,7 @@ import {
   type Heartbeat,
   type ShiftRow,
 } from './repository.ts';
-import { clientInstant, isStale, staleBefore } from './rules.ts';
+import { clientInstant, isStale, refusalFor, staleBefore, type ShiftRefusal } from './rules.ts';
 import { ownerOf } from './service.ts';
 import type { StoppedShift } from './schemas.ts';
 import { heartbeatView, stoppedView } from './views.ts';

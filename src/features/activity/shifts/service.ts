@@ -12,7 +12,7 @@ import type { StoredResult } from '../../../idempotency/records.ts';
 import type { KeyCredential } from '../../../keys/api-key.ts';
 import { findStaffByGameUser } from '../../staff/profiles.ts';
 import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
-import { refusalError, refusalFor, shiftNotActive, shiftNotFound, type ShiftWrite } from './refusals.ts';
+import { refusalError, shiftNotActive, shiftNotFound } from './refusals.ts';
 import {
   findActiveShift,
   findOwnedShift,
@@ -31,7 +31,7 @@ import {
   type KnownHeartbeatWrite,
 } from './known-heartbeat.ts';
 import { SHIFT_STATUS } from './status.ts';
-import { assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
+import { assertRecentStart, clientInstant, isStale, refusalFor, staleBefore, type ShiftWrite } from './rules.ts';
 import type {
   ActiveShiftPage,
   ActiveShiftsQuery,
