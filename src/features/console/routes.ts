@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import type { FailureLimiter } from '../../http/failure-limit.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, userActor, type RouteAuth } from '../../http/route-auth.ts';
+import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
 import { unauthenticated } from '../../shared/errors.ts';
-import { chatContext } from '../staff/routes.ts';
 import {
   ConsoleMeHeadersSchema,
   ConsoleMeResponseSchema,

@@ -4,12 +4,10 @@
  * background job (src/runtime/jobs.ts) and the `prune` command run the same deletion.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Clock } from '../../shared/clock.ts';
+import { DAY_MS, type Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import * as repository from './repository.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:

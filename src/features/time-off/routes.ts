@@ -3,8 +3,7 @@ import { optionalBody, requireJsonContentType } from '../../http/validation.ts';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, userActor, type RouteAuth } from '../../http/route-auth.ts';
-import { chatContext } from '../staff/routes.ts';
+import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
 import type { NoticeDecisionService } from './manager-service.ts';
 import {
   ApproveResponseSchema,

@@ -27,6 +27,7 @@ import { clientInstant, isStale, refusalFor, staleBefore, type ShiftRefusal } fr
 import { ownerOf } from './service.ts';
 import type { StoppedShift } from './schemas.ts';
 import { heartbeatView, stoppedView } from './views.ts';
+import { compareText } from '../../../shared/text.ts';
 
 type Trx = Transaction<Database>;
 
@@ -145,7 +146,7 @@ export function createShiftBatchService({ clock, config }: ShiftBatchDeps) {
       const row = await stopShift(trx, shift.id, { endedAt: end, reason, staleBefore: cutoff(now), owner }, now);
       if (row) stopped.push(row);
     }
-    stopped.sort((a, b) => a.started_at - b.started_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    stopped.sort((a, b) => a.started_at - b.started_at || compareText(a.id, b.id));
     return { shifts: stopped.map(stoppedView) };
   }
 

@@ -12,6 +12,7 @@ import { idempotencyKeyLock } from '../../../idempotency/records.ts';
 import { credentialHolds, type CredentialTerms, type KeyCredential } from '../../../keys/api-key.ts';
 import type { Heartbeat } from './repository.ts';
 import { heartbeatAccepted } from './rules.ts';
+import { compareText } from '../../../shared/text.ts';
 
 /** A heartbeat whose answer is known before it runs (see recordKnownHeartbeat): its shift and its API key's credential. */
 export interface KnownHeartbeat extends Heartbeat {
@@ -209,7 +210,7 @@ function knownHeartbeatRow({ known, result }: KnownHeartbeatWrite): KnownHeartbe
  * like one that meets a committed result.
  */
 function byShift(a: KnownHeartbeatWrite, b: KnownHeartbeatWrite): number {
-  return a.known.id < b.known.id ? -1 : a.known.id > b.known.id ? 1 : 0;
+  return compareText(a.known.id, b.known.id);
 }
 
 /** A column of the rows of many known heartbeats, as a term. */

@@ -7,9 +7,10 @@ import type { SqlTerm } from '../../../db/types.ts';
 import { validationError } from '../../../shared/errors.ts';
 import { parseIsoDateTime } from '../periods/periods.ts';
 import { isActive } from './status.ts';
+import { DAY_MS } from '../../../shared/clock.ts';
 
 /** A start time may lie at most this far in the past. */
-const MAX_START_AGE_MS = 24 * 60 * 60 * 1000;
+const MAX_START_AGE_MS = DAY_MS;
 /** A game-server time may lie at most this far ahead of the server clock. */
 const MAX_AHEAD_MS = 60 * 1000;
 /** The sweep runs at most this far apart, and at least this often relative to the timeout. */
