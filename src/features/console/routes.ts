@@ -60,8 +60,6 @@ export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps)
             ...errorResponses({
               403: ['guild_mismatch', 'chat_not_connected'],
               404: ['not_found'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
             }),
           },
         },
@@ -94,8 +92,6 @@ export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps)
             ...errorResponses({
               400: ['validation_failed', 'invalid_json'],
               401: ['unauthenticated'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
               429: ['rate_limited'],
             }),
           },
