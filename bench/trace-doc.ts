@@ -80,7 +80,7 @@ of 3). Every write but the known heartbeat is one transaction: \`begin\`, the id
 savepoint, the operation, the stored result, \`commit\`. A review or an approval is two: the dashboard user's
 memberships are read first.
 The known heartbeat is one statement when it goes alone; heartbeats that arrive together share one (up to 64
-in a statement, \`db/statement-group.ts\`), so under load a heartbeat sends a fraction of a statement.
+in a statement, \`db/group-commit.ts\` \`StatementGroup\`), so under load a heartbeat sends a fraction of a statement.
 
 | request | before: statements | transactions | after: statements | transactions |
 |---|---:|---:|---:|---:|

@@ -47,10 +47,9 @@ export interface ServiceHandlers {
  * The thread's heap. The sender holds its connections and the deliveries on the wire (at most the dispatcher's
  * concurrency, each a body of up to a few hundred kilobytes), the checkpointer one connection and a few small
  * messages, so the old generation stays small; the cap leaves room for a full set of large bodies. The young
- * generation is where each request's and answer's garbage goes. At 12 MB (4 MB semi-spaces) a backlog of 30,000
- * deliveries took 282 scavenges and 250 ms of pauses, against 169 scavenges and 150 ms at 24 MB: about 3 µs more
- * per delivery of about 200, for a peak resident memory about 9 MB lower while deliveries flow
- * (docs/BENCHMARKS.md, "Measurements behind the design"). At 2 MB it took 990 scavenges and a fifth more of the thread's CPU.
+ * generation is where each request's and answer's garbage goes: it is sized for a lower peak of resident memory
+ * while deliveries flow, at the cost of a little more collection per delivery, and not so small that collection
+ * takes a real share of the thread's CPU (the figures: docs/BENCHMARKS.md, "Measurements behind the design").
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 12 };
 
@@ -65,8 +64,8 @@ interface Entry {
 
 /**
  * One worker thread for the work a serving process keeps off the event loop that serves the API: the SQLite
- * checkpoints and the webhook sends. A thread costs about 20 MB of resident memory before it does anything (its
- * V8 heap, Node's own modules), so the services share one rather than each having its own. Each service talks to
+ * checkpoints and the webhook sends. A thread costs resident memory before it does anything (its V8 heap, Node's
+ * own modules), so the services share one rather than each having its own (docs/BENCHMARKS.md, "Memory"). Each service talks to
  * its part of the thread over a channel of its own (`MessageChannel`), as if the thread were its alone; only its
  * owner closes it (a service asked to stop answers, then its owner closes).
  *

@@ -133,9 +133,7 @@ export function sqliteFilename(url: string): string {
 /**
  * SQLite's page cache for the store's connection, in KiB. better-sqlite3 builds SQLite with 16 MB, which a large
  * database fills, all of it resident. With 4 MB the pages it no longer keeps come back from the operating system's
- * file cache: counted with the benchmark's full dataset, a summary read 17.6 pages from it instead of 10.3, a
- * start-and-stop cycle 12.4 instead of 10, a heartbeat and a leaderboard page under one more; each is a `pread`
- * of a page already in memory, a few microseconds.
+ * file cache, a few more `pread`s of pages already in memory per request (docs/BENCHMARKS.md, "Memory").
  */
 const PAGE_CACHE_KIB = 4_000;
 

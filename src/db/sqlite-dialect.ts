@@ -23,8 +23,8 @@ import type { SqliteHandle } from './sqlite-driver.ts';
  * SQLite's query compiler, writing every value as `+?` (the no-op unary plus) instead of a bare `?`. When SQLite's
  * planner compares a bare parameter with a constant while planning (it does for a join, for a partial index, for
  * an ORDER BY ... LIMIT), it marks the statement to be compiled again whenever that parameter is bound anew, so a
- * statement the store keeps prepared (cachingSqliteDatabase) was parsed and planned on every run (a heartbeat at
- * 700 a second spent 12% of the gateway's CPU there). `+?` is an expression, not a parameter, to that check, and
+ * statement the store keeps prepared (cachingSqliteDatabase) was parsed and planned on every run, a real share of
+ * a heartbeat's cost (docs/BENCHMARKS.md, "Smaller choices"). `+?` is an expression, not a parameter, to that check, and
  * plans the same (test/db/prepared-statements.test.ts compares every snapshotted statement's plan with its bare
  * twin).
  */

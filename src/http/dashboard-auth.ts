@@ -13,8 +13,9 @@ const ASYMMETRIC_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', '
 
 /**
  * A token's signature and claims are checked once a minute at most, then answered from memory until its expiry:
- * a console user sends the same token with every click, and checking an HS256 signature cost about 40 µs of CPU
- * a request (the key imported and the MAC computed by Web Crypto, off the event loop and back). Nothing about a
+ * a console user sends the same token with every click, and checking its signature on each was a measurable share
+ * of a dashboard request's cost (the key imported and the MAC computed by Web Crypto, off the event loop and back;
+ * docs/BENCHMARKS.md, "Measurements behind the design"). Nothing about a
  * verified token changes but the time: the gateway's key and the configured issuer, audience and secret are fixed
  * while it serves, and an identity provider's keys are themselves cached for minutes by the key set. The members'
  * permissions are not cached: they are read for every request.

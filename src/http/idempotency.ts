@@ -52,11 +52,10 @@ function idempotencyScope(actor: Actor): string {
  */
 export function idempotentCall(request: FastifyRequest): IdempotentCall {
   if (!request.actor) throw unauthenticated();
-  const rawKey = request.headers['idempotency-key'];
   const credential = cachedKeyCredential(request);
   return {
     scope: idempotencyScope(request.actor),
-    key: Array.isArray(rawKey) ? rawKey.join(', ') : rawKey,
+    key: headerValue(request, 'idempotency-key'),
     method: request.method,
     path: requestPath(request.url),
     body: request.body,

@@ -163,12 +163,36 @@ function defaultErrors(auth: RouteAuth | undefined, schema: FastifySchema): Erro
   };
 }
 
+/**
+ * The errors of the write pipeline, the same for every route that reaches it, added after the route's own: a
+ * route with a body answers 413 for one over the limit and 415 for one that is not JSON; a route that takes an
+ * Idempotency-Key answers 409 while the first request with the key is in flight and 422 when the key was used with
+ * another request.
+ */
+function pipelineErrors(schema: FastifySchema): ErrorCodesByStatus {
+  return {
+    ...(schema.body !== undefined ? { 413: ['payload_too_large'], 415: ['unsupported_media_type'] } : {}),
+    ...(takesIdempotencyKey(schema) ? { 409: ['idempotency_request_in_progress'], 422: ['idempotency_key_reused'] } : {}),
+  };
+}
+
+/** Adds error responses to `responses`: a status already there gets the union of the codes. */
+function mergeInto(responses: Record<string | number, unknown>, added: Record<string | number, unknown>): void {
+  for (const [status, response] of Object.entries(added)) {
+    const present = responses[status];
+    responses[status] =
+      isErrorResponse(present) && isErrorResponse(response)
+        ? mergeErrorResponses(present, response, Number(status))
+        : response;
+  }
+}
+
 /** Error codes by status of each documented operation (by operationId), for the document's examples. */
 export type ErrorCodesByOperation = Map<string, Record<string, readonly ErrorCode[]>>;
 
 /**
- * Completes each route's OpenAPI entry from its declared auth: security and the statuses every such route has;
- * records the error codes of each status in `codes`.
+ * Completes each route's OpenAPI entry from its declared auth, body and headers: security, the statuses every such
+ * route has and the write pipeline's (pipelineErrors); records the error codes of each status in `codes`.
  */
 export function documentRoute(route: RouteOptions, codes?: ErrorCodesByOperation): void {
   const config = (route.config ?? {}) as { auth?: RouteAuth };
@@ -183,13 +207,8 @@ export function documentRoute(route: RouteOptions, codes?: ErrorCodesByOperation
   else if (auth?.kind === 'user') schema.security = [{ dashboardToken: [] }];
   else schema.security = [];
   const responses: Record<string | number, unknown> = { ...errorResponses(defaultErrors(auth, schema)) };
-  for (const [status, response] of Object.entries(schema.response ?? {})) {
-    const present = responses[status];
-    responses[status] =
-      isErrorResponse(present) && isErrorResponse(response)
-        ? mergeErrorResponses(present, response, Number(status))
-        : response;
-  }
+  mergeInto(responses, schema.response ?? {});
+  mergeInto(responses, errorResponses(pipelineErrors(schema)));
   const authenticated = auth !== undefined && auth.kind !== 'none';
   const headers = {
     ...RESPONSE_HEADERS,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, ApiKeyActor, Feature, Scope, UserActor } from '../shared/actor.ts';
+import type { Actor, ApiKeyActor, ChatContext, Feature, Scope, UserActor } from '../shared/actor.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
 import { credentialHolds, PreconditionFailed, type KeyCredential, type Precondition } from '../keys/api-key.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -89,6 +89,7 @@ function bearerToken(header: string | string[] | undefined): string {
   return token;
 }
 
+/** A header's value as one string: a header sent more than once is its values joined, as HTTP reads them. */
 function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
@@ -180,8 +181,20 @@ export function userActor(request: FastifyRequest): UserActor {
   return actor;
 }
 
+/** A request header's value as one string (see singleHeader); undefined when it was not sent. */
 export function headerValue(request: FastifyRequest, name: string): string | undefined {
   return singleHeader(request.headers[name]);
+}
+
+/**
+ * The acting chat user's headers, as every operation of the acting chat user reads them (after its schema, which
+ * spreads the chat headers' schema, required both).
+ */
+export function chatContext(request: FastifyRequest): ChatContext {
+  return {
+    guildId: headerValue(request, 'x-chat-guild-id') ?? '',
+    actingChatUserId: headerValue(request, 'x-acting-chat-user-id') ?? '',
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

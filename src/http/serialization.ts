@@ -7,10 +7,10 @@ type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 /**
  * Response serializers, compiled once per schema rather than once per route and status. The framework compiles a
  * serializer for every response schema of every route, its HEAD twin included, and keeps each one's generated
- * source: 303 serializers, 257 of them for the error body, which every error status of every route declares with
- * the same `$ref` (only the description and the codes it documents differ). One serializer now writes every error
- * body, and a route's HEAD twin reuses its GET's: 29 compiled in all, and an idle server's live heap is 38 MB
- * instead of 47 (docs/BENCHMARKS.md, "Measurements behind the design"). The output is the same: each serializer is compiled from the
+ * source, most of them for the error body, which every error status of every route declares with the same `$ref`
+ * (only the description and the codes it documents differ). One serializer writes every error body, and a route's
+ * HEAD twin reuses its GET's: a tenth as many compiled, and a smaller idle heap (docs/BENCHMARKS.md, "Memory").
+ * The output is the same: each serializer is compiled from the
  * same schema by the framework's own compiler. Keyed by the schema object, not its content: two routes share a
  * serializer only where they declare the same object.
  */

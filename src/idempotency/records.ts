@@ -4,7 +4,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import type { Clock } from '../shared/clock.ts';
+import { DAY_MS, type Clock } from '../shared/clock.ts';
 import { dialectOf } from '../db/dialect.ts';
 import { CompiledOnce, type NamedTerm } from '../db/compiled.ts';
 import {
@@ -38,7 +38,7 @@ export interface StoredResult {
 }
 
 /** Results are replayable for this long. */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_RETENTION_MS = DAY_MS;
 
 /** 422: the key was used with another request (another method, path or body). */
 export const reusedKey = () =>

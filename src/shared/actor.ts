@@ -61,3 +61,12 @@ export function parseFlags(json: string): Record<string, boolean> {
   }
   return flags;
 }
+
+/**
+ * The chat user a bot acts for, as its headers name them (`X-Chat-Guild-Id`, `X-Acting-Chat-User-Id`): the
+ * services check both against the API key's workspace.
+ */
+export interface ChatContext {
+  readonly guildId: string;
+  readonly actingChatUserId: string;
+}

@@ -56,9 +56,10 @@ export function toIsoOrNull(epochMs: number | null): string | null {
   return epochMs === null ? null : toIso(epochMs);
 }
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
+/** Lengths of elapsed time, in milliseconds (a day here is 24 hours, not a calendar day of a time zone). */
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
 
 /** Epoch ms of a wall-clock date-time read as UTC; correct for years 0–99 too (Date.UTC maps those to 19xx). */
 export function utcFromFields(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {

@@ -5,7 +5,7 @@ import { v7 as uuidV7 } from 'uuid';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 // Cryptographic random bytes are drawn in blocks and each byte is used once: one system call per few hundred
-// ids instead of one per id (on small virtual machines that call costs more than building the id).
+// ids instead of one per id, so building an id almost never waits on the kernel.
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
 

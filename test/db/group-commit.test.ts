@@ -1,7 +1,7 @@
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/db/connect.ts';
-import { GATHER_BELOW, GroupCommit } from '../../src/db/group-commit.ts';
+import { GroupCommit, WAIT_FOR_COMPANY } from '../../src/db/group-commit.ts';
 import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { cachingSqliteDatabase } from '../../src/db/sqlite-dialect.ts';
 import type { Database } from '../../src/db/types.ts';
@@ -138,7 +138,7 @@ describe('SQLite group commit', () => {
     it('stops waiting once the writers have been alone for a while', async () => {
       const gathering = new GroupCommit(db, { budgetMs: 60_000, gatherMs: 10_000, concurrentForMs: 30 });
       // Concurrent writers, enough of them for their batch to start without waiting.
-      await Promise.all(Array.from({ length: GATHER_BELOW }, (_, i) => gathering.write(insertMember(`was-${i}`))));
+      await Promise.all(Array.from({ length: WAIT_FOR_COMPANY.gatherBelow }, (_, i) => gathering.write(insertMember(`was-${i}`))));
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(await answeredWithoutWaiting(gathering, 'alone-again')).toBe(true);
     });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateToLatest, migratorFor } from '../../src/db/migrate.ts';
 import { randomBase62 } from '../../src/shared/ids.ts';
 import { POSTGRES_URL } from '../helpers/postgres.ts';
+import { readStoredSchema } from '../helpers/schema.ts';
 import { createTestDatabase, STORE_KINDS } from '../helpers/stores.ts';
 
 describe.each(STORE_KINDS)('migrations (%s)', (kind) => {
@@ -11,7 +12,11 @@ describe.each(STORE_KINDS)('migrations (%s)', (kind) => {
     const store = database.open();
     try {
       expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index'] });
+      const migrated = await readStoredSchema(store);
+      expect(Object.keys(migrated.tables)).toContain('shifts');
+      expect(Object.keys(migrated.indexes).length).toBeGreaterThan(10);
       expect(await migrateToLatest(store)).toEqual({ applied: [] });
+      expect(await readStoredSchema(store)).toEqual(migrated);
       const count = await store.db.selectFrom('shifts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(0);
     } finally {

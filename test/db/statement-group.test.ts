@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementGroup } from '../../src/db/statement-group.ts';
+import { StatementGroup } from '../../src/db/group-commit.ts';
 
 /** A statement the test finishes by hand: the items it carried, and how to answer them. */
 interface Sent {

@@ -117,6 +117,27 @@ describe.each(STORE_KINDS)('the served OpenAPI document (%s)', (kind) => {
     }
   });
 
+  it("documents the write pipeline's answers on every operation that reaches it: 413 and 415 with a body, 409 and 422 with an Idempotency-Key", () => {
+    const codes = (op: Operation, status: string) => (op.responses[status]?.['x-error-codes'] ?? []) as string[];
+    const withBody = ops.filter(([, , op]) => op.requestBody !== undefined);
+    const withKey = ops.filter(([, , op]) => param(op, 'idempotency-key') !== undefined);
+    expect(withBody).toHaveLength(16);
+    expect(withKey).toHaveLength(14);
+    for (const [method, path, op] of withBody) {
+      expect(codes(op, '413'), `${method} ${path}`).toContain('payload_too_large');
+      expect(codes(op, '415'), `${method} ${path}`).toContain('unsupported_media_type');
+    }
+    for (const [method, path, op] of withKey) {
+      expect(codes(op, '409'), `${method} ${path}`).toContain('idempotency_request_in_progress');
+      expect(codes(op, '422'), `${method} ${path}`).toContain('idempotency_key_reused');
+    }
+    // A route's own codes of a status come first, the pipeline's after them.
+    expect(codes(byId('recordShiftHeartbeat'), '409')).toEqual(['shift_not_active', 'server_mismatch', 'idempotency_request_in_progress']);
+    for (const [method, path, op] of ops.filter(([, , op]) => op.requestBody === undefined && param(op, 'idempotency-key') === undefined)) {
+      for (const status of ['413', '415', '422']) expect(op.responses[status], `${method} ${path} ${status}`).toBeUndefined();
+    }
+  });
+
   it('documents a body that may be left out as optional, and as an object: a JSON null body is not "no body"', () => {
     const optional = ['recordShiftHeartbeat', 'stopShift', 'stopServerShifts', 'acceptSubmission', 'rejectSubmission', 'markSubmissionUnderReview'];
     for (const id of optional) {

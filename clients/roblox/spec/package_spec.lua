@@ -44,7 +44,7 @@ describe("the package", function()
 		assert.matches("^%d+%.%d+%.%d+$", package.version)
 		assert.are.equal("server", package.realm)
 		assert.matches("^https://", package.registry)
-		assert.is_truthy(package.license)
+		assert.are.equal("Apache-2.0", package.license)
 		assert.are.same({ "spec", "e2e" }, package.exclude)
 	end)
 

@@ -43,15 +43,16 @@ function reviewInput<Body>(body: (sent: unknown) => Body) {
   });
 }
 
-/** Besides the 400/401/403/429/500 every authenticated route documents (see documentRoute). */
+/**
+ * Besides the 400/401/403/429/500 every authenticated route documents and the write pipeline's 409/413/415/422
+ * (see documentRoute).
+ */
 const errors = () =>
   errorResponses({
     403: ['permission_denied'],
     404: ['not_found'],
-    409: ['invalid_state_transition', 'idempotency_request_in_progress'],
-    413: ['payload_too_large'],
-    415: ['unsupported_media_type'],
-    422: ['submission_finalized', 'idempotency_key_reused'],
+    409: ['invalid_state_transition'],
+    422: ['submission_finalized'],
   });
 
 

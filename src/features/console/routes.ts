@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import type { FailureLimiter } from '../../http/failure-limit.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, userActor, type RouteAuth } from '../../http/route-auth.ts';
+import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
 import { unauthenticated } from '../../shared/errors.ts';
-import { chatContext } from '../staff/routes.ts';
 import {
   ConsoleMeHeadersSchema,
   ConsoleMeResponseSchema,
@@ -61,8 +60,6 @@ export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps)
             ...errorResponses({
               403: ['guild_mismatch', 'chat_not_connected'],
               404: ['not_found'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
             }),
           },
         },
@@ -95,8 +92,6 @@ export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps)
             ...errorResponses({
               400: ['validation_failed', 'invalid_json'],
               401: ['unauthenticated'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
               429: ['rate_limited'],
             }),
           },

@@ -21,8 +21,8 @@ const NONE: EventLoopDelays = { min: 0, max: 0, mean: 0, stddev: 0, p50: 0, p90:
 
 /**
  * The event loop's delay, sampled every SAMPLE_EVERY_MS while requests are being answered. Sampling wakes the
- * loop each time: an idle gateway sampling all the time spent about 10 ms of CPU a second on it (200 wakeups),
- * more than everything else it does while idle. So it stops IDLE_AFTER_MS after the last answer and starts again
+ * loop each time: an idle gateway sampling all the time spent more CPU on it than on everything else it does while
+ * idle (docs/BENCHMARKS.md, "Smaller choices"). So it stops IDLE_AFTER_MS after the last answer and starts again
  * with the next one; a stall of a gateway that answers nothing delays no one.
  */
 export class EventLoopDelayMonitor {

@@ -13,7 +13,7 @@ import type { Executor } from '../../db/types.ts';
  * or merge joins, so the batch walks the age index in order and probes each row's children or parent by index,
  * whatever the statistics say. They are stale while a prune runs: taken when every command still had its event
  * records, they priced the anti-join of a batch of commands at one row, and PostgreSQL hash-joined all commands
- * with all event records for every batch (bench/prune.ts: 350 to 850 ms a batch on a million rows).
+ * with all event records for every batch (docs/OPERATING.md, "Measured: pruning a million rows").
  */
 async function deleted(db: Executor, statement: RawBuilder<unknown>): Promise<number> {
   if (dialectOf(db) === 'sqlite') return Number((await statement.execute(db)).numAffectedRows ?? 0);

@@ -4,18 +4,16 @@
  * background job (src/runtime/jobs.ts) and the `prune` command run the same deletion.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Clock } from '../../shared/clock.ts';
+import { DAY_MS, type Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import * as repository from './repository.ts';
 
-const DAY_MS = 86_400_000;
-
 /**
  * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:
- * bench/prune.ts measured a SQLite batch of 500 at a median of 2 to 9 ms per table, about what 100 or 250 cost,
- * and 250 no better than 500 in the server; from 1000 rows the median nears 20 ms on a loaded machine
- * (docs/OPERATING.md, "Measured: pruning a million rows").
+ * 500 is the largest batch that costs about what a smaller one does (a statement's fixed cost dominates), keeping
+ * each stall short with half the statements of 250 (bench/prune.ts; the figures: docs/OPERATING.md, "Measured:
+ * pruning a million rows").
  */
 export const PRUNE_BATCH = 500;
 
@@ -63,8 +61,8 @@ export function retentionCutoff(now: number, retentionDays: number): number | nu
  * Deletes the records older than the retention window, table by table in PRUNED_TABLES' order, in batches of at
  * most `batch` rows, yielding to the event loop between batches. Each batch is a transaction of the store's writer
  * (`write`): on SQLite the background checkpointer can then hold it while the log starts over, where a batch
- * written beside the writer let the log grow until a commit checkpointed it on the event loop (about 100 ms,
- * bench/prune.ts). An interrupted prune leaves no partial batch, and the next one carries on. Safe when several
+ * written beside the writer let the log grow until a commit checkpointed it on the event loop (a stall; see
+ * docs/OPERATING.md). An interrupted prune leaves no partial batch, and the next one carries on. Safe when several
  * instances run it at once.
  */
 export async function pruneOldRecords(write: Store['write'], clock: Clock, options: PruneOptions): Promise<PruneResult> {

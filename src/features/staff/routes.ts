@@ -1,22 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor } from '../../http/route-auth.ts';
+import { apiKeyActor, chatContext } from '../../http/route-auth.ts';
 import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.ts';
-import type { ChatContext, StaffService } from './service.ts';
-
-/**
- * The acting chat user's headers, as every operation of the acting chat user reads them (after its schema, which
- * spreads ChatHeadersSchema, required both).
- */
-export function chatContext(request: FastifyRequest): ChatContext {
-  const headers = request.headers;
-  const value = (name: string) => {
-    const raw = headers[name];
-    return Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
-  };
-  return { guildId: value('x-chat-guild-id'), actingChatUserId: value('x-acting-chat-user-id') };
-}
+import type { StaffService } from './service.ts';
 
 export function staffRoutes(service: StaffService) {
   return async function register(app: FastifyInstance): Promise<void> {

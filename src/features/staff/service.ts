@@ -1,4 +1,4 @@
-import type { ApiKeyActor } from '../../shared/actor.ts';
+import type { ApiKeyActor, ChatContext } from '../../shared/actor.ts';
 import type { Precondition } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import { notFound } from '../../shared/errors.ts';
@@ -10,10 +10,8 @@ import { STAFF_STATUSES, type StaffMe } from './schemas.ts';
 
 type StaffStatus = (typeof STAFF_STATUSES)[number];
 
-export interface ChatContext {
-  readonly guildId: string;
-  readonly actingChatUserId: string;
-}
+/** The acting chat user (declared in shared/actor.ts: the HTTP glue reads it from the headers), for this feature's callers. */
+export type { ChatContext } from '../../shared/actor.ts';
 
 export interface ActingStaff {
   readonly workspace: Workspace;

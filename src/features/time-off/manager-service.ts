@@ -24,6 +24,7 @@ import {
 } from './repository.ts';
 import { characters, NOTE_MAX } from './rules.ts';
 import { LIST_LIMIT_DEFAULT, type DecisionBody, type ListQuery, type NoticePage, type NoticeResult } from './schemas.ts';
+import { compareText } from '../../shared/text.ts';
 
 const PERMISSION = 'notices.decide';
 
@@ -44,10 +45,6 @@ function decidingWorkspaces(actor: UserActor): string[] {
   const readable = candidates.filter((id) => actor.memberships.get(id)?.has(PERMISSION) === true).sort();
   if (readable.length === 0) throw permissionDenied();
   return readable;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function byStartThenId(a: NoticeItemRow, b: NoticeItemRow): number {

@@ -3,8 +3,7 @@ import { optionalBody, requireJsonContentType } from '../../http/validation.ts';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, userActor, type RouteAuth } from '../../http/route-auth.ts';
-import { chatContext } from '../staff/routes.ts';
+import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
 import type { NoticeDecisionService } from './manager-service.ts';
 import {
   ApproveResponseSchema,
@@ -87,10 +86,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
             ...errorResponses({
               403: ['guild_mismatch', 'chat_not_connected', 'staff_inactive'],
               404: ['not_found'],
-              409: ['notice_overlap', 'idempotency_request_in_progress'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
-              422: ['idempotency_key_reused'],
+              409: ['notice_overlap'],
             }),
           },
         },
@@ -149,10 +145,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
             ...errorResponses({
               403: ['guild_mismatch', 'chat_not_connected'],
               404: ['not_found'],
-              409: ['notice_finalized', 'invalid_state_transition', 'idempotency_request_in_progress'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
-              422: ['idempotency_key_reused'],
+              409: ['notice_finalized', 'invalid_state_transition'],
             }),
           },
         },
@@ -209,10 +202,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
       errorResponses({
         403: ['permission_denied'],
         404: ['not_found'],
-        409: [...(operation === 'approve' ? (['notice_overlap'] as const) : []), 'invalid_state_transition', 'idempotency_request_in_progress'],
-        413: ['payload_too_large'],
-        415: ['unsupported_media_type'],
-        422: ['idempotency_key_reused'],
+        409: [...(operation === 'approve' ? (['notice_overlap'] as const) : []), 'invalid_state_transition'],
       });
     const decisionInput = (request: FastifyRequest<{ Params: NoticeParams }>) => ({
       noticeId: request.params.noticeId,

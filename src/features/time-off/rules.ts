@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '../webhooks/event-types.ts';
+import { DAY_MS } from '../../shared/clock.ts';
 
 /** A notice's statuses (docs/API.md, "Inactivity notices"); only `approved` lowers a requirement. */
 export const NOTICE_STATUSES = ['pending', 'approved', 'denied', 'cancelled'] as const;
@@ -11,8 +12,7 @@ export const OPEN_STATUSES: readonly NoticeStatus[] = ['pending', 'approved'];
 export const REASON_MAX = 500;
 export const NOTE_MAX = 1000;
 /** How far before now a notice may start. */
-export const MAX_BACKDATE_MS = 7 * 24 * 60 * 60 * 1000;
-export const DAY_MS = 24 * 60 * 60 * 1000;
+export const MAX_BACKDATE_MS = 7 * DAY_MS;
 /** How many of their own notices a staff member's list shows. */
 export const OWN_LIST_LIMIT = 20;
 

@@ -7,7 +7,7 @@ import type { ApiKeyActor } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../../shared/errors.ts';
 import { isUuid, newTimeOrderedId } from '../../shared/ids.ts';
-import { parseIsoDateTime, type Clock } from '../../shared/clock.ts';
+import { DAY_MS, parseIsoDateTime, type Clock } from '../../shared/clock.ts';
 import type { RequestContext } from '../journal/journal.ts';
 import { readActingStaff, resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { rankings } from '../workspaces/rankings.ts';
@@ -23,7 +23,7 @@ import {
   updateNoticeIf,
   type NoticeRow,
 } from './repository.ts';
-import { characters, DAY_MS, MAX_BACKDATE_MS, OPEN_STATUSES, OWN_LIST_LIMIT, REASON_MAX } from './rules.ts';
+import { characters, MAX_BACKDATE_MS, OPEN_STATUSES, OWN_LIST_LIMIT, REASON_MAX } from './rules.ts';
 import type { Notice, NoticeResult, RequestBody } from './schemas.ts';
 
 export interface StaffNoticeInput<Body> {

@@ -1,4 +1,4 @@
-import { toIso } from '../../shared/clock.ts';
+import { DAY_MS, toIso } from '../../shared/clock.ts';
 import { sql, type RawBuilder } from 'kysely';
 import { notifyAfterCommit } from '../../db/connect.ts';
 import { inJsonList, rowsOf, selectJsonRows, type RecordsetColumnType } from '../../db/dialect.ts';
@@ -7,7 +7,7 @@ import { newTimeOrderedId } from '../../shared/ids.ts';
 import { subscribes, type WebhookEventType } from './event-types.ts';
 
 /** How long a delivery is retried, counted from its event. */
-export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const DELIVERY_WINDOW_MS = DAY_MS;
 
 export interface WebhookEvent {
   readonly id: string;

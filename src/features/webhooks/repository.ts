@@ -92,8 +92,8 @@ limit 1`,
     const batch = options.limit * 2;
     // A backlog written faster than PostgreSQL's statistics follow (an outage's, a burst's, or any while
     // autovacuum is off) looked to its planner like a few rows: it read every due row and sorted them to keep the
-    // oldest few hundred (22 ms a claim at 15,000 due instead of about 1 ms in index order), and read the whole
-    // outbox to find the claimed ones by id.
+    // oldest few hundred (far slower than reading them in index order: docs/BENCHMARKS.md, "Smaller choices"), and
+    // read the whole outbox to find the claimed ones by id.
     if (dialect === 'postgres') await useOutboxIndexes(trx);
     // Oldest due first; on PostgreSQL two instances claiming at the same moment never meet: each skips the rows
     // the other has locked.

@@ -14,6 +14,7 @@ interface Manifest {
   name: string;
   version: string;
   private?: boolean;
+  license?: string;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
@@ -46,9 +47,10 @@ describe('TypeScript client package, packed and installed from its tarball', () 
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('is publishable: not private, its one runtime dependency a caret range, the examples’ import an optional peer', () => {
+  it('is publishable: not private, Apache-2.0, its one runtime dependency a caret range, the examples’ import an optional peer', () => {
     const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, 'package.json'), 'utf8')) as Manifest;
     expect(manifest.private).toBeUndefined();
+    expect(manifest.license).toBe('Apache-2.0');
     expect(manifest.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\^0\.17\./) as unknown });
     expect(manifest.peerDependencies?.standardwebhooks).toMatch(/^\^1\./);
     expect(manifest.peerDependenciesMeta?.standardwebhooks?.optional).toBe(true);
@@ -62,9 +64,9 @@ describe('TypeScript client package, packed and installed from its tarball', () 
     expect(operations.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
   });
 
-  it('installs compiled JavaScript with declarations, its README and examples, and openapi-fetch but not the optional peer', () => {
+  it('installs compiled JavaScript with declarations, its README, licence and examples, and openapi-fetch but not the optional peer', () => {
     const installed = join(project, 'node_modules/@workspace-gateway/client');
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'README.md', 'examples/webhook-receiver.ts']) {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'examples/webhook-receiver.ts']) {
       expect(existsSync(join(installed, file)), file).toBe(true);
     }
     expect(existsSync(join(project, 'node_modules/openapi-fetch/package.json'))).toBe(true);

@@ -178,6 +178,8 @@ export interface ReviewWorld {
   ctx: TestContext;
   fixture: ReviewFixture;
   token: string;
+  /** Adds one fresh submission to the fixture's first workspace (see addSubmission); its id. */
+  submission(overrides?: Partial<SubmissionDocument>): Promise<string>;
 }
 
 /**
@@ -186,7 +188,9 @@ export interface ReviewWorld {
  * tests and hooks (it is filled in as they run).
  */
 export function useReviewWorld(kind: StoreKind): ReviewWorld {
-  const world = {} as ReviewWorld;
+  const world = {
+    submission: (overrides: Partial<SubmissionDocument> = {}) => addSubmission(world.ctx, world.fixture.workspace, overrides),
+  } as ReviewWorld;
   beforeAll(async () => {
     world.ctx = await createTestContext(kind);
     world.fixture = await seedReviewFixture(world.ctx);

@@ -1,8 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { newId, randomBase62 } from '../../../src/shared/ids.ts';
 import { storeAnswers, type StoredAnswer } from '../../../src/features/applications/answers.ts';
-import type { TestContext } from '../../helpers/app.ts';
-import { DEFAULT_NOW } from '../../helpers/app.ts';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
+import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import type { StoreKind } from '../../helpers/stores.ts';
+import { seedReviewFixture, type ReviewFixture } from './helpers.ts';
 
 type Ctx = Pick<TestContext, 'store'>;
 
@@ -140,4 +143,34 @@ export function queueUrl(query: Record<string, string | number> = {}): string {
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const text = params.toString();
   return text === '' ? '/v1/applications/submissions' : `/v1/applications/submissions?${text}`;
+}
+
+/** What a test of the reviewers' reads (the queue, the stats) sees: the file's app, a reviewer's token, its own workspaces. */
+export interface QueueWorld {
+  ctx: TestContext;
+  token: string;
+  fixture: ReviewFixture;
+  /** The first workspace of `fixture`, the one the reviewer reads. */
+  workspaceId: string;
+}
+
+/**
+ * Registers the hooks the reviewers' read tests share: one app on a fresh database per file (closed after it), a
+ * token of REVIEWER_USER_ID, and before each test a fresh pair of workspaces, so each test reads only what it
+ * inserted. Read the returned object inside tests and hooks (it is filled in as they run).
+ */
+export function useQueueWorld(kind: StoreKind): QueueWorld {
+  const world = {} as QueueWorld;
+  beforeAll(async () => {
+    world.ctx = await createTestContext(kind);
+    world.token = await dashboardToken(REVIEWER_USER_ID);
+  });
+  afterAll(async () => {
+    await world.ctx?.close();
+  });
+  beforeEach(async () => {
+    world.fixture = await seedReviewFixture(world.ctx);
+    world.workspaceId = world.fixture.ids.workspaceId;
+  });
+  return world;
 }

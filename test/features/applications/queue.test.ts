@@ -1,47 +1,30 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
-import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_NOW } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { errorCode, seedReviewFixture, type ReviewFixture } from './helpers.ts';
-import { headers, insertForm, insertSubmission, queueBody, queueUrl } from './queue-helpers.ts';
+import { errorCode } from './helpers.ts';
+import { headers, insertForm, insertSubmission, queueBody, queueUrl, useQueueWorld } from './queue-helpers.ts';
 
 const MINUTE = 60_000;
 
 describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind) => {
-  let ctx: TestContext;
-  let token: string;
-  let fixture: ReviewFixture;
-  let workspaceId: string;
-
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-    token = await dashboardToken(REVIEWER_USER_ID);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-  // A fresh pair of workspaces per test, so each test's queue holds only what it inserted.
-  beforeEach(async () => {
-    fixture = await seedReviewFixture(ctx);
-    workspaceId = fixture.ids.workspaceId;
-  });
+  const world = useQueueWorld(kind);
 
   const list = (query: Record<string, string | number> = {}) =>
-    ctx.inject({ method: 'GET', url: queueUrl(query), headers: headers(token, workspaceId) });
+    world.ctx.inject({ method: 'GET', url: queueUrl(query), headers: headers(world.token, world.workspaceId) });
 
   it('pages through the whole queue oldest first, with no duplicates and no gaps, ties broken by id', async () => {
-    const formId = await insertForm(ctx, workspaceId, { name: 'Moderator' });
+    const formId = await insertForm(world.ctx, world.workspaceId, { name: 'Moderator' });
     const expected: string[] = [];
     for (let i = 0; i < 23; i += 1) {
       // Groups of three share a createdAt, so the cursor must order by id within a timestamp.
       const createdAt = DEFAULT_NOW - 10 * 24 * 60 * MINUTE + Math.floor(i / 3) * MINUTE;
       const status = i % 2 === 0 ? 'submitted' : 'under_review';
-      expected.push(await insertSubmission(ctx, { workspaceId, formId, status, createdAt }));
+      expected.push(await insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId, status, createdAt }));
     }
     // Not in the default queue: decided, another environment, another workspace.
-    await insertSubmission(ctx, { workspaceId, formId, status: 'accepted' });
-    await insertSubmission(ctx, { workspaceId, formId, environment: 'test' });
-    await insertSubmission(ctx, { workspaceId: fixture.second.ids.workspaceId });
+    await insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId, status: 'accepted' });
+    await insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId, environment: 'test' });
+    await insertSubmission(world.ctx, { workspaceId: world.fixture.second.ids.workspaceId });
 
     const seen: string[] = [];
     const createdAts: string[] = [];
@@ -72,7 +55,7 @@ describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind)
   });
 
   it('a page that ends exactly at the last submission has nextCursor null', async () => {
-    for (let i = 0; i < 4; i += 1) await insertSubmission(ctx, { workspaceId, createdAt: DEFAULT_NOW - (i + 1) * MINUTE });
+    for (let i = 0; i < 4; i += 1) await insertSubmission(world.ctx, { workspaceId: world.workspaceId, createdAt: DEFAULT_NOW - (i + 1) * MINUTE });
     const first = queueBody(await list({ limit: 2 }));
     expect(first.data.submissions).toHaveLength(2);
     expect(first.data.nextCursor).not.toBeNull();
@@ -84,7 +67,7 @@ describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind)
   });
 
   it('the default page is 25 submissions', async () => {
-    for (let i = 0; i < 27; i += 1) await insertSubmission(ctx, { workspaceId, createdAt: DEFAULT_NOW - (i + 1) * MINUTE });
+    for (let i = 0; i < 27; i += 1) await insertSubmission(world.ctx, { workspaceId: world.workspaceId, createdAt: DEFAULT_NOW - (i + 1) * MINUTE });
     const body = queueBody(await list());
     expect(body.data.submissions).toHaveLength(25);
     expect(body.data.nextCursor).not.toBeNull();
@@ -94,7 +77,7 @@ describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind)
   it('the default statuses are submitted and under_review; status takes one or a list', async () => {
     const ids: Record<string, string> = {};
     for (const [i, status] of (['submitted', 'under_review', 'accepted', 'rejected'] as const).entries()) {
-      ids[status] = await insertSubmission(ctx, { workspaceId, status, createdAt: DEFAULT_NOW - (10 - i) * MINUTE });
+      ids[status] = await insertSubmission(world.ctx, { workspaceId: world.workspaceId, status, createdAt: DEFAULT_NOW - (10 - i) * MINUTE });
     }
     const statuses = async (query: Record<string, string> = {}) =>
       queueBody(await list(query)).data.submissions.map((s) => s.status);
@@ -111,13 +94,13 @@ describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind)
   });
 
   it('formId keeps one form\'s submissions; a well-formed formId of no form gives an empty page', async () => {
-    const a = await insertForm(ctx, workspaceId, { name: 'A' });
-    const b = await insertForm(ctx, workspaceId, { name: 'B' });
-    const inA = await insertSubmission(ctx, { workspaceId, formId: a });
-    await insertSubmission(ctx, { workspaceId, formId: b });
-    await insertSubmission(ctx, { workspaceId, formId: null });
-    const otherForm = await insertForm(ctx, fixture.second.ids.workspaceId);
-    await insertSubmission(ctx, { workspaceId: fixture.second.ids.workspaceId, formId: otherForm });
+    const a = await insertForm(world.ctx, world.workspaceId, { name: 'A' });
+    const b = await insertForm(world.ctx, world.workspaceId, { name: 'B' });
+    const inA = await insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId: a });
+    await insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId: b });
+    await insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId: null });
+    const otherForm = await insertForm(world.ctx, world.fixture.second.ids.workspaceId);
+    await insertSubmission(world.ctx, { workspaceId: world.fixture.second.ids.workspaceId, formId: otherForm });
 
     expect(queueBody(await list({ formId: a })).data.submissions.map((s) => s.id)).toEqual([inA]);
     expect(queueBody(await list({ formId: a.toUpperCase() })).data.submissions.map((s) => s.id)).toEqual([inA]);
@@ -133,8 +116,8 @@ describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind)
   });
 
   it('environment selects live (default) or test submissions', async () => {
-    const live = await insertSubmission(ctx, { workspaceId, environment: 'live' });
-    const test = await insertSubmission(ctx, { workspaceId, environment: 'test' });
+    const live = await insertSubmission(world.ctx, { workspaceId: world.workspaceId, environment: 'live' });
+    const test = await insertSubmission(world.ctx, { workspaceId: world.workspaceId, environment: 'test' });
     expect(queueBody(await list()).data.submissions.map((s) => s.id)).toEqual([live]);
     expect(queueBody(await list({ environment: 'live' })).data.submissions.map((s) => s.id)).toEqual([live]);
     const tests = queueBody(await list({ environment: 'test' })).data.submissions;
@@ -142,9 +125,9 @@ describe.each(STORE_KINDS)('applications queue: paging and filters (%s)', (kind)
   });
 
   it('an item carries every field, unsent applicant fields null', async () => {
-    const formId = await insertForm(ctx, workspaceId, { name: 'Builder' });
-    const id = await insertSubmission(ctx, {
-      workspaceId,
+    const formId = await insertForm(world.ctx, world.workspaceId, { name: 'Builder' });
+    const id = await insertSubmission(world.ctx, {
+      workspaceId: world.workspaceId,
       formId,
       status: 'under_review',
       createdAt: DEFAULT_NOW - MINUTE,

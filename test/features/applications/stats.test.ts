@@ -1,32 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../helpers/app.ts';
-import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { describe, expect, it } from 'vitest';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { errorCode, seedReviewFixture, type ReviewFixture } from './helpers.ts';
-import { headers, insertForm, insertSubmission } from './queue-helpers.ts';
+import { errorCode } from './helpers.ts';
+import { headers, insertForm, insertSubmission, useQueueWorld } from './queue-helpers.ts';
 
 const zeros = { submitted: 0, underReview: 0, accepted: 0, rejected: 0 };
 
 describe.each(STORE_KINDS)('applications stats (%s)', (kind) => {
-  let ctx: TestContext;
-  let token: string;
-  let fixture: ReviewFixture;
-  let workspaceId: string;
-
-  beforeAll(async () => {
-    ctx = await createTestContext(kind);
-    token = await dashboardToken(REVIEWER_USER_ID);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-  beforeEach(async () => {
-    fixture = await seedReviewFixture(ctx);
-    workspaceId = fixture.ids.workspaceId;
-  });
+  const world = useQueueWorld(kind);
 
   const stats = async (query = '') => {
-    const res = await ctx.inject({ method: 'GET', url: `/v1/applications/stats${query}`, headers: headers(token, workspaceId) });
+    const res = await world.ctx.inject({ method: 'GET', url: `/v1/applications/stats${query}`, headers: headers(world.token, world.workspaceId) });
     expect(res.statusCode).toBe(200);
     return (res.json() as { data: { forms: unknown[] } }).data.forms;
   };
@@ -36,14 +19,14 @@ describe.each(STORE_KINDS)('applications stats (%s)', (kind) => {
   });
 
   it('every form is listed, zeros included, by name then id; no null row without formless submissions', async () => {
-    const beta = await insertForm(ctx, workspaceId, { name: 'beta' });
-    const zulu = await insertForm(ctx, workspaceId, { name: 'Zulu' });
-    const alpha = await insertForm(ctx, workspaceId, { name: 'Alpha', status: 'closed' });
+    const beta = await insertForm(world.ctx, world.workspaceId, { name: 'beta' });
+    const zulu = await insertForm(world.ctx, world.workspaceId, { name: 'Zulu' });
+    const alpha = await insertForm(world.ctx, world.workspaceId, { name: 'Alpha', status: 'closed' });
     const twins = [
-      await insertForm(ctx, workspaceId, { name: 'Twin' }),
-      await insertForm(ctx, workspaceId, { name: 'Twin' }),
+      await insertForm(world.ctx, world.workspaceId, { name: 'Twin' }),
+      await insertForm(world.ctx, world.workspaceId, { name: 'Twin' }),
     ].sort();
-    await insertForm(ctx, fixture.second.ids.workspaceId, { name: 'Other workspace' });
+    await insertForm(world.ctx, world.fixture.second.ids.workspaceId, { name: 'Other workspace' });
     // Names compare character by character (capitals first), whatever the database's collation.
     expect(await stats()).toEqual([
       { formId: alpha, formName: 'Alpha', ...zeros },
@@ -55,10 +38,10 @@ describe.each(STORE_KINDS)('applications stats (%s)', (kind) => {
   });
 
   it('counts each status per form, plus one null row for submissions without a form, in the chosen environment', async () => {
-    const mod = await insertForm(ctx, workspaceId, { name: 'Moderator' });
-    const empty = await insertForm(ctx, workspaceId, { name: 'Trainer' });
+    const mod = await insertForm(world.ctx, world.workspaceId, { name: 'Moderator' });
+    const empty = await insertForm(world.ctx, world.workspaceId, { name: 'Trainer' });
     const add = (formId: string | null, status: 'submitted' | 'under_review' | 'accepted' | 'rejected', environment: 'live' | 'test' = 'live') =>
-      insertSubmission(ctx, { workspaceId, formId, status, environment });
+      insertSubmission(world.ctx, { workspaceId: world.workspaceId, formId, status, environment });
     await add(mod, 'submitted');
     await add(mod, 'submitted');
     await add(mod, 'under_review');
@@ -67,7 +50,7 @@ describe.each(STORE_KINDS)('applications stats (%s)', (kind) => {
     await add(mod, 'rejected');
     await add(null, 'accepted');
     await add(mod, 'submitted', 'test');
-    await insertSubmission(ctx, { workspaceId: fixture.second.ids.workspaceId, status: 'submitted' });
+    await insertSubmission(world.ctx, { workspaceId: world.fixture.second.ids.workspaceId, status: 'submitted' });
 
     expect(await stats()).toEqual([
       { formId: mod, formName: 'Moderator', submitted: 2, underReview: 1, accepted: 1, rejected: 2 },
@@ -82,10 +65,10 @@ describe.each(STORE_KINDS)('applications stats (%s)', (kind) => {
   });
 
   it('an unknown environment is 400 validation_failed', async () => {
-    const res = await ctx.inject({
+    const res = await world.ctx.inject({
       method: 'GET',
       url: '/v1/applications/stats?environment=prod',
-      headers: headers(token, workspaceId),
+      headers: headers(world.token, world.workspaceId),
     });
     expect(res.statusCode).toBe(400);
     expect(errorCode(res)).toBe('validation_failed');

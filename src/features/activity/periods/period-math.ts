@@ -3,8 +3,9 @@
  * inactivity-notice waivers and progress percentages. Pure functions over epoch milliseconds and minutes.
  */
 import { calendarDays, type Period } from './periods.ts';
+import { DAY_MS } from '../../../shared/clock.ts';
 
-const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const WEEK_MS = 7 * DAY_MS;
 
 /** A half-open interval `[start, end)` of epoch milliseconds, e.g. an inactivity notice. */
 export interface Interval {

@@ -11,12 +11,12 @@
  */
 import { Temporal } from 'temporal-polyfill';
 import { AppError } from '../../../shared/errors.ts';
-import { parseIsoDateTime } from '../../../shared/clock.ts';
+import { DAY_MS, parseIsoDateTime } from '../../../shared/clock.ts';
 
 export { parseIsoDateTime };
 
 /** Longest custom range accepted: 366 × 24 h of elapsed time (docs/API.md, "Activity reports"). */
-export const MAX_CUSTOM_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
+export const MAX_CUSTOM_RANGE_MS = 366 * DAY_MS;
 
 /** A half-open interval `[start, end)` of epoch milliseconds, reported in `timeZone`. */
 export interface Period {

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WritePipeline } from '../../../http/idempotency.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import type { ErrorCodesByStatus } from '../../../http/openapi-responses.ts';
 import { apiKeyActor } from '../../../http/route-auth.ts';
 import {
   HeartbeatBatchBodySchema,
@@ -23,12 +22,6 @@ const BATCH_NOTE =
   'environment (any other id is `not_found`). Takes an `Idempotency-Key` (required), scoped to the application ' +
   'and environment: a replay returns the stored result with `Idempotent-Replayed: true`. One request and one ' +
   'commit for the whole server, so a game server spends one request per interval, not one per player.';
-
-const BATCH_ERRORS = {
-  413: ['payload_too_large'],
-  415: ['unsupported_media_type'],
-  422: ['idempotency_key_reused'],
-} as const satisfies ErrorCodesByStatus;
 
 export function shiftBatchRoutes(service: ShiftBatchService, writes: WritePipeline) {
   return async function register(app: FastifyInstance): Promise<void> {
@@ -52,10 +45,7 @@ export function shiftBatchRoutes(service: ShiftBatchService, writes: WritePipeli
           tags: ['activity'],
           headers: ShiftWriteHeadersSchema,
           body: HeartbeatBatchBodySchema,
-          response: {
-            200: HeartbeatBatchResponseSchema,
-            ...errorResponses({ ...BATCH_ERRORS, 409: ['idempotency_request_in_progress'] }),
-          },
+          response: { 200: HeartbeatBatchResponseSchema },
         },
       },
       writes({ answer: 'data', actor: apiKeyActor, input: (request) => request.body, operation: service.heartbeats }),
@@ -81,7 +71,7 @@ export function shiftBatchRoutes(service: ShiftBatchService, writes: WritePipeli
           body: ServerStopBodySchema,
           response: {
             200: ServerStopResponseSchema,
-            ...errorResponses({ ...BATCH_ERRORS, 404: ['not_found'], 409: ['idempotency_request_in_progress'] }),
+            ...errorResponses({ 404: ['not_found'] }),
           },
         },
       },

@@ -13,7 +13,7 @@ import { validationError } from '../../../shared/errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import type { HeartbeatBatchBody, HeartbeatBatchItem, ItemErrorCode, ServerStopBody } from './batch-schemas.ts';
 import { stopShift, timeOutShift } from './lifecycle.ts';
-import { refusalError, refusalFor, type ShiftRefusal } from './refusals.ts';
+import { refusalError } from './refusals.ts';
 import {
   findActiveShiftsOfServer,
   findOwnedShifts,
@@ -23,10 +23,11 @@ import {
   type Heartbeat,
   type ShiftRow,
 } from './repository.ts';
-import { clientInstant, isStale, staleBefore } from './rules.ts';
+import { clientInstant, isStale, refusalFor, staleBefore, type ShiftRefusal } from './rules.ts';
 import { ownerOf } from './service.ts';
 import type { StoppedShift } from './schemas.ts';
 import { heartbeatView, stoppedView } from './views.ts';
+import { compareText } from '../../../shared/text.ts';
 
 type Trx = Transaction<Database>;
 
@@ -145,7 +146,7 @@ export function createShiftBatchService({ clock, config }: ShiftBatchDeps) {
       const row = await stopShift(trx, shift.id, { endedAt: end, reason, staleBefore: cutoff(now), owner }, now);
       if (row) stopped.push(row);
     }
-    stopped.sort((a, b) => a.started_at - b.started_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    stopped.sort((a, b) => a.started_at - b.started_at || compareText(a.id, b.id));
     return { shifts: stopped.map(stoppedView) };
   }
 

@@ -11,7 +11,8 @@ import type { StoredResult } from '../../../idempotency/index.ts';
 import { idempotencyKeyLock } from '../../../idempotency/records.ts';
 import { credentialHolds, type CredentialTerms, type KeyCredential } from '../../../keys/api-key.ts';
 import type { Heartbeat } from './repository.ts';
-import { liveShift } from './rules.ts';
+import { heartbeatAccepted } from './rules.ts';
+import { compareText } from '../../../shared/text.ts';
 
 /** A heartbeat whose answer is known before it runs (see recordKnownHeartbeat): its shift and its API key's credential. */
 export interface KnownHeartbeat extends Heartbeat {
@@ -45,23 +46,25 @@ interface KnownHeartbeatTerms {
 }
 
 /**
- * The update of a known heartbeat: exactly `recordedAt`, so only when no later heartbeat is recorded; only while
- * the credential of the key it acts for holds, `keyFree` holds (PostgreSQL: the key's lock) and no result of the
- * key is stored. `from` names the rows of many heartbeats (their terms are its columns).
+ * The update of a known heartbeat: exactly `recordedAt`, so only when no later heartbeat is recorded, on a shift
+ * that accepts it (rules.ts, heartbeatAccepted); only while the credential of the key it acts for holds, `keyFree`
+ * holds (PostgreSQL: the key's lock) and no result of the key is stored. `from` names the rows of many heartbeats
+ * (their terms are its columns).
  */
 function knownHeartbeatUpdate(
   t: KnownHeartbeatTerms,
   clauses: { readonly from?: RawBuilder<unknown>; readonly keyFree?: RawBuilder<boolean>; readonly returning: RawBuilder<unknown> },
 ): RawBuilder<unknown> {
   const { from, keyFree, returning } = clauses;
+  const accepted = heartbeatAccepted(
+    { ...t, server: { ifNamed: t.serverId } },
+    { indent: '    ', onlyIfLatest: true },
+  );
   return sql`update shifts
   set last_heartbeat_at = ${t.recordedAt}, last_seen_at = ${t.seenAt}${from === undefined ? sql`` : sql`
   from ${from}`}
   where id = ${t.id}
-    and ${liveShift(t.staleBefore, 'by id')}
-    and last_heartbeat_at <= ${t.recordedAt}
-    and application_id = ${t.applicationId} and environment = ${t.environment} and started_at <= ${t.recordedAt}
-    and server_id = coalesce(${t.serverId}, server_id)
+    and ${accepted}
     and ${credentialHolds(t.credential, t.now)}${keyFree === undefined ? sql`` : sql`
     and ${keyFree}`}
     and not exists (select 1 from idempotency_records where scope = ${t.scope} and key = ${t.key})
@@ -207,7 +210,7 @@ function knownHeartbeatRow({ known, result }: KnownHeartbeatWrite): KnownHeartbe
  * like one that meets a committed result.
  */
 function byShift(a: KnownHeartbeatWrite, b: KnownHeartbeatWrite): number {
-  return a.known.id < b.known.id ? -1 : a.known.id > b.known.id ? 1 : 0;
+  return compareText(a.known.id, b.known.id);
 }
 
 /** A column of the rows of many known heartbeats, as a term. */

@@ -8,7 +8,7 @@ import type { TimeCursor } from '../../../shared/paging.ts';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { greatest, inJsonList, inJsonListLocked, lockRows, rowsOf } from '../../../db/dialect.ts';
 import type { Executor, ShiftTable } from '../../../db/types.ts';
-import { liveShift } from './rules.ts';
+import { heartbeatAccepted, liveShift, type HeartbeatServer } from './rules.ts';
 import { ACTIVE } from './status.ts';
 
 export type ShiftRow = Selectable<ShiftTable>;
@@ -31,10 +31,7 @@ export interface ShiftAudience {
   readonly environment: Environment;
 }
 
-/**
- * A heartbeat as the statements record it: it moves only the owner's live shifts (active, and seen at or after
- * `staleBefore`) started by `recordedAt`, of `serverId` when it names one.
- */
+/** A heartbeat as the statements record it: it moves only the shifts that accept it (rules.ts, ShiftRefusal). */
 export interface Heartbeat {
   /** The game server's instant of the heartbeat. */
   readonly recordedAt: number;
@@ -113,22 +110,24 @@ function shiftsInLockOrder(db: Executor, ids: readonly string[]): RawBuilder<unk
 }
 
 /**
- * The update of a heartbeat: on the owner's live shifts `which` (one by id, or many by their ids) started by
- * `recordedAt`, of the game server `server` says; `last_heartbeat_at` only moves forward.
+ * The update of a heartbeat: on the shifts `which` (one by id, or many by their ids) that accept it (rules.ts,
+ * heartbeatAccepted); `last_heartbeat_at` only moves forward.
  */
 function heartbeatUpdate(
   db: Executor,
   which: RawBuilder<boolean>,
   heartbeat: Heartbeat,
-  server: RawBuilder<boolean>,
+  server: HeartbeatServer,
 ): RawBuilder<RecordedHeartbeat> {
   const { recordedAt, seenAt, staleBefore, owner } = heartbeat;
+  const accepted = heartbeatAccepted(
+    { recordedAt, staleBefore, applicationId: owner.applicationId, environment: owner.environment, server },
+    { indent: '  ' },
+  );
   return sql<RecordedHeartbeat>`update shifts
 set last_heartbeat_at = ${greatest(db, sql.raw('last_heartbeat_at'), recordedAt)}, last_seen_at = ${seenAt}
 where ${which}
-  and ${liveShift(staleBefore, 'by id')}
-  and application_id = ${owner.applicationId} and environment = ${owner.environment} and started_at <= ${recordedAt}
-  and ${server}
+  and ${accepted}
 returning id, last_heartbeat_at`;
 }
 
@@ -138,7 +137,7 @@ export async function recordHeartbeat(
   id: string,
   heartbeat: Heartbeat,
 ): Promise<RecordedHeartbeat | undefined> {
-  const server = sql<boolean>`server_id = coalesce(${heartbeat.serverId}, server_id)`;
+  const server = { ifNamed: heartbeat.serverId };
   const [row] = (await heartbeatUpdate(db, sql<boolean>`id = ${id}`, heartbeat, server).execute(db)).rows;
   return row;
 }
@@ -155,7 +154,7 @@ export async function recordHeartbeats(
   if (ids.length === 0) return [];
   // Every listed shift's row is locked first, in id order, as lockShifts locks them, by the update's own statement.
   const which = inJsonListLocked(db, 'id', ids, shiftsInLockOrder(db, ids));
-  const update = heartbeatUpdate(db, which, heartbeat, sql<boolean>`server_id = ${heartbeat.serverId}`);
+  const update = heartbeatUpdate(db, which, heartbeat, { exactly: heartbeat.serverId });
   return (await update.execute(db)).rows;
 }
 

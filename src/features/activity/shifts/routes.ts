@@ -37,13 +37,11 @@ const OWNERSHIP_NOTE =
   'A completed shift, or an active one nothing was received for in more than SHIFT_TIMEOUT_SECONDS (which is ' +
   'then completed with `endReason` `heartbeat_timeout`), is 409 `shift_not_active`.';
 
-/** Besides the 400/401/403/429/500 every authenticated write documents (see documentRoute). */
-const WRITE_ERRORS = {
-  404: ['not_found'],
-  413: ['payload_too_large'],
-  415: ['unsupported_media_type'],
-  422: ['idempotency_key_reused'],
-} as const satisfies ErrorCodesByStatus;
+/**
+ * Besides the 400/401/403/429/500 every authenticated route documents and the write pipeline's 409/413/415/422
+ * (see documentRoute).
+ */
+const WRITE_ERRORS = { 404: ['not_found'] } as const satisfies ErrorCodesByStatus;
 
 type ShiftParams = { shiftId: string };
 export type WriteHeaders = { 'idempotency-key'?: string };
@@ -80,7 +78,6 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
             ...errorResponses({
               ...WRITE_ERRORS,
               403: ['universe_not_allowed', 'staff_inactive'],
-              409: ['idempotency_request_in_progress'],
             }),
           },
         },
@@ -108,7 +105,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
             200: HeartbeatResponseSchema,
             ...errorResponses({
               ...WRITE_ERRORS,
-              409: ['shift_not_active', 'server_mismatch', 'idempotency_request_in_progress'],
+              409: ['shift_not_active', 'server_mismatch'],
             }),
           },
         },
@@ -139,7 +136,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
           body: StopShiftBodySchema,
           response: {
             200: StopShiftResponseSchema,
-            ...errorResponses({ ...WRITE_ERRORS, 409: ['shift_not_active', 'idempotency_request_in_progress'] }),
+            ...errorResponses({ ...WRITE_ERRORS, 409: ['shift_not_active'] }),
           },
         },
       },

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { ApiKeyActor } from '../../../shared/actor.ts';
 import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Config } from '../../../shared/config.ts';
-import { StatementGroup } from '../../../db/statement-group.ts';
+import { StatementGroup } from '../../../db/group-commit.ts';
 import type { Store } from '../../../db/store.ts';
 import type { Database } from '../../../db/types.ts';
 import { AppError, notFound, RefusalAfterWrites, validationError } from '../../../shared/errors.ts';
@@ -12,7 +12,7 @@ import type { StoredResult } from '../../../idempotency/records.ts';
 import type { KeyCredential } from '../../../keys/api-key.ts';
 import { findStaffByGameUser } from '../../staff/profiles.ts';
 import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
-import { refusalError, refusalFor, shiftNotActive, shiftNotFound, type ShiftWrite } from './refusals.ts';
+import { refusalError, shiftNotActive, shiftNotFound } from './refusals.ts';
 import {
   findActiveShift,
   findOwnedShift,
@@ -31,7 +31,7 @@ import {
   type KnownHeartbeatWrite,
 } from './known-heartbeat.ts';
 import { SHIFT_STATUS } from './status.ts';
-import { assertRecentStart, clientInstant, isStale, staleBefore } from './rules.ts';
+import { assertRecentStart, clientInstant, isStale, refusalFor, staleBefore, type ShiftWrite } from './rules.ts';
 import type {
   ActiveShiftPage,
   ActiveShiftsQuery,
@@ -205,8 +205,9 @@ export function createShiftService({ store, clock, config }: ShiftServiceDeps) {
 
   /**
    * PostgreSQL: the known heartbeats that arrive while two statements of them are at the server go together in the
-   * next (db/statement-group.ts), at most 64; two of one shift or one key never share a statement. While game
-   * servers send concurrently, a statement that would go short waits 2 ms for company first.
+   * next (db/group-commit.ts, StatementGroup), at most 64; two of one shift or one key never share a statement.
+   * While game servers send concurrently, a statement that would go short waits for company first, as the group
+   * commit does (WAIT_FOR_COMPANY).
    */
   const knownHeartbeats = new StatementGroup<KnownHeartbeatWrite, boolean>({
     run: async (writes) =>
@@ -216,7 +217,6 @@ export function createShiftService({ store, clock, config }: ShiftServiceDeps) {
     conflicts: ({ known, result }) => [known.id, `${result.scope}\n${result.key}`],
     maxRunning: 2,
     maxItems: 64,
-    gatherMs: 2,
   });
 
   /**

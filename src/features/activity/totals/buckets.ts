@@ -11,6 +11,8 @@
 import type { Environment } from '../../../shared/actor.ts';
 import { clipMs, type Interval } from '../periods/period-math.ts';
 import { dayPeriod, monthPeriod, weekPeriod, type Period } from '../periods/periods.ts';
+import { DAY_MS } from '../../../shared/clock.ts';
+import { compareText } from '../../../shared/text.ts';
 
 const GRAINS = ['day', 'week', 'month'] as const;
 export type Grain = (typeof GRAINS)[number];
@@ -73,7 +75,7 @@ class BucketLine {
 }
 
 /** How far beyond the known buckets a line grows to reach an instant (about 11 years). */
-const MAX_EXTENSION_MS = 4000 * 24 * 60 * 60 * 1000;
+const MAX_EXTENSION_MS = 4000 * DAY_MS;
 const lines = new Map<string, BucketLine>();
 
 /** The bucket of `grain` in `timeZone` containing `instant`. */
@@ -178,10 +180,6 @@ function compareRowKeys(a: TotalsDelta, b: TotalsDelta): number {
     a.bucket_start - b.bucket_start ||
     compareText(a.staff_id, b.staff_id)
   );
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The longest completed shift per workspace and environment among `shifts`. */

@@ -8,6 +8,7 @@ import type { ApplicationFormTable, Executor } from '../../../db/types.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import type { Question } from './questions.ts';
+import { compareText } from '../../../shared/text.ts';
 
 /** An application form as the gateway reads it. */
 export interface Form {
@@ -59,16 +60,14 @@ function toForm(row: FormRow): Form {
   };
 }
 
-const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
- * Every form of a workspace, open and closed, by name then id. The order is the names' characters' (case
- * sensitive), the same on both stores: PostgreSQL would otherwise sort text by its collation, SQLite by bytes.
+ * Every form of a workspace, open and closed, by name then id, in the service's order of texts (compareText), the
+ * same on both stores.
  */
 export async function listForms(db: Executor, workspaceId: string): Promise<Form[]> {
   const rows = await db.selectFrom('application_forms').select(FORM_COLUMNS).where('workspace_id', '=', workspaceId).execute();
   return rows
-    .sort((a, b) => byCodePoints(a.name, b.name) || byCodePoints(a.id, b.id))
+    .sort((a, b) => compareText(a.name, b.name) || compareText(a.id, b.id))
     .map(toForm);
 }
 

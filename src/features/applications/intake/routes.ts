@@ -65,10 +65,7 @@ export function intakeRoutes({ service, writes }: IntakeRouteDeps) {
             200: IntakeResponseSchema,
             ...errorResponses({
               404: ['not_found'],
-              409: ['form_closed', 'submission_pending', 'application_cooldown', 'idempotency_request_in_progress'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
-              422: ['idempotency_key_reused'],
+              409: ['form_closed', 'submission_pending', 'application_cooldown'],
             }),
           },
         },

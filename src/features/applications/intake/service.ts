@@ -1,5 +1,5 @@
 import type { ApiKeyActor } from '../../../shared/actor.ts';
-import { toIso, type Clock } from '../../../shared/clock.ts';
+import { DAY_MS, toIso, type Clock } from '../../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
@@ -20,8 +20,6 @@ export const SUBMIT_COMMAND_TYPE = 'application.submission.submit';
 export const SUBMITTED_EVENT_TYPE = 'application.submission.submitted';
 /** How many of an applicant's submissions the status read shows. */
 export const APPLICANT_HISTORY_LIMIT = 20;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface IntakeResult {
   readonly submission: SubmissionItem;

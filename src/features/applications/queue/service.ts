@@ -25,14 +25,11 @@ import {
   type StatsQuery,
   type SubmissionDetail,
 } from './schemas.ts';
+import { compareText } from '../../../shared/text.ts';
 
 /** An answer's value as the response schema types it (a list is copied out of its read-only type). */
 function answerValue(value: AnswerValue): SubmissionDetail['answers'][number]['value'] {
   return typeof value === 'object' && value !== null ? [...value] : value;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function byCreatedAtThenId(a: SubmissionItemRow, b: SubmissionItemRow): number {

@@ -4,9 +4,39 @@ import { fingerprintOf } from '../../../../src/idempotency/index.ts';
 import { newId } from '../../../../src/shared/ids.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
 import type { Fixture } from '../../../helpers/fixtures.ts';
-import { advisoryLockKey } from '../../../helpers/postgres.ts';
+import { advisoryLockKey, POSTGRES_URL } from '../../../helpers/postgres.ts';
 import { STORE_KINDS } from '../../../helpers/stores.ts';
 import { dataOf, errorCode, iso, startBody, useShiftWorld } from './shift-client.ts';
+
+/**
+ * Resolves once PostgreSQL shows a session waiting for a lock `holder` holds (pg_locks, pg_blocking_pids): the
+ * statement of `request` is then blocked behind it. Fails when `request` is answered first, or after 10 s.
+ */
+async function waitUntilBlockedBy(holder: pg.Client, request: Promise<unknown>): Promise<void> {
+  const pid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+  const watcher = new pg.Client({ connectionString: POSTGRES_URL });
+  await watcher.connect();
+  let answered = false;
+  void request.then(
+    () => (answered = true),
+    () => (answered = true),
+  );
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await watcher.query<{ waiting: number }>(
+        'select count(*)::int as waiting from pg_locks where not granted and $1::int = any(pg_blocking_pids(pid))',
+        [pid],
+      );
+      if ((rows[0]?.waiting ?? 0) > 0) return;
+      if (answered) throw new Error('the request was answered before it waited for the lock');
+      if (Date.now() > deadline) throw new Error('no session waited for the lock within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    await watcher.end();
+  }
+}
 
 /** The idempotency scope of the fixture's test key: its application in the test environment. */
 const scopeOf = (fixture: Fixture) => `app:${fixture.ids.applicationId}:test`;
@@ -154,7 +184,7 @@ describe.each(STORE_KINDS)('heartbeat idempotency (%s)', (kind) => {
         await other.query('begin');
         await other.query('update shifts set server_id = server_id where id = $1', [shiftId]);
         const pending = client.heartbeat(shiftId, undefined, { idempotencyKey: 'hb-raced' });
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await waitUntilBlockedBy(other, pending);
         const theirs = fingerprintOf({
           scope: scopeOf(fixture),
           key: 'hb-raced',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { refusalFor } from '../../../../src/features/activity/shifts/refusals.ts';
 import type { ShiftRow } from '../../../../src/features/activity/shifts/repository.ts';
 import {
   assertRecentStart,
   clientInstant,
   isStale,
+  refusalFor,
   staleBefore,
   wholeSecondsBetween,
 } from '../../../../src/features/activity/shifts/rules.ts';
