@@ -61,7 +61,7 @@ export function parseDecisionButton(customId: string): { decision: 'approve' | '
 
 /** Text a person typed, shown as text: Discord's markdown characters escaped. */
 export function plain(text: string): string {
-  return text.replace(/([\\*_~`|>#[\]()-])/g, '\\$1').replace(/\n+/g, ' ');
+  return text.replace(/([\\*_~`|[\]])/g, '\\$1').replace(/\n+/g, ' ');
 }
 
 /** Discord renders `<t:seconds:style>` in each reader's own time zone. */
