@@ -15,10 +15,13 @@ export const InteractionParamsSchema = Type.Object({
 
 export const InteractionHeadersSchema = Type.Object({
   'x-signature-ed25519': Type.Optional(
-    Type.String({ description: 'Ed25519 signature (hex) of `X-Signature-Timestamp` + the raw body, by the application\'s key.' }),
+    Type.String({
+      description: 'Ed25519 signature (hex) of `X-Signature-Timestamp` + the raw body, by the application\'s key.',
+      examples: [`9e3f0c${'0'.repeat(122)}`],
+    }),
   ),
   'x-signature-timestamp': Type.Optional(
-    Type.String({ description: 'Unix seconds; more than 5 minutes from the server clock is refused (401).' }),
+    Type.String({ description: 'Unix seconds; more than 5 minutes from the server clock is refused (401).', examples: ['1773230400'] }),
   ),
 });
 
@@ -36,7 +39,22 @@ export const InteractionBodySchema = Type.Object(
     ),
     data: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The command and its options, or the button\'s `custom_id`.' })),
   },
-  { additionalProperties: true, description: 'A Discord interaction, as Discord sends it.' },
+  {
+    additionalProperties: true,
+    description: 'A Discord interaction, as Discord sends it.',
+    examples: [
+      {
+        id: '1400000000000000001',
+        type: 2,
+        application_id: '1234567890123456789',
+        guild_id: '900001',
+        member: { user: { id: '5551', username: 'alice' } },
+        data: { name: 'activity', type: 1 },
+        token: 'interaction-token',
+        version: 1,
+      },
+    ],
+  },
 );
 
 const MessageSchema = Type.Object(
