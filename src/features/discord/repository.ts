@@ -41,3 +41,18 @@ export async function findChatMember(db: Executor, workspaceId: string, chatUser
     .limit(1)
     .executeTakeFirst();
 }
+
+export interface WorkspaceConnection {
+  readonly application_id: string;
+  readonly guild_id: string | null;
+}
+
+/** The workspace's Discord application and its chat guild, when it has one. */
+export async function findWorkspaceConnection(db: Executor, workspaceId: string): Promise<WorkspaceConnection | undefined> {
+  return db
+    .selectFrom('discord_connections as d')
+    .innerJoin('workspaces as w', 'w.id', 'd.workspace_id')
+    .select(['d.application_id', 'w.chat_guild_id as guild_id'])
+    .where('d.workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
