@@ -218,4 +218,15 @@ in the webhook backlog's drain, against 275 MB in the recorded run of the build 
 That run is not the recorded one: its machine had another CPU (an Intel Xeon against the recorded runs' AMD
 EPYC), on which reads cost about 1.4 times as much against \`GET /health\` and the open loop's tails were two to
 three times as long for the earlier build too (interleaved: busy mix heartbeat p99 18 to 32 ms for both builds).
+
+### Discord signature check
+
+Every Discord interaction ([DISCORD.md](DISCORD.md)) is verified before anything else: an Ed25519 signature of
+its timestamp and raw body, with \`node:crypto\`, the application's key parsed once and kept.
+\`node bench/discord-signature.ts 20000\` measures the check alone on a signed \`/activity\` interaction of 502
+bytes. On the AMD EPYC machine, shared with other work at the time (wall time was four to five times the CPU
+time, so only the CPU figure means anything), three runs gave 89, 117 and 104 µs of CPU per check, Node 24.
+That is what an interaction costs beyond the API operation it calls, with the read of the application's
+workspaces (and, for a command, of its workspace). A full benchmark of the interactions endpoint against the
+operations it wraps has not been run yet.
 `;

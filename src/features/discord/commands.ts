@@ -2,7 +2,11 @@
  * The slash commands, defined once: `discord register` sends them, `discord commands` prints them, the
  * interaction handler reads their names and options from them, and docs/DISCORD.md lists them (a test compares).
  */
-import { ApplicationCommandOptionType, type RESTPutAPIApplicationGuildCommandsJSONBody } from 'discord-api-types/v10';
+import {
+  ApplicationCommandOptionType,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type RESTPutAPIApplicationGuildCommandsJSONBody,
+} from 'discord-api-types/v10';
 
 export const COMMAND = {
   activity: 'activity',
@@ -20,7 +24,7 @@ export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];
 
 const DATE_HINT = 'YYYY-MM-DD';
 
-export const COMMANDS: RESTPutAPIApplicationGuildCommandsJSONBody = [
+export const COMMANDS: RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   { name: COMMAND.activity, description: 'Your minutes this week, the requirement after time off, and your shift under way' },
   {
     name: COMMAND.leaderboard,
@@ -77,6 +81,9 @@ export const COMMANDS: RESTPutAPIApplicationGuildCommandsJSONBody = [
   },
   { name: COMMAND.review, description: 'A private sign-in link to the console' },
 ];
+
+/** What `discord register` sends: every command a slash command (chat input). */
+export const REGISTRATION: RESTPutAPIApplicationGuildCommandsJSONBody = COMMANDS;
 
 /** The names `discord register` reports. */
 export function commandNames(): string[] {

@@ -4,7 +4,7 @@
  * token, and no other call to Discord. The token is only ever sent in that request's Authorization header.
  */
 import type { Executor } from '../../db/types.ts';
-import { COMMANDS, commandNames } from './commands.ts';
+import { commandNames, REGISTRATION } from './commands.ts';
 import { findWorkspaceConnection } from './repository.ts';
 
 export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api/v10';
@@ -39,7 +39,7 @@ export async function registerCommands({ apiUrl, token, applicationId, guildId, 
     response = await send(url, {
       method: 'PUT',
       headers: { authorization: `Bot ${token}`, 'content-type': 'application/json', 'user-agent': 'workspace-gateway (discord register)' },
-      body: JSON.stringify(COMMANDS),
+      body: JSON.stringify(REGISTRATION),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {

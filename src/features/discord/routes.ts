@@ -52,7 +52,7 @@ export function discordRoutes({ service, baseUrl }: DiscordRoutesDeps) {
           body: InteractionBodySchema,
           response: {
             200: InteractionResponseSchema,
-            ...errorResponses({ 401: ['unauthenticated'], 413: ['payload_too_large'] }),
+            ...errorResponses({ 400: ['validation_failed'], 401: ['unauthenticated'], 404: ['not_found'], 413: ['payload_too_large'], 415: ['unsupported_media_type'] }),
           },
         },
       },
