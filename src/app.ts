@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Clock } from './shared/clock.ts';
 import type { Config } from './shared/config.ts';
 import type { Store } from './db/connect.ts';
@@ -55,6 +55,8 @@ import { createStaffService } from './features/staff/service.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
 import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
 import { createConsoleService } from './features/console/service.ts';
+import { discordRoutes } from './features/discord/routes.ts';
+import { createDiscordService } from './features/discord/service.ts';
 
 export interface AppDeps {
   readonly config: Config;
@@ -127,6 +129,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonParser(app);
   registerErrorHandling(app);
   const listeningUrl = () => serverUrl(config.publicBaseUrl, app.server.listening ? app.server.address() : null, config);
+  // As the OpenAPI document's `servers`: PUBLIC_BASE_URL, else the address a trusted proxy reports, else ours.
+  const publicUrl = (request: FastifyRequest) =>
+    config.publicBaseUrl ?? (config.trustProxy.length > 0 ? forwardedBaseUrl(request) : undefined) ?? listeningUrl();
   await registerOpenApi(app, {
     serverUrl: listeningUrl,
     webhooks: { tag: WEBHOOKS_TAG, items: webhookDocument() },
@@ -181,9 +186,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         clock,
         redis: counters,
       }),
-      // As the OpenAPI document's `servers`: PUBLIC_BASE_URL, else the address a trusted proxy reports, else ours.
-      baseUrl: (request) =>
-        config.publicBaseUrl ?? (config.trustProxy.length > 0 ? forwardedBaseUrl(request) : undefined) ?? listeningUrl(),
+      baseUrl: publicUrl,
+    }),
+  );
+  await app.register(
+    discordRoutes({
+      service: createDiscordService({ store, clock, config, idempotency: createIdempotency({ store, clock, errorResponse }) }),
+      baseUrl: publicUrl,
     }),
   );
 

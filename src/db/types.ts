@@ -206,6 +206,8 @@ export interface WebhookEndpointTable {
   secret: string;
   created_at: number;
   updated_at: number;
+  /** `standard` or `discord`: what a delivery's body is (see migration 0016). */
+  format: Generated<string>;
 }
 
 export interface WebhookEventTable {
@@ -296,6 +298,18 @@ export interface GatewaySigningKeyTable {
   created_at: number;
 }
 
+/** A workspace's Discord application, written by provisioning (see migration 0016). */
+export interface DiscordConnectionTable {
+  workspace_id: string;
+  /** The Discord application's id (1..32 digits). */
+  application_id: string;
+  /** Its Ed25519 public key, 64 lowercase hex characters. */
+  public_key: string;
+  /** The environment its commands read and write in. */
+  environment: Environment;
+  updated_at: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   departments: DepartmentTable;
@@ -320,6 +334,7 @@ export interface Database {
   activity_changes: ActivityChangeTable;
   gateway_signing_key: GatewaySigningKeyTable;
   console_sign_in_codes: ConsoleSignInCodeTable;
+  discord_connections: DiscordConnectionTable;
 }
 
 export type Db = Kysely<Database>;

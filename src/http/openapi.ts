@@ -364,6 +364,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'applications', description: 'Application forms and submissions (API keys), and their review by dashboard users.' },
         { name: 'activity', description: 'Shift tracking and activity reports.' },
         { name: 'console', description: 'Signing in to the console: sign-in links, their exchange for a dashboard token, the member.' },
+        { name: 'discord', description: 'Discord, built in: the Interactions Endpoint URL of a Discord application.' },
         ...(options.webhooks ? [options.webhooks.tag] : []),
       ],
       components: { securitySchemes: SECURITY_SCHEMES },

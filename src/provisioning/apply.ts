@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Database } from '../db/types.ts';
 import { noProgress, type Progress } from '../shared/progress.ts';
 import { consistencyIssues } from './consistency.ts';
+import { discordDocumentIssues, writeDiscord } from './discord.ts';
 import { parseProvisioningDocument } from './document.ts';
 import { documentEntities } from './entities.ts';
 import { ProvisioningError } from './errors.ts';
@@ -36,7 +37,7 @@ export async function applyProvisioning(
 ): Promise<ProvisionResult> {
   progress('checking the document');
   const parsed = parseProvisioningDocument(document);
-  const documentIssues = webhookDocumentIssues(parsed);
+  const documentIssues = [...webhookDocumentIssues(parsed), ...discordDocumentIssues(parsed)];
   if (documentIssues.length > 0) throw new ProvisioningError(documentIssues);
   const entries = documentEntities(parsed);
   return db.transaction().execute(async (trx) => {
@@ -49,6 +50,7 @@ export async function applyProvisioning(
     const keys = await writeDocument(trx, parsed, snapshot, now, progress);
     progress('webhook endpoints');
     const webhooks = await writeWebhooks(trx, parsed, now);
+    await writeDiscord(trx, parsed, now);
     return { keys, webhooks };
   });
 }

@@ -188,7 +188,7 @@ export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpoi
 export async function updateEndpoint(
   db: Executor,
   endpointId: string,
-  settings: Pick<Updateable<WebhookEndpointTable>, 'url' | 'events' | 'enabled' | 'updated_at' | 'secret'>,
+  settings: Pick<Updateable<WebhookEndpointTable>, 'url' | 'events' | 'enabled' | 'updated_at' | 'secret' | 'format'>,
 ): Promise<void> {
   await db.updateTable('webhook_endpoints').set(settings).where('id', '=', endpointId).execute();
 }

@@ -166,6 +166,15 @@ export const WebhookSchema = Strict({
   events: Type.Array(StringEnum([...WEBHOOK_EVENT_TYPES, ALL_EVENTS] as const), { minItems: 1, uniqueItems: true }),
   enabled: Type.Optional(Type.Boolean()),
   secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  /** `standard` (default): Standard Webhooks; `discord`: a Discord channel webhook, sent embeds (docs/DISCORD.md). */
+  format: Type.Optional(StringEnum(['standard', 'discord'] as const)),
+});
+
+/** The workspace's Discord application (docs/DISCORD.md); the rules between workspaces are checked in discord.ts. */
+export const DiscordSchema = Strict({
+  applicationId: Type.String({ pattern: '^[0-9]{1,32}$' }),
+  publicKey: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+  environment: Type.Optional(StringEnum(ENVIRONMENTS)),
 });
 
 export const WorkspaceSchema = Strict({
@@ -184,6 +193,7 @@ export const WorkspaceSchema = Strict({
   submissions: Type.Optional(Type.Array(SubmissionSchema)),
   shifts: Type.Optional(Type.Array(ShiftSchema)),
   webhooks: Type.Optional(Type.Array(WebhookSchema)),
+  discord: Type.Optional(DiscordSchema),
 });
 
 export const ProvisioningDocumentSchema = Strict({
@@ -203,3 +213,4 @@ export type SubmissionDocument = Static<typeof SubmissionSchema>;
 export type FormDocument = Static<typeof FormSchema>;
 export type ShiftDocument = Static<typeof ShiftSchema>;
 export type WebhookDocument = Static<typeof WebhookSchema>;
+export type DiscordDocument = Static<typeof DiscordSchema>;

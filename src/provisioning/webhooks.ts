@@ -100,6 +100,7 @@ export async function writeWebhooks(
       url: webhook.url,
       events: JSON.stringify(webhook.events),
       enabled: webhook.enabled === false ? 0 : 1,
+      format: webhook.format ?? 'standard',
       updated_at: now,
     };
     if (existing.has(webhook.id)) {

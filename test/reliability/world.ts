@@ -284,6 +284,7 @@ const COMPARED: Record<keyof Database, boolean> = {
   activity_changes: true,
   gateway_signing_key: true,
   console_sign_in_codes: true,
+  discord_connections: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 

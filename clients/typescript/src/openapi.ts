@@ -725,6 +725,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/discord/applications/{applicationId}/interactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discord interactions: slash commands and buttons, without a bot to host
+         * @description The Interactions Endpoint URL to paste into a Discord application (docs/DISCORD.md). No API key or token: `X-Signature-Ed25519` must be the application's Ed25519 signature (its `publicKey` in the provisioning document) over `X-Signature-Timestamp` + the raw body, checked before anything else; a missing or wrong signature, an unknown application, or a timestamp more than 5 minutes from now is 401 `unauthenticated`. Answers are Discord interaction responses, not this API's envelope: a PING (`type: 1`) gets `{ "type": 1 }`, a command `{ "type": 4, "data": { … } }`, a button press `{ "type": 7, "data": { … } }` (the message updated). Every message sets `allowed_mentions: { "parse": [] }`. The interaction's `guild_id` picks the workspace (`chat.guildId`) among those of the application, `member.user.id` the staff member or member (`chatUserId`). A refusal is an ephemeral sentence (`flags: 64`), with status 200. A write (`/loa request`, `/loa cancel`, a button) is idempotent on the interaction's `id`, and recorded with its command and event as the API's, in the workspace's Discord environment.
+         */
+        post: operations["handleDiscordInteraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "application.submission.submitted": {
@@ -9690,6 +9710,195 @@ export interface operations {
                     ratelimit?: string;
                     /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
                     "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    handleDiscordInteraction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Ed25519 signature (hex) of `X-Signature-Timestamp` + the raw body, by the application's key.
+                 * @example 9e3f0c00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000
+                 */
+                "x-signature-ed25519"?: string;
+                /**
+                 * @description Unix seconds; more than 5 minutes from the server clock is refused (401).
+                 * @example 1773230400
+                 */
+                "x-signature-timestamp"?: string;
+            };
+            path: {
+                /**
+                 * @description The Discord application's id, as in the provisioning document's `discord.applicationId`.
+                 * @example 1234567890123456789
+                 */
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A Discord interaction, as Discord sends it. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "1400000000000000001",
+                 *       "type": 2,
+                 *       "application_id": "1234567890123456789",
+                 *       "guild_id": "900001",
+                 *       "member": {
+                 *         "user": {
+                 *           "id": "5551",
+                 *           "username": "alice"
+                 *         }
+                 *       },
+                 *       "data": {
+                 *         "name": "activity",
+                 *         "type": 1
+                 *       },
+                 *       "token": "interaction-token",
+                 *       "version": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The interaction's id: the idempotency key of a write made from it. */
+                    id: string;
+                    /**
+                     * @description 1 PING, 2 a slash command, 3 a button press.
+                     * @enum {integer}
+                     */
+                    type: 1 | 2 | 3;
+                    application_id?: string;
+                    /** @description The Discord server: it picks the workspace (`chat.guildId`). */
+                    guild_id?: string;
+                    member?: {
+                        user: {
+                            /** @description The acting user, matched to a `chatUserId`. */
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description The command and its options, or the button's `custom_id`. */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description A Discord interaction response. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 1 PONG (to a PING), 4 a message (to a command, or a refusal), 7 the pressed message updated.
+                         * @enum {integer}
+                         */
+                        type: 1 | 4 | 7;
+                        data?: {
+                            content: string;
+                            /** @description 64: ephemeral, seen only by the person who used the command. */
+                            flags?: number;
+                            /** @description Always `{ "parse": [] }`: nothing in a message pings anyone. */
+                            allowed_mentions: {
+                                parse: string[];
+                            };
+                            /** @description Action rows of "Approve" and "Deny" buttons (`/timeoff pending`). */
+                            components?: unknown[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     [name: string]: unknown;

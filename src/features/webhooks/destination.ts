@@ -12,6 +12,24 @@ export interface PostOutcome {
   /** The start of the answer's body, at most `excerptBytes` long. */
   readonly excerpt: string | null;
   readonly error: string | null;
+  /** A 429's wait before the next attempt: its body's `retry_after` (seconds, Discord's), else its `Retry-After`. */
+  readonly retryAfterMs?: number;
+}
+
+/** How long a 429 asks to wait, in ms: the body's `retry_after` seconds, else the `Retry-After` header's. */
+export function retryAfterMs(excerpt: string | null, header: string | string[] | undefined): number | undefined {
+  try {
+    const body: unknown = excerpt === null ? null : JSON.parse(excerpt);
+    const seconds = typeof body === 'object' && body !== null ? (body as { retry_after?: unknown }).retry_after : undefined;
+    if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  } catch {
+    // Not JSON: the header decides.
+  }
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.ceil(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 /** An outcome without an answer: nothing was sent, or nothing came back. */
@@ -213,7 +231,9 @@ export function createDestinationClient(options: DestinationOptions, timer: Time
           // Decoding replaces bytes that are not UTF-8; a NUL is UTF-8 but no text column takes it (PostgreSQL
           // refuses it), so it is replaced too: any answer can be recorded.
           const excerpt = Buffer.concat(chunks).subarray(0, options.excerptBytes).toString('utf8').replaceAll('\u0000', '\ufffd');
-          finish({ status: response.statusCode ?? null, excerpt: excerpt === '' ? null : excerpt, error: null });
+          const text = excerpt === '' ? null : excerpt;
+          const wait = response.statusCode === 429 ? retryAfterMs(text, response.headers['retry-after']) : undefined;
+          finish({ status: response.statusCode ?? null, excerpt: text, error: null, ...(wait === undefined ? {} : { retryAfterMs: wait }) });
         };
         response.on('data', (chunk: Buffer) => {
           if (size < options.excerptBytes) chunks.push(chunk);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import { randomBase62 } from '../../shared/ids.ts';
+import { discordChannelBody } from './discord-format.ts';
 import type { DestinationOptions, PostOutcome } from './destination.ts';
 import { HeldDeliveries } from './held-deliveries.ts';
 import { EndpointRecovery } from './recovery.ts';
@@ -251,7 +252,8 @@ export class Dispatcher {
   private async send(delivery: ClaimedDelivery): Promise<void> {
     try {
       const startedAt = this.deps.clock.now();
-      const { url, eventId, secret, body } = delivery;
+      const { url, eventId, secret } = delivery;
+      const body = delivery.format === 'discord' ? await discordChannelBody(this.deps.store.db, delivery.body) : delivery.body;
       const result = await this.sender.send({ url, eventId, secret, body });
       if (!this.discarding) this.recordOutcome(delivery, startedAt, result);
     } catch (err) {
@@ -274,6 +276,7 @@ export class Dispatcher {
       number: attempt,
       finishedAt,
       expiresAt: delivery.expiresAt,
+      ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
     });
     const context = { eventId: delivery.eventId, endpointId: delivery.endpointId, attempt, status: result.status };
     let bringForward = false;

@@ -14,6 +14,8 @@ export interface ClaimedDelivery {
   readonly url: string;
   readonly secret: string;
   readonly body: string;
+  /** `standard` or `discord` (a Discord channel webhook: docs/DISCORD.md, "Channel posts"). */
+  readonly format: string;
 }
 
 export interface ClaimOptions {
@@ -43,6 +45,7 @@ interface ClaimedDeliveryRow {
   readonly url: string;
   readonly secret: string;
   readonly body: string;
+  readonly format: string;
 }
 
 /**
@@ -125,7 +128,7 @@ limit ${batch}${skipLocked(trx)}`,
 where ${inJsonList(trx, 'id', chosen)}`.execute(trx);
     return rowsOf(
       trx,
-      sql<ClaimedDeliveryRow>`select d.id, d.event_id, d.endpoint_id, d.attempts, d.expires_at, p.url, p.secret, e.body
+      sql<ClaimedDeliveryRow>`select d.id, d.event_id, d.endpoint_id, d.attempts, d.expires_at, p.url, p.secret, e.body, p.format
 from webhook_deliveries as d
 join webhook_events as e on e.id = d.event_id
 join webhook_endpoints as p on p.id = d.endpoint_id
@@ -142,6 +145,7 @@ where ${inJsonList(trx, 'd.id', chosen)}`,
     url: row.url,
     secret: row.secret,
     body: row.body,
+    format: row.format,
   }));
   return { deliveries, more };
 }

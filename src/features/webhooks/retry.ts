@@ -26,17 +26,24 @@ export interface NextStep {
 
 /**
  * The step after the `attempt`-th attempt (1 for the first), finished at `finishedAt`: a 2xx delivers; anything
- * else is retried after `retryDelayMs`, the last retry when the window closes at `expiresAt`, and an attempt
+ * else is retried after `retryDelayMs` (a 429's `retryAfterMs` when longer), the last retry when the window closes at `expiresAt`, and an attempt
  * finished after that gives up.
  */
 export function afterAttempt(
   policy: RetryPolicy,
-  attempt: { readonly status: number | null; readonly number: number; readonly finishedAt: number; readonly expiresAt: number },
+  attempt: {
+    readonly status: number | null;
+    readonly number: number;
+    readonly finishedAt: number;
+    readonly expiresAt: number;
+    /** A 429's asked-for wait: the next attempt comes no sooner. */
+    readonly retryAfterMs?: number;
+  },
   random: () => number = Math.random,
 ): NextStep {
   const { status, finishedAt, expiresAt } = attempt;
   if (status !== null && status >= 200 && status < 300) return { outcome: 'delivered', nextAttemptAt: finishedAt };
   if (finishedAt >= expiresAt) return { outcome: 'failed', nextAttemptAt: finishedAt };
-  const next = finishedAt + retryDelayMs(policy, attempt.number, random);
+  const next = finishedAt + Math.max(retryDelayMs(policy, attempt.number, random), attempt.retryAfterMs ?? 0);
   return { outcome: 'pending', nextAttemptAt: Math.min(next, expiresAt) };
 }

@@ -10,7 +10,7 @@ import { ManualTimer } from './manual-timer.ts';
 /** The dispatcher's rules that need neither a database nor a receiver. */
 
 function delivery(id: string, endpointId: string): ClaimedDelivery {
-  return { id, eventId: `event-${id}`, endpointId, attempts: 0, expiresAt: 0, url: 'https://example.com/', secret: 'whsec_x', body: '{}' };
+  return { id, eventId: `event-${id}`, endpointId, attempts: 0, expiresAt: 0, url: 'https://example.com/', secret: 'whsec_x', body: '{}', format: 'standard' };
 }
 
 describe('held deliveries', () => {

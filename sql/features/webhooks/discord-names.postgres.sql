@@ -1,0 +1,7 @@
+-- findStaffName
+select "display_name" from "staff" where "workspace_id" = $1 and "id" = $2;
+-- values: ["workspace-1","staff-1"]
+
+-- findApplicant
+select "applicant" from "submissions" where "workspace_id" = $1 and "id" = $2;
+-- values: ["workspace-1","submission-1"]
