@@ -52,6 +52,9 @@ import { createNoticeDecisionService } from './features/time-off/manager-service
 import { noticeRoutes } from './features/time-off/routes.ts';
 import { createNoticeService } from './features/time-off/service.ts';
 import { createStaffService } from './features/staff/service.ts';
+import { rankRoutes } from './features/ranks/routes.ts';
+import { createRankService } from './features/ranks/service.ts';
+import { syncBacklog } from './features/ranks/sync/repository.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
 import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
 import { createConsoleService } from './features/console/service.ts';
@@ -117,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         return { pending, oldestAgeSeconds };
       }),
     ...(deps.webhookAttempts ? { webhookAttempts: deps.webhookAttempts } : {}),
+    rankSyncBacklog: () => syncBacklog(store.db),
     onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
   });
   registerRequestMetrics(app, metrics);
@@ -156,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       writes,
     }),
   );
+  await app.register(rankRoutes({ service: createRankService({ db, clock }), writes }));
   await app.register(
     reportRoutes({
       service: createReportService({ db, read: (job) => store.read(job), clock, config }),
