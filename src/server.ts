@@ -59,6 +59,9 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     log: app.log,
     settings: {
       ...DEFAULT_RANK_SYNC_SETTINGS,
+      // The outbox's lease and poll: one mechanism, one tuning.
+      leaseMs: config.webhookTuning.leaseMs,
+      pollIntervalMs: config.webhookTuning.pollIntervalMs,
       baseUrl: config.robloxApiUrl,
       retry: { ...DEFAULT_RANK_SYNC_SETTINGS.retry, firstDelayMs: config.robloxSyncRetryFirstDelayMs },
     },

@@ -85,9 +85,9 @@ describe.each(STORE_KINDS)('the served OpenAPI document (%s)', (kind) => {
     for (const [, path, op] of signIn) expect(param(op, 'idempotency-key'), path).toBeUndefined();
   });
 
-  it('requires Idempotency-Key on every write (twelve single calls, two batch calls), with the length and characters the service enforces', () => {
+  it('requires Idempotency-Key on every write (thirteen single calls, two batch calls), with the length and characters the service enforces', () => {
     const writes = ops.filter(([method, path]) => (method === 'post' || method === 'patch') && !SIGN_IN_POSTS.includes(path));
-    expect(writes).toHaveLength(14);
+    expect(writes).toHaveLength(15);
     for (const [method, path, op] of writes) {
       const key = param(op, 'idempotency-key');
       expect(key, `${method} ${path}`).toMatchObject({ in: 'header', required: true });

@@ -22,6 +22,7 @@ import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import { newId } from '../../shared/ids.ts';
 import { applicantView } from '../applications/submission-item.ts';
+import { failChangesOfErasedStaff } from '../ranks/erased.ts';
 import {
   anonymiseStaff,
   clearAttemptAnswer,
@@ -111,7 +112,7 @@ function erasedValues(
   return [...values];
 }
 
-async function erase(trx: Executor, gameUserId: string, progress: Progress): Promise<ErasureChanges> {
+async function erase(trx: Executor, gameUserId: string, progress: Progress, now: number): Promise<ErasureChanges> {
   // Every value to erase is read before anything changes: the copies are recognised by them.
   progress('finding the staff profiles and submissions');
   const identity = identityPatterns(gameUserId);
@@ -122,6 +123,8 @@ async function erase(trx: Executor, gameUserId: string, progress: Progress): Pro
   progress(`staff profiles and notices (${count(staff.length)})`);
   for (const member of staff) await anonymiseStaff(trx, member.id, staffAlias(member.id));
   const staffIds = staff.map((member) => member.id);
+  // Their rank changes still waiting for the group never reach it.
+  await failChangesOfErasedStaff(trx, staffIds, now);
   const noticeIds = await findNoticeIds(trx, staffIds);
   const notices = { ids: new Set(noticeIds), erased: ERASED_REASON };
   const inactivityNotices = await replaceNoticeTexts(trx, staffIds, ERASED_REASON);
@@ -215,10 +218,10 @@ export async function eraseGameUser(
 ): Promise<ErasureResult> {
   if (!GAME_USER_ID_PATTERN.test(gameUserId)) throw new Error('a game user id is 1 to 32 digits');
   return store.write(async (trx) => {
-    const changed = await erase(trx, gameUserId, progress);
+    const ranAt = clock.now();
+    const changed = await erase(trx, gameUserId, progress, ranAt);
     const counts = countsOf(changed);
     const erasureId = newId();
-    const ranAt = clock.now();
     await insertErasure(trx, { id: erasureId, ranAt, changes: JSON.stringify(counts) });
     return { erasureId, ranAt: toIso(ranAt), counts, changed };
   });
