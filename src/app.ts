@@ -55,6 +55,9 @@ import { createStaffService } from './features/staff/service.ts';
 import { rankRoutes } from './features/ranks/routes.ts';
 import { createRankService } from './features/ranks/service.ts';
 import { syncBacklog } from './features/ranks/sync/repository.ts';
+import { createErasureRequestService } from './features/roblox/erasure-requests.ts';
+import { robloxRoutes } from './features/roblox/routes.ts';
+import { systemTimer } from './features/webhooks/timer.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
 import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
 import { createConsoleService } from './features/console/service.ts';
@@ -161,6 +164,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(rankRoutes({ service: createRankService({ db, clock }), writes }));
+  await app.register(
+    robloxRoutes({ erasures: createErasureRequestService({ store, clock, timer: systemTimer, log: app.log }) }),
+  );
   await app.register(
     reportRoutes({
       service: createReportService({ db, read: (job) => store.read(job), clock, config }),

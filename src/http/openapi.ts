@@ -337,6 +337,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'applications', description: 'Application forms and submissions (API keys), and their review by dashboard users.' },
         { name: 'activity', description: 'Shift tracking and activity reports.' },
         { name: 'console', description: 'Signing in to the console: sign-in links, their exchange for a dashboard token, the member.' },
+        { name: 'roblox', description: 'What Roblox sends the gateway: right-to-erasure notifications, signed with the workspace\'s webhook secret.' },
         ...(options.webhooks ? [options.webhooks.tag] : []),
       ],
       components: { securitySchemes: SECURITY_SCHEMES },
