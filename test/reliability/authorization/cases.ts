@@ -28,6 +28,7 @@ import {
 } from './case-builders.ts';
 import { key } from './requests.ts';
 import { CONSOLE_CASES } from './console-cases.ts';
+import { RANK_CASES } from './rank-cases.ts';
 
 const chat = (guild: string, chatUserId: string | null | undefined) => ({
   'x-chat-guild-id': guild,
@@ -405,4 +406,5 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'GET /v1/applications/submissions/{submissionId}': reviewCases((w) => w.submissions.a.accepted, undefined),
   'GET /v1/applications/stats': STATS_CASES,
   ...CONSOLE_CASES,
+  ...RANK_CASES,
 };
