@@ -70,7 +70,14 @@ export function robloxRoutes({ erasures }: { readonly erasures: ErasureRequestSe
           }),
           response: {
             200: AnswerSchema,
-            ...errorResponses({ 400: ['validation_failed', 'invalid_json'], 401: ['unauthenticated'], 413: ['payload_too_large'] }),
+            // 404: a path that names no route (a workspace id with a slash in it, say).
+            ...errorResponses({
+              400: ['validation_failed', 'invalid_json'],
+              401: ['unauthenticated'],
+              404: ['not_found'],
+              413: ['payload_too_large'],
+              415: ['unsupported_media_type'],
+            }),
           },
         },
       },
