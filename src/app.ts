@@ -52,6 +52,12 @@ import { createNoticeDecisionService } from './features/time-off/manager-service
 import { noticeRoutes } from './features/time-off/routes.ts';
 import { createNoticeService } from './features/time-off/service.ts';
 import { createStaffService } from './features/staff/service.ts';
+import { rankRoutes } from './features/ranks/routes.ts';
+import { createRankService } from './features/ranks/service.ts';
+import { syncBacklog } from './features/ranks/sync/repository.ts';
+import { createErasureRequestService } from './features/roblox/erasure-requests.ts';
+import { robloxRoutes } from './features/roblox/routes.ts';
+import { systemTimer } from './features/webhooks/timer.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
 import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
 import { createConsoleService } from './features/console/service.ts';
@@ -122,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     ...(deps.webhookAttempts ? { webhookAttempts: deps.webhookAttempts } : {}),
     ...(deps.databaseErrors ? { databaseErrors: deps.databaseErrors } : {}),
+    rankSyncBacklog: () => syncBacklog(store.db),
     onCollectError: (metric, err) => app.log.warn({ err, metric }, 'metric not collected'),
   });
   registerRequestMetrics(app, metrics);
@@ -163,6 +170,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       decisions: createNoticeDecisionService({ db, clock }),
       writes,
     }),
+  );
+  await app.register(rankRoutes({ service: createRankService({ db, clock }), writes }));
+  await app.register(
+    robloxRoutes({ erasures: createErasureRequestService({ store, clock, timer: systemTimer, log: app.log }) }),
   );
   await app.register(
     reportRoutes({

@@ -8,6 +8,8 @@ import { UnavailabilityCounts } from './db/unavailable.ts';
 import { logFormatFor, loggerOptions } from './http/logging.ts';
 import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
 import { startBackgroundJobs } from './runtime/jobs.ts';
+import { DEFAULT_RANK_SYNC_SETTINGS, startRankSync } from './features/ranks/sync/sync.ts';
+import { systemTimer } from './features/webhooks/timer.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
 
 /** PostgreSQL connections of the webhook dispatcher (claims, results), apart from the API's pool. */
@@ -82,7 +84,25 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts, thread: backgroundThread });
   // Writes that enqueue deliveries (the API's, the timeout sweep's) wake the dispatcher once they commit
   // (src/features/webhooks/outbox.ts).
-  store.afterCommit(() => webhooks.nudge());
+  // Rank changes go to the Roblox group the same way: a durable job, claimed under a lease (docs/ROBLOX.md).
+  const rankSync = startRankSync({
+    store: dispatcherStore,
+    clock,
+    timer: systemTimer,
+    log: app.log,
+    settings: {
+      ...DEFAULT_RANK_SYNC_SETTINGS,
+      // The outbox's lease and poll: one mechanism, one tuning.
+      leaseMs: config.webhookTuning.leaseMs,
+      pollIntervalMs: config.webhookTuning.pollIntervalMs,
+      baseUrl: config.robloxApiUrl,
+      retry: { ...DEFAULT_RANK_SYNC_SETTINGS.retry, firstDelayMs: config.robloxSyncRetryFirstDelayMs },
+    },
+  });
+  store.afterCommit(() => {
+    webhooks.nudge();
+    rankSync.nudge();
+  });
   const closeStores = async () => {
     if (dispatcherStore !== store) await dispatcherStore.close();
     await store.close();
@@ -92,6 +112,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     jobs.stop();
+    await rankSync.stop();
     await webhooks.stop(0);
     await app.close();
     await closeStores();
@@ -116,7 +137,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
           app.server.closeAllConnections();
         }, config.shutdownTimeoutSeconds * 1000);
         try {
-          await Promise.all([app.close(), webhooks.stop()]);
+          await Promise.all([app.close(), webhooks.stop(), rankSync.stop()]);
         } finally {
           clearTimeout(deadline);
         }

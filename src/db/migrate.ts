@@ -16,6 +16,7 @@ import * as noticeIndexes from './migrations/20261129_0013_notice_indexes.ts';
 import * as noticeOverlapIndex from './migrations/20261129_0014_notice_overlap_index.ts';
 import * as journalEventIndex from './migrations/20261129_0015_journal_event_index.ts';
 import * as discord from './migrations/20261206_0016_discord.ts';
+import * as ranks from './migrations/20261206_0017_ranks.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0014_notice_overlap_index': noticeOverlapIndex,
   '20261129_0015_journal_event_index': journalEventIndex,
   '20261206_0016_discord': discord,
+  '20261206_0017_ranks': ranks,
 };
 
 const provider: MigrationProvider = {

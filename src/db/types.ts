@@ -133,6 +133,8 @@ export interface ApplicationFormTable {
   questions: string;
   created_at: number;
   updated_at: number;
+  /** The rank an acceptance that creates a staff profile gives it (docs/ROBLOX.md). */
+  entry_rank: string | null;
 }
 
 /** That an erasure ran: when, and how many rows of each kind it changed (never whose data it was). */
@@ -310,6 +312,62 @@ export interface DiscordConnectionTable {
   updated_at: number;
 }
 
+/** A workspace's Roblox group and the secrets kept for the gateway's own use (never shown). */
+export interface RobloxSettingsTable {
+  workspace_id: string;
+  group_id: string;
+  api_key: string | null;
+  webhook_secret: string | null;
+  updated_at: number;
+}
+
+/** A group role as a rank: `rank_order` is the role's rank number; `assignable` 0 for a rank the API never moves. */
+export interface RankTable {
+  workspace_id: string;
+  name: string;
+  role_id: string | null;
+  rank_order: number;
+  assignable: number;
+}
+
+/** A staff member's change of rank and its sync to the group (a durable job, as webhook deliveries are). */
+export interface RankChangeTable {
+  id: string;
+  workspace_id: string;
+  staff_id: string;
+  from_rank: string | null;
+  to_rank: string;
+  from_role_id: string | null;
+  to_role_id: string | null;
+  reason: string | null;
+  changed_by: string;
+  created_at: number;
+  /** pending, applied, failed or not_configured. */
+  sync_status: string;
+  attempts: number;
+  /** JSON `{ status, code, message }` of the last failed try; null once applied. */
+  last_error: string | null;
+  applied_at: number | null;
+  next_attempt_at: number;
+  expires_at: number;
+  claimed_until: number | null;
+  claimed_by: string | null;
+  updated_at: number;
+}
+
+/** A right-to-erasure notification handled for a workspace (never whose it was). */
+export interface RobloxErasureRequestTable {
+  workspace_id: string;
+  notification_id: string;
+  event_type: string;
+  /** done, running (erasing in the background) or ignored. */
+  status: string;
+  /** JSON counts of what was erased. */
+  counts: string | null;
+  received_at: number;
+  completed_at: number | null;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   departments: DepartmentTable;
@@ -335,6 +393,10 @@ export interface Database {
   gateway_signing_key: GatewaySigningKeyTable;
   console_sign_in_codes: ConsoleSignInCodeTable;
   discord_connections: DiscordConnectionTable;
+  roblox_settings: RobloxSettingsTable;
+  ranks: RankTable;
+  rank_changes: RankChangeTable;
+  roblox_erasure_requests: RobloxErasureRequestTable;
 }
 
 export type Db = Kysely<Database>;

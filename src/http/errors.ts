@@ -28,6 +28,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   application_cooldown: 409,
   notice_overlap: 409,
   notice_finalized: 409,
+  rank_not_assignable: 403,
+  rank_unchanged: 409,
   idempotency_request_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -100,6 +102,9 @@ const ErrorDetailsSchema = Type.Object(
     ),
     noticeId: Type.Optional(
       Type.String({ format: 'uuid', description: '`notice_overlap`: the overlapping notice that starts first.' }),
+    ),
+    rank: Type.Optional(
+      Type.String({ description: '`rank_not_assignable`: the rank the API may neither give nor take; `rank_unchanged`: the current rank.' }),
     ),
     retryAfter: Type.Optional(
       Type.String({

@@ -64,6 +64,11 @@ const SAMPLES: Readonly<Record<ErrorCode, ErrorSample>> = {
     message: 'The inactivity notice is already denied; it can no longer change.',
     details: { status: 'denied' },
   },
+  rank_not_assignable: {
+    message: 'The rank "Owner" is not assignable: the API neither gives nor takes it.',
+    details: { rank: 'Owner' },
+  },
+  rank_unchanged: { message: 'The staff member already holds the rank "Moderator".', details: { rank: 'Moderator' } },
   idempotency_request_in_progress: {
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
   },

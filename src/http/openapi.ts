@@ -365,6 +365,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'activity', description: 'Shift tracking and activity reports.' },
         { name: 'console', description: 'Signing in to the console: sign-in links, their exchange for a dashboard token, the member.' },
         { name: 'discord', description: 'Discord, built in: the Interactions Endpoint URL of a Discord application.' },
+        { name: 'roblox', description: 'What Roblox sends the gateway: right-to-erasure notifications, signed with the workspace\'s webhook secret.' },
         ...(options.webhooks ? [options.webhooks.tag] : []),
       ],
       components: { securitySchemes: SECURITY_SCHEMES },

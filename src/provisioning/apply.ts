@@ -8,6 +8,7 @@ import { discordDocumentIssues, writeDiscord } from './discord.ts';
 import { parseProvisioningDocument } from './document.ts';
 import { documentEntities } from './entities.ts';
 import { ProvisioningError } from './errors.ts';
+import { robloxIssues, writeRoblox } from './roblox.ts';
 import { loadSnapshot } from './snapshot.ts';
 import { webhookDocumentIssues, writeWebhooks, type ProvisionedWebhook } from './webhooks.ts';
 import { writeDocument, type ProvisionedKey } from './write.ts';
@@ -44,13 +45,14 @@ export async function applyProvisioning(
     // Read inside the transaction, so the checks see what the writes will meet.
     progress('reading what the database holds');
     const snapshot = await loadSnapshot(trx, parsed, entries);
-    const issues = consistencyIssues(parsed, entries, snapshot);
+    const issues = [...consistencyIssues(parsed, entries, snapshot), ...(await robloxIssues(trx, parsed))];
     if (issues.length > 0) throw new ProvisioningError(issues);
     const now = clock.now();
     const keys = await writeDocument(trx, parsed, snapshot, now, progress);
     progress('webhook endpoints');
     const webhooks = await writeWebhooks(trx, parsed, now);
     await writeDiscord(trx, parsed, now);
+    await writeRoblox(trx, parsed, now);
     return { keys, webhooks };
   });
 }

@@ -132,6 +132,7 @@ export function formRow(workspaceId: string, form: FormDocument, now: number): A
     questions: JSON.stringify(form.questions.map(normalizeQuestion)),
     created_at: now,
     updated_at: now,
+    entry_rank: form.entryRank ?? null,
   };
 }
 

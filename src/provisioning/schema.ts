@@ -144,6 +144,8 @@ export const FormSchema = Strict({
   departmentId: Type.Optional(Nullable(Uuid)),
   cooldownDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
   questions: Type.Array(QuestionInputSchema, { minItems: 1, maxItems: MAX_QUESTIONS }),
+  /** An assignable rank of the workspace, given to the staff profile an acceptance creates (checked in roblox.ts). */
+  entryRank: Type.Optional(Nullable(Text(60))),
 });
 
 export const ShiftSchema = Strict({
@@ -177,6 +179,24 @@ export const DiscordSchema = Strict({
   environment: Type.Optional(StringEnum(ENVIRONMENTS)),
 });
 
+/** Roblox group ids and role ids: 1 to 20 digits. */
+export const ROBLOX_ID_PATTERN = '^[0-9]{1,20}$';
+
+/** The workspace's Roblox group (docs/ROBLOX.md); the two secrets are kept for the gateway's use, never shown. */
+export const RobloxSchema = Strict({
+  groupId: Type.String({ pattern: ROBLOX_ID_PATTERN }),
+  apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  webhookSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+});
+
+/** A group role as a rank (docs/ROBLOX.md); names and orders unique in the workspace (roblox.ts). */
+export const RankSchema = Strict({
+  name: Text(60),
+  roleId: Type.Optional(Type.String({ pattern: ROBLOX_ID_PATTERN })),
+  order: Type.Integer({ minimum: 1, maximum: 255 }),
+  assignable: Type.Optional(Type.Boolean()),
+});
+
 export const WorkspaceSchema = Strict({
   id: Uuid,
   name: Text(200),
@@ -194,6 +214,8 @@ export const WorkspaceSchema = Strict({
   shifts: Type.Optional(Type.Array(ShiftSchema)),
   webhooks: Type.Optional(Type.Array(WebhookSchema)),
   discord: Type.Optional(DiscordSchema),
+  roblox: Type.Optional(RobloxSchema),
+  ranks: Type.Optional(Type.Array(RankSchema, { maxItems: 255 })),
 });
 
 export const ProvisioningDocumentSchema = Strict({
@@ -214,3 +236,5 @@ export type FormDocument = Static<typeof FormSchema>;
 export type ShiftDocument = Static<typeof ShiftSchema>;
 export type WebhookDocument = Static<typeof WebhookSchema>;
 export type DiscordDocument = Static<typeof DiscordSchema>;
+export type RobloxDocument = Static<typeof RobloxSchema>;
+export type RankDocument = Static<typeof RankSchema>;

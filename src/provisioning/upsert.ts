@@ -66,7 +66,7 @@ export const APPLICATIONS: Upsert<'applications'> = {
   conflict: ['id'],
   update: ['name', 'approved', 'allowed_universe_ids', 'features'],
 };
-const FORM_SETTINGS = ['name', 'slug', 'status', 'description', 'department_id', 'cooldown_days', 'questions'] as const;
+const FORM_SETTINGS = ['name', 'slug', 'status', 'description', 'department_id', 'cooldown_days', 'questions', 'entry_rank'] as const;
 // A later document replaces a form's questions; answers already given keep the labels they were given under.
 export const FORMS: Upsert<'application_forms'> = {
   table: 'application_forms',

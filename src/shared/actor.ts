@@ -13,7 +13,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const PERMISSIONS = ['applications.review', 'applications.decide', 'staff.create', 'notices.decide'] as const;
+export const PERMISSIONS = ['applications.review', 'applications.decide', 'staff.create', 'notices.decide', 'staff.rank'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const FEATURES = ['activity', 'applications'] as const;

@@ -40,6 +40,10 @@ export interface Config {
   readonly webhookAllowPrivateNetworks: boolean;
   /** Internal tuning of webhook delivery, for tests; the defaults are the product's behaviour. */
   readonly webhookTuning: WebhookTuning;
+  /** Roblox Open Cloud's address, for the rank sync (ROBLOX_API_URL). */
+  readonly robloxApiUrl: string;
+  /** The rank sync's first retry delay in ms (ROBLOX_SYNC_RETRY_FIRST_DELAY_MS; tests shorten it). */
+  readonly robloxSyncRetryFirstDelayMs: number;
   /**
    * Addresses, CIDR ranges or named ranges (loopback, linklocal, uniquelocal) of the reverse proxies whose
    * X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed; empty: trust no proxy.
@@ -234,6 +238,13 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
       nonEmpty(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     ),
     webhookTuning: webhookTuning(env),
+    robloxApiUrl: urlValue('ROBLOX_API_URL', nonEmpty(env, 'ROBLOX_API_URL') ?? 'https://apis.roblox.com'),
+    robloxSyncRetryFirstDelayMs: integerIn(
+      'ROBLOX_SYNC_RETRY_FIRST_DELAY_MS',
+      nonEmpty(env, 'ROBLOX_SYNC_RETRY_FIRST_DELAY_MS') ?? '30000',
+      1,
+      600_000,
+    ),
     trustProxy: trustedProxies(nonEmpty(env, 'TRUST_PROXY')),
     databasePoolSize: integerIn('DATABASE_POOL_SIZE', nonEmpty(env, 'DATABASE_POOL_SIZE') ?? '10', 1, 100),
     ...databaseTimeouts(env),

@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'application_cooldown',
   'notice_overlap',
   'notice_finalized',
+  'rank_not_assignable',
+  'rank_unchanged',
   'idempotency_request_in_progress',
   'payload_too_large',
   'unsupported_media_type',

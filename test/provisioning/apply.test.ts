@@ -76,7 +76,7 @@ describe.each(STORE_KINDS)('provisioning (%s)', (kind) => {
       .execute();
     expect(members.map((m) => [m.user_id, JSON.parse(m.permissions)])).toEqual([
       ['user-readonly', []],
-      ['user-reviewer', ['applications.review', 'applications.decide', 'staff.create', 'notices.decide']],
+      ['user-reviewer', ['applications.review', 'applications.decide', 'staff.create', 'notices.decide', 'staff.rank']],
     ]);
 
     expect(await row('staff', fixture.ids.staff.bob)).toEqual({

@@ -132,7 +132,7 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
       const route = routeOf(routeKey);
       const parts = merge(validOf(routeKey, world), {
         auth: attack.auth(world, forged),
-        path: { submissionId: world.submissions.a.accepted, noticeId: world.notices.a.denied },
+        path: { submissionId: world.submissions.a.accepted, noticeId: world.notices.a.denied, staffId: world.a.ids.staff.alice },
       });
       await expectOutcome(issuerInject, build(route, parts), outcomeOn(attack, routeKey));
     });

@@ -285,6 +285,10 @@ const COMPARED: Record<keyof Database, boolean> = {
   gateway_signing_key: true,
   console_sign_in_codes: true,
   discord_connections: true,
+  roblox_settings: true,
+  ranks: true,
+  rank_changes: true,
+  roblox_erasure_requests: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 

@@ -245,6 +245,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/staff/{staffId}/rank": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a staff member's rank (and their role in the Roblox group)
+         * @description Dashboard user token only. With `X-Service-Workspace-Id`, only that workspace is visible (the caller must be a member of it, else 403 `workspace_access_denied`). A staff member of a workspace the caller is not a member of (or not the selected one), an unknown one, or a `staffId` that is not a uuid is 404 `not_found`. Needs `staff.rank` (403 `permission_denied`). `Content-Type: application/json` is required (415). When the workspace has ranks, `rank` must be one of their names (400 `validation_failed` naming `body.rank`); without ranks any name of 1 to 60 characters is a rank. `reason`: 1 to 500 characters after trimming, stored trimmed. Giving or taking a rank that is not assignable: 403 `rank_not_assignable`; the current rank: 409 `rank_unchanged` (`rank_not_assignable` wins when both apply). Otherwise the rank changes and the change is recorded, with one command and the event `staff.rank.changed` (its `data` this response's `data`, environment `live`), in one transaction. The change then reaches the Roblox group after the commit: `change.sync.status` is `pending` until Open Cloud has applied it (`applied`) or refused it (`failed`, and the event `staff.rank.sync_failed`), or `not_configured` when the workspace has no group id or API key, or neither rank has a role id. Takes an `Idempotency-Key` (required), scoped to the caller: a replay returns the stored result with `Idempotent-Replayed: true`.
+         */
+        post: operations["changeStaffRank"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/{staffId}/rank-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a staff member's rank changes
+         * @description Dashboard user token only. With `X-Service-Workspace-Id`, only that workspace is visible (the caller must be a member of it, else 403 `workspace_access_denied`). A staff member of a workspace the caller is not a member of (or not the selected one), an unknown one, or a `staffId` that is not a uuid is 404 `not_found`. Any member of the staff member's workspace. The changes newest first, at most 50, each with its sync to the Roblox group as it stands.
+         */
+        get: operations["listStaffRankChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/roblox/workspaces/{workspaceId}/erasure-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take Roblox's right-to-erasure webhook
+         * @description Configured as the experience's webhook in the Roblox Creator Dashboard (docs/ROBLOX.md). No credential: the header `roblox-signature: t=<unix seconds>,v1=<base64>` must carry HMAC-SHA256 with the workspace's `webhookSecret` over `<t>.` and the raw body, with `t` within 10 minutes of now; anything else is 401 (also for a workspace without a `webhookSecret`, or an unknown one). The body is Roblox's notification `{ NotificationId, EventType, EventTime, EventPayload: { UserId, GameIds } }`; a signed body that is not such JSON is 400. `RightToErasureRequest` erases the user's data in this workspace exactly as the `erase --game-user-id` command does; other types are acknowledged and ignored; a `NotificationId` seen before is acknowledged and erases nothing more. Answered within 5 s: an erasure still running after 4 s finishes in the background. Each handled notification is recorded (id, time, counts; never the user id).
+         */
+        post: operations["takeRobloxErasureRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/activity/me/summary": {
         parameters: {
             query?: never;
@@ -967,6 +1027,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "staff.rank.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A staff member's rank changed
+         * @description Sent after `changeStaffRank`, and when an acceptance gives the staff profile it creates its form's entry rank (`fromRank` null); `data` is the change's answer's `data`, `environment` `live`. The change's sync to the Roblox group is then under way (`sync.status` `pending`) or `not_configured`. Subscribed to as `staff.rank.changed` (or `*`).
+         */
+        post: operations["staffRankChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "staff.rank.sync_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roblox refused a rank change, or its sync gave up
+         * @description Sent when a rank change's sync ends `failed`: Open Cloud refused it (400, 401, 403, or 404 on assigning the role; `sync.lastError` has Roblox's `code` and `message`), it kept failing for 24 h, or the staff member was erased (`code` `erased`). `data` is `{ staff, change }`, `environment` `live`. Subscribed to as `staff.rank.sync_failed` (or `*`).
+         */
+        post: operations["staffRankSyncFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -980,7 +1080,7 @@ export interface components {
                  * @description Stable machine-readable error code.
                  * @enum {string}
                  */
-                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "form_closed" | "submission_pending" | "application_cooldown" | "notice_overlap" | "notice_finalized" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready" | "service_unavailable";
+                code: "validation_failed" | "invalid_json" | "idempotency_key_required" | "invalid_idempotency_key" | "unauthenticated" | "insufficient_scope" | "permission_denied" | "workspace_access_denied" | "feature_disabled" | "universe_not_allowed" | "guild_mismatch" | "chat_not_connected" | "application_not_approved" | "staff_inactive" | "not_found" | "method_not_allowed" | "invalid_state_transition" | "shift_not_active" | "server_mismatch" | "form_closed" | "submission_pending" | "application_cooldown" | "notice_overlap" | "notice_finalized" | "rank_not_assignable" | "rank_unchanged" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "submission_finalized" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "bad_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "not_ready" | "service_unavailable";
                 /** @description Human-readable explanation; wording may change. */
                 message: string;
                 /** @description Equals the X-Request-Id header. */
@@ -1032,6 +1132,8 @@ export interface components {
                      * @description `notice_overlap`: the overlapping notice that starts first.
                      */
                     noticeId?: string;
+                    /** @description `rank_not_assignable`: the rank the API may neither give nor take; `rank_unchanged`: the current rank. */
+                    rank?: string;
                     /**
                      * Format: date-time
                      * @description `application_cooldown`: when the applicant may apply again (the rejection plus the form's cooldown).
@@ -3536,6 +3638,729 @@ export interface operations {
                     "ratelimit-policy"?: string;
                     /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
                     "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    changeStaffRank: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 1 to 255 printable ASCII characters, scoped to the dashboard user; a random UUID per logical operation is a good choice, reused for its retries. Missing or empty: 400 `idempotency_key_required`; longer or with other characters: 400 `invalid_idempotency_key`. The same key with the same request replays the stored status and body (`Idempotent-Replayed: true`) for 24 hours; with a different request: 422 `idempotency_key_reused`; while the first request is in flight: 409 `idempotency_request_in_progress`. 5xx results are not kept, so a retry runs again.
+                 * @example 5f0c6a2e-8d1b-4a57-9a0e-2d8f3c1b7e64
+                 */
+                "idempotency-key": string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only that workspace's staff are then visible.
+                 * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Staff member id (uuid, in any case). Not a uuid, unknown, or not visible to the caller: 404 `not_found`.
+                 * @example 6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                staffId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rank": "Senior Moderator",
+                 *       "reason": "Six months of steady work"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The rank to give: one of the workspace's rank names. */
+                    rank: string;
+                    /** @description 1 to 500 characters after trimming. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rank was changed; its sync is under way. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "staff": {
+                     *           "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "displayName": "Alice",
+                     *           "gameUserId": "1001",
+                     *           "gameUsername": "alice",
+                     *           "chatUserId": "5551",
+                     *           "departmentId": null,
+                     *           "rank": "Senior Moderator",
+                     *           "status": "active"
+                     *         },
+                     *         "change": {
+                     *           "id": "01936a4e-2b7c-7d3e-8f41-5a6b7c8d9e0f",
+                     *           "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "fromRank": "Moderator",
+                     *           "toRank": "Senior Moderator",
+                     *           "reason": "Six months of steady work",
+                     *           "changedBy": "idp|manager-1",
+                     *           "createdAt": "2026-03-11T12:00:00.000Z",
+                     *           "sync": {
+                     *             "status": "pending",
+                     *             "attempts": 0,
+                     *             "lastError": null,
+                     *             "appliedAt": null
+                     *           }
+                     *         },
+                     *         "commandId": "01936a4e-2b7c-7d3e-8f41-5a6b7c8d9e10",
+                     *         "eventId": "01936a4e-2b7c-7d3e-8f41-5a6b7c8d9e11"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            staff: {
+                                /** Format: uuid */
+                                id: string;
+                                displayName: string;
+                                gameUserId: string;
+                                gameUsername: string;
+                                chatUserId: string | null;
+                                departmentId: string | null;
+                                /** @description The rank now held; null for none. */
+                                rank: string | null;
+                                status: "active" | "inactive";
+                            };
+                            change: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The rank before; null for an acceptance's entry rank. */
+                                fromRank: string | null;
+                                toRank: string;
+                                /** @description As sent, trimmed; null when none was sent. */
+                                reason: string | null;
+                                /** @description The member's `userId` (for an entry rank, the deciding member's). */
+                                changedBy: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                sync: {
+                                    /** @description `pending` (to be applied, or retrying), `applied`, `failed` (Open Cloud refused, or the staff member was erased), `not_configured` (no group id or API key, or neither rank has a role id). */
+                                    status: "pending" | "applied" | "failed" | "not_configured";
+                                    /** @description Every try so far. */
+                                    attempts: number;
+                                    /** @description The last failed try; null once applied. */
+                                    lastError: {
+                                        /** @description The HTTP status Open Cloud answered; null for a timeout or a network error. */
+                                        status: number | null;
+                                        /** @description Open Cloud's error `code` (e.g. `PERMISSION_DENIED`), or `timeout`, `network_error`, `erased`. */
+                                        code: string;
+                                        /** @description Open Cloud's error `message`, or what went wrong. */
+                                        message: string;
+                                    } | null;
+                                    appliedAt: string | null;
+                                };
+                            };
+                            /**
+                             * Format: uuid
+                             * @description The recorded command.
+                             */
+                            commandId: string;
+                            /**
+                             * Format: uuid
+                             * @description The emitted event.
+                             */
+                            eventId: string;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`, `idempotency_key_required`, `invalid_idempotency_key`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`, `permission_denied`, `rank_not_assignable`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict with the current state or with a request in flight. Codes: `rank_unchanged`, `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Present (`true`) when this is the stored result of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listStaffRankChanges: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description Optional workspace selector (uuid), never authorization: the caller must be a member of it (else 403 `workspace_access_denied`); only that workspace's staff are then visible.
+                 * @example 0d9c8b7a-6f5e-4d3c-9b2a-1f0e9d8c7b6a
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Staff member id (uuid, in any case). Not a uuid, unknown, or not visible to the caller: 404 `not_found`.
+                 * @example 6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                staffId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff member's rank changes, newest first, at most 50. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "changes": [
+                     *           {
+                     *             "id": "01936a4e-2b7c-7d3e-8f41-5a6b7c8d9e0f",
+                     *             "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "fromRank": "Moderator",
+                     *             "toRank": "Senior Moderator",
+                     *             "reason": "Six months of steady work",
+                     *             "changedBy": "idp|manager-1",
+                     *             "createdAt": "2026-03-11T12:00:00.000Z",
+                     *             "sync": {
+                     *               "status": "applied",
+                     *               "attempts": 1,
+                     *               "lastError": null,
+                     *               "appliedAt": "2026-03-11T12:00:01.000Z"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            changes: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The rank before; null for an acceptance's entry rank. */
+                                fromRank: string | null;
+                                toRank: string;
+                                /** @description As sent, trimmed; null when none was sent. */
+                                reason: string | null;
+                                /** @description The member's `userId` (for an entry rank, the deciding member's). */
+                                changedBy: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                sync: {
+                                    /** @description `pending` (to be applied, or retrying), `applied`, `failed` (Open Cloud refused, or the staff member was erased), `not_configured` (no group id or API key, or neither rank has a role id). */
+                                    status: "pending" | "applied" | "failed" | "not_configured";
+                                    /** @description Every try so far. */
+                                    attempts: number;
+                                    /** @description The last failed try; null once applied. */
+                                    lastError: {
+                                        /** @description The HTTP status Open Cloud answered; null for a timeout or a network error. */
+                                        status: number | null;
+                                        /** @description Open Cloud's error `code` (e.g. `PERMISSION_DENIED`), or `timeout`, `network_error`, `erased`. */
+                                        code: string;
+                                        /** @description Open Cloud's error `message`, or what went wrong. */
+                                        message: string;
+                                    } | null;
+                                    appliedAt: string | null;
+                                };
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    takeRobloxErasureRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `t=<unix seconds>,v1=<base64 signature>`.
+                 * @example t=1773230400,v1=K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "roblox-signature"?: string;
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+            };
+            path: {
+                /**
+                 * @description The workspace whose webhook this is.
+                 * @example 7a1f0c52-3b4d-4e6f-8a9b-0c1d2e3f4a01
+                 */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification was taken. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notificationId": "5f1c9e2a-7b3d-4c6e-8a9f-0b1c2d3e4f5a",
+                     *         "outcome": "erased"
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The notification's `NotificationId`. */
+                            notificationId: string;
+                            /** @description `erased` (done before this answer), `erasing` (a large workspace: answered first, finished in the background), `ignored` (another event type), `repeated` (a notification id seen before: nothing more erased). */
+                            outcome: "erased" | "erasing" | "ignored" | "repeated";
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`, `invalid_json`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     [name: string]: unknown;
@@ -9610,7 +10435,7 @@ export interface operations {
                                 id: string;
                                 name: string;
                                 /** @description What the caller may do in this workspace. */
-                                permissions: ("applications.review" | "applications.decide" | "staff.create" | "notices.decide")[];
+                                permissions: ("applications.review" | "applications.decide" | "staff.create" | "notices.decide" | "staff.rank")[];
                             }[];
                         };
                         meta: {
@@ -10962,6 +11787,230 @@ export interface operations {
                          * @description The emitted event.
                          */
                         eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    staffRankChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "staff.rank.changed";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        staff: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            gameUserId: string;
+                            gameUsername: string;
+                            chatUserId: string | null;
+                            departmentId: string | null;
+                            /** @description The rank now held; null for none. */
+                            rank: string | null;
+                            status: "active" | "inactive";
+                        };
+                        change: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffId: string;
+                            /** @description The rank before; null for an acceptance's entry rank. */
+                            fromRank: string | null;
+                            toRank: string;
+                            /** @description As sent, trimmed; null when none was sent. */
+                            reason: string | null;
+                            /** @description The member's `userId` (for an entry rank, the deciding member's). */
+                            changedBy: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            sync: {
+                                /** @description `pending` (to be applied, or retrying), `applied`, `failed` (Open Cloud refused, or the staff member was erased), `not_configured` (no group id or API key, or neither rank has a role id). */
+                                status: "pending" | "applied" | "failed" | "not_configured";
+                                /** @description Every try so far. */
+                                attempts: number;
+                                /** @description The last failed try; null once applied. */
+                                lastError: {
+                                    /** @description The HTTP status Open Cloud answered; null for a timeout or a network error. */
+                                    status: number | null;
+                                    /** @description Open Cloud's error `code` (e.g. `PERMISSION_DENIED`), or `timeout`, `network_error`, `erased`. */
+                                    code: string;
+                                    /** @description Open Cloud's error `message`, or what went wrong. */
+                                    message: string;
+                                } | null;
+                                appliedAt: string | null;
+                            };
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The recorded command.
+                         */
+                        commandId: string;
+                        /**
+                         * Format: uuid
+                         * @description The emitted event.
+                         */
+                        eventId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx answer within 10 s ends the delivery. The answer's body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, no answer within 10 s) is a failed attempt: retried after growing delays for 24 h from the event, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    staffRankSyncFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`id` of the body), the same on every attempt: deduplicate on it.
+                 * @example 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in Unix seconds: refuse one too far from your clock (replays).
+                 * @example 1773230400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the endpoint's secret (the bytes after `whsec_`, base64-decoded). Verify with any Standard Webhooks library before parsing the body.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The event id; equals the `webhook-id` header.
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "staff.rank.sync_failed";
+                    /**
+                     * Format: date-time
+                     * @description When the event was recorded.
+                     */
+                    createdAt: string;
+                    /** Format: uuid */
+                    workspaceId: string;
+                    /** @description The environment the data belongs to (`null` for an event of no environment; none is so far). */
+                    environment: "test" | "live" | null;
+                    data: {
+                        staff: {
+                            /** Format: uuid */
+                            id: string;
+                            displayName: string;
+                            gameUserId: string;
+                            gameUsername: string;
+                            chatUserId: string | null;
+                            departmentId: string | null;
+                            /** @description The rank now held; null for none. */
+                            rank: string | null;
+                            status: "active" | "inactive";
+                        };
+                        change: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            staffId: string;
+                            /** @description The rank before; null for an acceptance's entry rank. */
+                            fromRank: string | null;
+                            toRank: string;
+                            /** @description As sent, trimmed; null when none was sent. */
+                            reason: string | null;
+                            /** @description The member's `userId` (for an entry rank, the deciding member's). */
+                            changedBy: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            sync: {
+                                /** @description `pending` (to be applied, or retrying), `applied`, `failed` (Open Cloud refused, or the staff member was erased), `not_configured` (no group id or API key, or neither rank has a role id). */
+                                status: "pending" | "applied" | "failed" | "not_configured";
+                                /** @description Every try so far. */
+                                attempts: number;
+                                /** @description The last failed try; null once applied. */
+                                lastError: {
+                                    /** @description The HTTP status Open Cloud answered; null for a timeout or a network error. */
+                                    status: number | null;
+                                    /** @description Open Cloud's error `code` (e.g. `PERMISSION_DENIED`), or `timeout`, `network_error`, `erased`. */
+                                    code: string;
+                                    /** @description Open Cloud's error `message`, or what went wrong. */
+                                    message: string;
+                                } | null;
+                                appliedAt: string | null;
+                            };
+                        };
                     };
                 };
             };

@@ -1,10 +1,18 @@
--- findStaff
+-- findStaff (everywhere)
 select "id", "display_name", "game_username", "chat_user_id" from "staff" where "game_user_id" = $1 order by "id";
 -- values: ["1001"]
 
--- findSubmissionCandidates
+-- findStaff (inWorkspace)
+select "id", "display_name", "game_username", "chat_user_id" from "staff" where "game_user_id" = $1 and "workspace_id" = $2 order by "id";
+-- values: ["1001","workspace-1"]
+
+-- findSubmissionCandidates (everywhere)
 select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = $1 or "applicant" like $2) order by "id";
 -- values: ["1001","%\"gameUserId\":\"1001\"%"]
+
+-- findSubmissionCandidates (inWorkspace)
+select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = $1 or "applicant" like $2) and "workspace_id" = $3 order by "id";
+-- values: ["1001","%\"gameUserId\":\"1001\"%","workspace-1"]
 
 -- anonymiseStaff
 update "staff" set "display_name" = $1, "game_username" = $2, "game_user_id" = $3, "chat_user_id" = $4 where "id" = $5;
@@ -22,17 +30,29 @@ update "inactivity_notices" set "reason" = $1, "decision_note" = case when decis
 update "submissions" set "applicant" = $1, "answers" = $2, "reviewer_notes" = $3, "game_user_id" = $4 where "id" = $5;
 -- values: ["{\"gameUserId\":null}","{}",null,null,"submission-1"]
 
--- findCommandCopies
+-- findCommandCopies (everywhere)
 select "id", "submission_id", "payload" from "commands" where ("submission_id" in ($1) or "payload" like $2) order by "id";
 -- values: ["submission-1","%\"gameUserId\":\"1001\"%"]
 
--- findEventCopies
+-- findCommandCopies (inWorkspace)
+select "id", "submission_id", "payload" from "commands" where ("submission_id" in ($1) or "payload" like $2) and "workspace_id" = $3 order by "id";
+-- values: ["submission-1","%\"gameUserId\":\"1001\"%","workspace-1"]
+
+-- findEventCopies (everywhere)
 select "id", "command_id", "payload" from "events" where ("command_id" in ($1) or "payload" like $2) order by "id";
 -- values: ["command-1","%\"gameUserId\":\"1001\"%"]
 
--- findWebhookCopies
+-- findEventCopies (inWorkspace)
+select "id", "command_id", "payload" from "events" where ("command_id" in ($1) or "payload" like $2) and "workspace_id" = $3 order by "id";
+-- values: ["command-1","%\"gameUserId\":\"1001\"%","workspace-1"]
+
+-- findWebhookCopies (everywhere)
 select "id", "body" from "webhook_events" where ("body" like $1 or "body" like $2) order by "id";
 -- values: ["%1001%","%submission-1%"]
+
+-- findWebhookCopies (inWorkspace)
+select "id", "body" from "webhook_events" where ("body" like $1 or "body" like $2) and "workspace_id" = $3 order by "id";
+-- values: ["%1001%","%submission-1%","workspace-1"]
 
 -- findResponseCopies
 select "scope", "key", "response_body" from "idempotency_records" where ("response_body" like $1 or "response_body" like $2) order by "scope", "key";

@@ -1,10 +1,18 @@
--- findStaff
+-- findStaff (everywhere)
 select "id", "display_name", "game_username", "chat_user_id" from "staff" where "game_user_id" = +? order by "id";
 -- values: ["1001"]
 
--- findSubmissionCandidates
+-- findStaff (inWorkspace)
+select "id", "display_name", "game_username", "chat_user_id" from "staff" where "game_user_id" = +? and "workspace_id" = +? order by "id";
+-- values: ["1001","workspace-1"]
+
+-- findSubmissionCandidates (everywhere)
 select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = +? or "applicant" like +?) order by "id";
 -- values: ["1001","%\"gameUserId\":\"1001\"%"]
+
+-- findSubmissionCandidates (inWorkspace)
+select "id", "game_user_id", "applicant", "answers" from "submissions" where ("game_user_id" = +? or "applicant" like +?) and "workspace_id" = +? order by "id";
+-- values: ["1001","%\"gameUserId\":\"1001\"%","workspace-1"]
 
 -- anonymiseStaff
 update "staff" set "display_name" = +?, "game_username" = +?, "game_user_id" = +?, "chat_user_id" = +? where "id" = +?;
@@ -22,17 +30,29 @@ update "inactivity_notices" set "reason" = +?, "decision_note" = case when decis
 update "submissions" set "applicant" = +?, "answers" = +?, "reviewer_notes" = +?, "game_user_id" = +? where "id" = +?;
 -- values: ["{\"gameUserId\":null}","{}",null,null,"submission-1"]
 
--- findCommandCopies
+-- findCommandCopies (everywhere)
 select "id", "submission_id", "payload" from "commands" where ("submission_id" in (+?) or "payload" like +?) order by "id";
 -- values: ["submission-1","%\"gameUserId\":\"1001\"%"]
 
--- findEventCopies
+-- findCommandCopies (inWorkspace)
+select "id", "submission_id", "payload" from "commands" where ("submission_id" in (+?) or "payload" like +?) and "workspace_id" = +? order by "id";
+-- values: ["submission-1","%\"gameUserId\":\"1001\"%","workspace-1"]
+
+-- findEventCopies (everywhere)
 select "id", "command_id", "payload" from "events" where ("command_id" in (+?) or "payload" like +?) order by "id";
 -- values: ["command-1","%\"gameUserId\":\"1001\"%"]
 
--- findWebhookCopies
+-- findEventCopies (inWorkspace)
+select "id", "command_id", "payload" from "events" where ("command_id" in (+?) or "payload" like +?) and "workspace_id" = +? order by "id";
+-- values: ["command-1","%\"gameUserId\":\"1001\"%","workspace-1"]
+
+-- findWebhookCopies (everywhere)
 select "id", "body" from "webhook_events" where ("body" like +? or "body" like +?) order by "id";
 -- values: ["%1001%","%submission-1%"]
+
+-- findWebhookCopies (inWorkspace)
+select "id", "body" from "webhook_events" where ("body" like +? or "body" like +?) and "workspace_id" = +? order by "id";
+-- values: ["%1001%","%submission-1%","workspace-1"]
 
 -- findResponseCopies
 select "scope", "key", "response_body" from "idempotency_records" where ("response_body" like +? or "response_body" like +?) order by "scope", "key";

@@ -5,6 +5,7 @@ import type { Executor, SubmissionTable } from '../../db/types.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
 import { isUuid, newId } from '../../shared/ids.ts';
 import { recordOperation, type Recorded, type RequestContext } from '../journal/journal.ts';
+import { giveEntryRank } from '../ranks/entry-rank.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';
 import {
@@ -220,6 +221,10 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
         async conclude(accepted, now, withStaff) {
           const staff = withStaff ? await ensureStaffProfile(trx, accepted, now) : null;
           if (staff) await setStaffProfile(trx, accepted.id, staff.id);
+          // A profile the acceptance creates gets its form's entry rank (docs/ROBLOX.md).
+          if (staff?.created) {
+            await giveEntryRank(trx, { submissionId: accepted.id, staffId: staff.id, decidedBy: actor.userId, request, now });
+          }
           const acceptedAt = toIso(now);
           const staffProfileCreated = staff?.created ?? false;
           const staffProfileId = staff?.id ?? null;

@@ -1,16 +1,31 @@
-import { NOW, STAFF, type Samples } from '../../db/samples.ts';
+import { NOW, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
 import * as erasure from './repository.ts';
 
 export const samples = {
-  findStaff: (db) => erasure.findStaff(db, '1001'),
-  findSubmissionCandidates: (db) => erasure.findSubmissionCandidates(db, '1001', ['"gameUserId":"1001"']),
+  findStaff: {
+    everywhere: (db) => erasure.findStaff(db, '1001'),
+    inWorkspace: (db) => erasure.findStaff(db, '1001', WORKSPACE),
+  },
+  findSubmissionCandidates: {
+    everywhere: (db) => erasure.findSubmissionCandidates(db, '1001', ['"gameUserId":"1001"']),
+    inWorkspace: (db) => erasure.findSubmissionCandidates(db, '1001', ['"gameUserId":"1001"'], WORKSPACE),
+  },
   anonymiseStaff: (db) => erasure.anonymiseStaff(db, STAFF, `erased-${STAFF}`),
   findNoticeIds: (db) => erasure.findNoticeIds(db, [STAFF]),
   replaceNoticeTexts: (db) => erasure.replaceNoticeTexts(db, [STAFF], 'erased'),
   eraseSubmission: (db) => erasure.eraseSubmission(db, 'submission-1', { applicant: '{"gameUserId":null}', answers: '{}' }),
-  findCommandCopies: (db) => erasure.findCommandCopies(db, ['submission-1'], ['"gameUserId":"1001"']),
-  findEventCopies: (db) => erasure.findEventCopies(db, ['command-1'], ['"gameUserId":"1001"']),
-  findWebhookCopies: (db) => erasure.findWebhookCopies(db, ['1001', 'submission-1']),
+  findCommandCopies: {
+    everywhere: (db) => erasure.findCommandCopies(db, ['submission-1'], ['"gameUserId":"1001"']),
+    inWorkspace: (db) => erasure.findCommandCopies(db, ['submission-1'], ['"gameUserId":"1001"'], WORKSPACE),
+  },
+  findEventCopies: {
+    everywhere: (db) => erasure.findEventCopies(db, ['command-1'], ['"gameUserId":"1001"']),
+    inWorkspace: (db) => erasure.findEventCopies(db, ['command-1'], ['"gameUserId":"1001"'], WORKSPACE),
+  },
+  findWebhookCopies: {
+    everywhere: (db) => erasure.findWebhookCopies(db, ['1001', 'submission-1']),
+    inWorkspace: (db) => erasure.findWebhookCopies(db, ['1001', 'submission-1'], WORKSPACE),
+  },
   findResponseCopies: (db) => erasure.findResponseCopies(db, ['1001', 'submission-1']),
   setCommandPayload: (db) => erasure.setCommandPayload(db, 'command-1', '{}'),
   setEventPayload: (db) => erasure.setEventPayload(db, 'event-1', '{}'),

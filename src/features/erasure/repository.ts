@@ -22,6 +22,7 @@ export async function findSubmissionCandidates(
   db: Executor,
   gameUserId: string,
   needles: readonly string[],
+  workspaceId: string | null = null,
 ): Promise<SubmissionCandidate[]> {
   return db
     .selectFrom('submissions')
@@ -29,6 +30,7 @@ export async function findSubmissionCandidates(
     .where((eb) =>
       eb.or([eb('game_user_id', '=', gameUserId), ...needles.map((needle) => eb('applicant', 'like', containing(needle)))]),
     )
+    .$if(workspaceId !== null, (qb) => qb.where('workspace_id', '=', workspaceId!))
     .orderBy('id')
     .execute();
 }
@@ -53,12 +55,13 @@ export interface StaffIdentity {
   readonly chat_user_id: string | null;
 }
 
-/** Staff profiles (in any workspace) of the game user, with what identifies them. */
-export async function findStaff(db: Executor, gameUserId: string): Promise<StaffIdentity[]> {
+/** Staff profiles of the game user (in any workspace, or in `workspaceId`), with what identifies them. */
+export async function findStaff(db: Executor, gameUserId: string, workspaceId: string | null = null): Promise<StaffIdentity[]> {
   return db
     .selectFrom('staff')
     .select(['id', 'display_name', 'game_username', 'chat_user_id'])
     .where('game_user_id', '=', gameUserId)
+    .$if(workspaceId !== null, (qb) => qb.where('workspace_id', '=', workspaceId!))
     .orderBy('id')
     .execute();
 }
@@ -106,6 +109,7 @@ export async function findCommandCopies(
   db: Executor,
   submissionIds: readonly string[],
   needles: readonly string[],
+  workspaceId: string | null = null,
 ): Promise<Array<StoredCopy<string> & { readonly submissionId: string | null }>> {
   const rows = await db
     .selectFrom('commands')
@@ -116,6 +120,7 @@ export async function findCommandCopies(
         ...needles.map((needle) => eb('payload', 'like', containing(needle))),
       ]),
     )
+    .$if(workspaceId !== null, (qb) => qb.where('workspace_id', '=', workspaceId!))
     .orderBy('id')
     .execute();
   return rows.map((row) => ({ key: row.id, text: row.payload, submissionId: row.submission_id }));
@@ -126,6 +131,7 @@ export async function findEventCopies(
   db: Executor,
   commandIds: readonly string[],
   needles: readonly string[],
+  workspaceId: string | null = null,
 ): Promise<Array<StoredCopy<string> & { readonly commandId: string }>> {
   const rows = await db
     .selectFrom('events')
@@ -136,17 +142,23 @@ export async function findEventCopies(
         ...needles.map((needle) => eb('payload', 'like', containing(needle))),
       ]),
     )
+    .$if(workspaceId !== null, (qb) => qb.where('workspace_id', '=', workspaceId!))
     .orderBy('id')
     .execute();
   return rows.map((row) => ({ key: row.id, text: row.payload, commandId: row.command_id }));
 }
 
 /** Webhook events (delivered or not) whose body mentions one of `needles`. */
-export async function findWebhookCopies(db: Executor, needles: readonly string[]): Promise<Array<StoredCopy<string>>> {
+export async function findWebhookCopies(
+  db: Executor,
+  needles: readonly string[],
+  workspaceId: string | null = null,
+): Promise<Array<StoredCopy<string>>> {
   const rows = await db
     .selectFrom('webhook_events')
     .select(['id', 'body'])
     .where((eb) => eb.or(needles.map((needle) => eb('body', 'like', containing(needle)))))
+    .$if(workspaceId !== null, (qb) => qb.where('workspace_id', '=', workspaceId!))
     .orderBy('id')
     .execute();
   return rows.map((row) => ({ key: row.id, text: row.body }));

@@ -22,6 +22,7 @@ import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import { newId } from '../../shared/ids.ts';
 import { applicantView } from '../applications/submission-item.ts';
+import { failChangesOfErasedStaff } from '../ranks/erased.ts';
 import {
   anonymiseStaff,
   clearAttemptAnswer,
@@ -111,17 +112,25 @@ function erasedValues(
   return [...values];
 }
 
-async function erase(trx: Executor, gameUserId: string, progress: Progress): Promise<ErasureChanges> {
+/** Where an erasure reaches: every workspace (the `erase` command), or one (a Roblox erasure request). */
+interface Reach {
+  readonly workspaceId: string | null;
+  readonly now: number;
+}
+
+async function erase(trx: Executor, gameUserId: string, progress: Progress, { workspaceId, now }: Reach): Promise<ErasureChanges> {
   // Every value to erase is read before anything changes: the copies are recognised by them.
   progress('finding the staff profiles and submissions');
   const identity = identityPatterns(gameUserId);
-  const staff = await findStaff(trx, gameUserId);
-  const candidates = (await findSubmissionCandidates(trx, gameUserId, identity)).filter((c) => isTheirs(c, gameUserId));
+  const staff = await findStaff(trx, gameUserId, workspaceId);
+  const candidates = (await findSubmissionCandidates(trx, gameUserId, identity, workspaceId)).filter((c) => isTheirs(c, gameUserId));
   const echoes = erasedValues(gameUserId, candidates, staff);
 
   progress(`staff profiles and notices (${count(staff.length)})`);
   for (const member of staff) await anonymiseStaff(trx, member.id, staffAlias(member.id));
   const staffIds = staff.map((member) => member.id);
+  // Their rank changes still waiting for the group never reach it.
+  await failChangesOfErasedStaff(trx, staffIds, now);
   const noticeIds = await findNoticeIds(trx, staffIds);
   const notices = { ids: new Set(noticeIds), erased: ERASED_REASON };
   const inactivityNotices = await replaceNoticeTexts(trx, staffIds, ERASED_REASON);
@@ -136,7 +145,7 @@ async function erase(trx: Executor, gameUserId: string, progress: Progress): Pro
   progress('stored commands');
   const commands: string[] = [];
   const commandsOfErased = new Set<string>();
-  for (const copy of await findCommandCopies(trx, submissionIds, identity)) {
+  for (const copy of await findCommandCopies(trx, submissionIds, identity, workspaceId)) {
     const aboutErasedSubmission = copy.submissionId !== null && erasedSubmission.has(copy.submissionId);
     if (aboutErasedSubmission) commandsOfErased.add(copy.key);
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission });
@@ -147,7 +156,7 @@ async function erase(trx: Executor, gameUserId: string, progress: Progress): Pro
 
   progress(`stored events (${count(commands.length)} commands changed)`);
   const events: string[] = [];
-  for (const copy of await findEventCopies(trx, [...commandsOfErased], identity)) {
+  for (const copy of await findEventCopies(trx, [...commandsOfErased], identity, workspaceId)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: commandsOfErased.has(copy.commandId) });
     if (scrubbed === null) continue;
     await setEventPayload(trx, copy.key, scrubbed);
@@ -158,7 +167,7 @@ async function erase(trx: Executor, gameUserId: string, progress: Progress): Pro
   const needles = [...identity, ...submissionIds, ...noticeIds];
   progress(`webhook events (${count(events.length)} events changed)`);
   const webhookEvents: string[] = [];
-  for (const copy of await findWebhookCopies(trx, needles)) {
+  for (const copy of await findWebhookCopies(trx, needles, workspaceId)) {
     const scrubbed = scrubJson(copy.text, { gameUserId, aboutErasedSubmission: mentionsErasedSubmission(copy.text), notices });
     if (scrubbed === null) continue;
     await setWebhookBody(trx, copy.key, scrubbed);
@@ -214,12 +223,25 @@ export async function eraseGameUser(
   progress: Progress = noProgress,
 ): Promise<ErasureResult> {
   if (!GAME_USER_ID_PATTERN.test(gameUserId)) throw new Error('a game user id is 1 to 32 digits');
-  return store.write(async (trx) => {
-    const changed = await erase(trx, gameUserId, progress);
-    const counts = countsOf(changed);
-    const erasureId = newId();
-    const ranAt = clock.now();
-    await insertErasure(trx, { id: erasureId, ranAt, changes: JSON.stringify(counts) });
-    return { erasureId, ranAt: toIso(ranAt), counts, changed };
-  });
+  return store.write((trx) => eraseGameUserIn(trx, clock, gameUserId, { progress }));
+}
+
+/**
+ * The erasure of eraseGameUser in the caller's transaction; with `workspaceId`, only that workspace's staff
+ * profiles, submissions, commands, events and webhook events (stored idempotent responses, which belong to no
+ * workspace, are scrubbed wherever they carry the identity, as by the command).
+ */
+export async function eraseGameUserIn(
+  trx: Executor,
+  clock: Clock,
+  gameUserId: string,
+  options: { readonly workspaceId?: string; readonly progress?: Progress } = {},
+): Promise<ErasureResult> {
+  if (!GAME_USER_ID_PATTERN.test(gameUserId)) throw new Error('a game user id is 1 to 32 digits');
+  const ranAt = clock.now();
+  const changed = await erase(trx, gameUserId, options.progress ?? noProgress, { workspaceId: options.workspaceId ?? null, now: ranAt });
+  const counts = countsOf(changed);
+  const erasureId = newId();
+  await insertErasure(trx, { id: erasureId, ranAt, changes: JSON.stringify(counts) });
+  return { erasureId, ranAt: toIso(ranAt), counts, changed };
 }

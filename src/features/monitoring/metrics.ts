@@ -27,6 +27,8 @@ export interface MetricsDeps {
    * `server_shutdown`); the counter is left out when absent.
    */
   readonly databaseErrors?: () => Readonly<Record<string, number>>;
+  /** Rank changes whose sync to the Roblox group is pending, and those that failed (docs/ROBLOX.md). */
+  readonly rankSyncBacklog?: () => Promise<{ readonly pending: number; readonly failed: number }>;
   /** Called when a gauge cannot be read at scrape time (the scrape still answers, without that gauge's value). */
   readonly onCollectError?: (metric: string, error: unknown) => void;
 }
@@ -127,6 +129,20 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       'workspace_gateway_oldest_pending_webhook_delivery_seconds',
       'Seconds the oldest pending webhook delivery has waited since its event (0 when none is pending).',
       async () => (await backlog()).oldestAgeSeconds,
+    );
+  }
+
+  if (deps.rankSyncBacklog) {
+    const ranks = oneReadAtATime(deps.rankSyncBacklog);
+    valueGauge(
+      'workspace_gateway_pending_rank_changes',
+      'Rank changes waiting to be applied to the Roblox group (first try or a retry).',
+      async () => (await ranks()).pending,
+    );
+    valueGauge(
+      'workspace_gateway_failed_rank_changes',
+      'Rank changes the Roblox group never took (refused, out of retries, or erased).',
+      async () => (await ranks()).failed,
     );
   }
 

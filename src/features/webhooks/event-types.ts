@@ -11,6 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'staff.inactivity_notice.approved',
   'staff.inactivity_notice.denied',
   'staff.inactivity_notice.cancelled',
+  'staff.rank.changed',
+  'staff.rank.sync_failed',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

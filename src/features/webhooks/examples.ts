@@ -3,6 +3,7 @@ import * as review from '../applications/examples.ts';
 import { intakeResponseExample } from '../applications/intake/examples.ts';
 import { shiftDetailResponseExample } from '../activity/shifts/examples.ts';
 import * as notices from '../time-off/examples.ts';
+import * as ranks from '../ranks/examples.ts';
 import type { WebhookEventType } from './event-types.ts';
 
 const AT = '2026-03-11T12:00:00.000Z';
@@ -41,4 +42,6 @@ export const WEBHOOK_EXAMPLES: Record<WebhookEventType, unknown> = {
   'staff.inactivity_notice.approved': fromAnswer('staff.inactivity_notice.approved', notices.approveResponseExample),
   'staff.inactivity_notice.denied': fromAnswer('staff.inactivity_notice.denied', notices.denyResponseExample),
   'staff.inactivity_notice.cancelled': fromAnswer('staff.inactivity_notice.cancelled', notices.cancelResponseExample),
+  'staff.rank.changed': fromAnswer('staff.rank.changed', ranks.changeResponseExample),
+  'staff.rank.sync_failed': body('staff.rank.sync_failed', '01936a4e-2b7c-7d3e-8f41-5a6b7c8d9e12', ranks.syncFailedExample),
 };

@@ -13,6 +13,7 @@ import {
 import { IntakeResultSchema } from '../applications/intake/schemas.ts';
 import { ShiftDetailSchema, StaffRefSchema } from '../activity/shifts/schemas.ts';
 import { NoticeResultSchema } from '../time-off/schemas.ts';
+import { ChangeResultSchema, SyncFailedSchema } from '../ranks/schemas.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
 import { WEBHOOK_EXAMPLES } from './examples.ts';
 
@@ -109,6 +110,24 @@ const EVENTS: Readonly<Record<WebhookEventType, EventDoc>> = {
       'Sent after `cancelInactivityNotice`: `data.notice.status` is `cancelled`, or `approved` with `endsAt` moved to ' +
       'the cancellation (back early); `data` is its answer\'s `data`, `environment` the notice\'s.',
     data: NoticeResultSchema,
+  },
+  'staff.rank.changed': {
+    operationId: 'staffRankChangedEvent',
+    summary: 'A staff member\'s rank changed',
+    description:
+      'Sent after `changeStaffRank`, and when an acceptance gives the staff profile it creates its form\'s entry rank ' +
+      '(`fromRank` null); `data` is the change\'s answer\'s `data`, `environment` `live`. The change\'s sync to the ' +
+      'Roblox group is then under way (`sync.status` `pending`) or `not_configured`.',
+    data: ChangeResultSchema,
+  },
+  'staff.rank.sync_failed': {
+    operationId: 'staffRankSyncFailedEvent',
+    summary: 'Roblox refused a rank change, or its sync gave up',
+    description:
+      'Sent when a rank change\'s sync ends `failed`: Open Cloud refused it (400, 401, 403, or 404 on assigning the ' +
+      'role; `sync.lastError` has Roblox\'s `code` and `message`), it kept failing for 24 h, or the staff member was ' +
+      'erased (`code` `erased`). `data` is `{ staff, change }`, `environment` `live`.',
+    data: SyncFailedSchema,
   },
 };
 

@@ -27,7 +27,12 @@ import {
 import { dataOf, shiftClient, startBody } from '../activity/shifts/shift-client.ts';
 import { ask, cancel, dataOf as noticeData, decide as decideNotice, noticeBody, type NoticeData } from '../time-off/helpers.ts';
 import { deliverDue, testDispatcher } from './harness.ts';
-import { Receiver, type Received } from './receiver.ts';
+import { Receiver, SILENT_LOG, type Received } from './receiver.ts';
+import { RankSync } from '../../../src/features/ranks/sync/sync.ts';
+import { DEFAULT_RANK_SYNC_SETTINGS } from '../../../src/features/ranks/sync/sync.ts';
+import { systemTimer } from '../../../src/features/webhooks/timer.ts';
+import { seed } from '../../helpers/fixtures.ts';
+import { FakeOpenCloud } from '../ranks/fake-open-cloud.ts';
 
 type Json = Record<string, unknown>;
 interface WebhookOperation {
@@ -125,6 +130,30 @@ describe.each(STORE_KINDS)('the OpenAPI document\'s webhooks against real delive
     noticeData(await decideNotice(ctx.inject, token, 'approve', await asked(10), { body: { note: 'Enjoy.' } }));
     noticeData(await decideNotice(ctx.inject, token, 'deny', await asked(20)));
     noticeData(await cancel(ctx.inject, fixture.keys.live.secret, await asked(30), { chatUserId }));
+    // A rank change, and its sync refused by Roblox (a fake Open Cloud answering 403).
+    const openCloud = await FakeOpenCloud.start();
+    try {
+      openCloud.answer = () => ({ status: 403, code: 'PERMISSION_DENIED', message: 'The key may not change this group.' });
+      const ranks = ['Moderator', 'Trial Moderator', 'Senior Moderator'].map((name, i) => ({ name, roleId: String(i + 1), order: i + 1 }));
+      await seed(ctx, { document: { workspaces: [{ ...fixture.workspace, roblox: { groupId: '42', apiKey: 'key' }, ranks }] } });
+      const res = await ctx.inject({
+        method: 'POST',
+        url: `/v1/staff/${fixture.ids.staff.alice}/rank`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': newId() },
+        payload: JSON.stringify({ rank: 'Senior Moderator' }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const sync = new RankSync({
+        store: ctx.store,
+        clock: ctx.clock,
+        timer: systemTimer,
+        log: SILENT_LOG,
+        settings: { ...DEFAULT_RANK_SYNC_SETTINGS, baseUrl: openCloud.baseUrl },
+      });
+      expect(await sync.runOnce()).toBe(1);
+    } finally {
+      await openCloud.close();
+    }
 
     await deliverDue(dispatcher);
     const received: Received[] = receiver.at(ALL);
@@ -148,7 +177,8 @@ describe.each(STORE_KINDS)('the OpenAPI document\'s webhooks against real delive
       const event = body as unknown as WebhookEvent;
       if (event.type === 'activity.shift.ended') expect(event.data.shift.endReason).toBe('server_shutdown');
       if (event.type === 'application.submission.accepted') expect(event.data.staffProfileCreated).toBe(true);
-      if (type.startsWith('staff.inactivity_notice.')) expect(body.environment).toBe('live');
+      if (type.startsWith('staff.inactivity_notice.') || type.startsWith('staff.rank.')) expect(body.environment).toBe('live');
+      if (event.type === 'staff.rank.sync_failed') expect(event.data.change.sync.lastError?.code).toBe('PERMISSION_DENIED');
     }
 
     // What the schemas refuse: a body of another type, and a shift event without its staff member.

@@ -29,6 +29,7 @@ import {
 import { key } from './requests.ts';
 import { CONSOLE_CASES } from './console-cases.ts';
 import { DISCORD_CASES } from './discord-cases.ts';
+import { RANK_CASES } from './rank-cases.ts';
 
 const chat = (guild: string, chatUserId: string | null | undefined) => ({
   'x-chat-guild-id': guild,
@@ -407,4 +408,5 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'GET /v1/applications/stats': STATS_CASES,
   ...CONSOLE_CASES,
   ...DISCORD_CASES,
+  ...RANK_CASES,
 };

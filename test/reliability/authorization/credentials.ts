@@ -73,6 +73,8 @@ export const NOTICE_DECISIONS = [
   'POST /v1/staff/inactivity-notices/{noticeId}/deny',
 ] as const;
 export const SUBMISSION_READ = 'GET /v1/applications/submissions/{submissionId}';
+/** A staff member's rank: read, and changed to a fresh rank (always a change). */
+export const RANK_ROUTES = ['GET /v1/staff/{staffId}/rank-changes', 'POST /v1/staff/{staffId}/rank'] as const;
 /** The signed-in member's own workspaces: answered for any authenticated user, none for a member of none. */
 export const CONSOLE_ME = 'GET /v1/console/me';
 
@@ -161,7 +163,7 @@ export const ISSUER_AUDIENCE_ATTACKS: readonly CredentialAttack[] = [
     status: 422,
     code: 'submission_finalized',
     byRoute: Object.fromEntries([
-      ...[...WORKSPACE_READS, SUBMISSION_READ, CONSOLE_ME].map((r) => [r, { status: 200 }]),
+      ...[...WORKSPACE_READS, SUBMISSION_READ, CONSOLE_ME, ...RANK_ROUTES].map((r) => [r, { status: 200 }]),
       ...NOTICE_DECISIONS.map((r) => [r, { status: 409, code: 'invalid_state_transition' as const }]),
     ]),
   },

@@ -1,0 +1,35 @@
+-- findStaffLocking
+select "s"."id", "s"."workspace_id", "s"."display_name", "s"."game_user_id", "s"."game_username", "s"."chat_user_id", "s"."department_id", "s"."rank", "s"."status" from "staff" as "s" where "s"."id" = +? ;
+-- values: ["staff-1"]
+
+-- findStaffWorkspace
+select "workspace_id" from "staff" where "id" = +?;
+-- values: ["staff-1"]
+
+-- findRanks
+select "name", "role_id", "rank_order", "assignable" from "ranks" where "workspace_id" = +?;
+-- values: ["workspace-1"]
+
+-- findSyncConfigured
+select "workspace_id" from "roblox_settings" where "workspace_id" = +? and "api_key" is not null;
+-- values: ["workspace-1"]
+
+-- setStaffRank
+update "staff" set "rank" = +? where "id" = +?;
+-- values: ["Senior Moderator","staff-1"]
+
+-- insertRankChange
+insert into "rank_changes" ("id", "workspace_id", "staff_id", "from_rank", "to_rank", "from_role_id", "to_role_id", "reason", "changed_by", "created_at", "sync_status", "attempts", "last_error", "applied_at", "next_attempt_at", "expires_at", "claimed_until", "claimed_by", "updated_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?);
+-- values: ["change-1","workspace-1","staff-1","Moderator","Senior Moderator","11","12",null,"user-1",1773230400000,"pending",0,null,null,1773230400000,1773316800000,null,null,1773230400000]
+
+-- findRankChanges
+select * from "rank_changes" where "staff_id" = +? order by "id" desc limit +?;
+-- values: ["staff-1",50]
+
+-- findRankChange
+select * from "rank_changes" where "id" = +?;
+-- values: ["change-1"]
+
+-- findEntryRank
+select "f"."entry_rank" from "submissions" as "s" inner join "application_forms" as "f" on "f"."id" = "s"."form_id" where "s"."id" = +?;
+-- values: ["submission-1"]

@@ -1,0 +1,11 @@
+-- findWebhookSecret
+select "webhook_secret" from "roblox_settings" where "workspace_id" = $1;
+-- values: ["workspace-1"]
+
+-- findErasureRequest
+select "status", "received_at" from "roblox_erasure_requests" where "workspace_id" = $1 and "notification_id" = $2;
+-- values: ["workspace-1","notification-1"]
+
+-- insertErasureRequest
+insert into "roblox_erasure_requests" ("workspace_id", "notification_id", "event_type", "status", "counts", "received_at", "completed_at") values ($1, $2, $3, $4, $5, $6, $7) on conflict ("workspace_id", "notification_id") do nothing;
+-- values: ["workspace-1","notification-1","RightToErasureRequest","erased","{\"staff\":1}",1773230400000,1773230400000]
