@@ -129,7 +129,7 @@ describe.each(STORE_KINDS)('the served OpenAPI document (%s)', (kind) => {
     const withBody = ops.filter(([, , op]) => op.requestBody !== undefined);
     const withKey = ops.filter(([, , op]) => param(op, 'idempotency-key') !== undefined);
     expect(withBody).toHaveLength(18);
-    expect(withKey).toHaveLength(14);
+    expect(withKey).toHaveLength(15);
     for (const [method, path, op] of withBody) {
       expect(codes(op, '413'), `${method} ${path}`).toContain('payload_too_large');
       expect(codes(op, '415'), `${method} ${path}`).toContain('unsupported_media_type');
