@@ -79,7 +79,17 @@ export function weekChart(weeks, timeZone) {
         'table',
         {},
         h('caption', {}, 'The last weeks, oldest first'),
-        h('thead', {}, h('tr', {}, ['Week of', 'Worked', 'Required'].map((label) => h('th', { scope: 'col' }, label)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Week of'),
+            h('th', { scope: 'col', class: 'number' }, 'Worked'),
+            h('th', { scope: 'col', class: 'number' }, 'Required'),
+          ),
+        ),
         h(
           'tbody',
           {},
