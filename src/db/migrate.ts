@@ -15,6 +15,7 @@ import * as consoleSignIn from './migrations/20261129_0012_console_sign_in.ts';
 import * as noticeIndexes from './migrations/20261129_0013_notice_indexes.ts';
 import * as noticeOverlapIndex from './migrations/20261129_0014_notice_overlap_index.ts';
 import * as journalEventIndex from './migrations/20261129_0015_journal_event_index.ts';
+import * as staffRosterIndex from './migrations/20261206_0018_staff_roster_index.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0013_notice_indexes': noticeIndexes,
   '20261129_0014_notice_overlap_index': noticeOverlapIndex,
   '20261129_0015_journal_event_index': journalEventIndex,
+  '20261206_0018_staff_roster_index': staffRosterIndex,
 };
 
 const provider: MigrationProvider = {

@@ -10,7 +10,7 @@ describe.each(STORE_KINDS)('migrations (%s)', (kind) => {
     const database = await createTestDatabase(kind, { migrate: false });
     const store = database.open();
     try {
-      expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index'] });
+      expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index', '20261206_0018_staff_roster_index'] });
       expect(await migrateToLatest(store)).toEqual({ applied: [] });
       const count = await store.db.selectFrom('shifts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(0);
@@ -42,7 +42,7 @@ describe.each(STORE_KINDS)('upgrading a store (%s)', (kind) => {
         .insertInto('idempotency_records')
         .values([record('abandoned', 'in_progress'), record('done', 'completed')])
         .execute();
-      expect(await migrateToLatest(store)).toEqual({ applied: ['20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index'] });
+      expect(await migrateToLatest(store)).toEqual({ applied: ['20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index', '20261206_0018_staff_roster_index'] });
       const left = await store.db.selectFrom('idempotency_records').select(['key', 'state']).execute();
       expect(left).toEqual([{ key: 'done', state: 'completed' }]);
     } finally {
@@ -73,7 +73,7 @@ describe.skipIf(!STORE_KINDS.includes('postgres'))('migrations on a shared Postg
         const database = await createTestDatabase('postgres', { migrate: false });
         const store = database.open();
         try {
-          expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index'] });
+          expect(await migrateToLatest(store)).toEqual({ applied: ['20261121_0001_initial', '20261121_0002_activity_version', '20261122_0003_heartbeat_hot_updates', '20261124_0004_activity_totals', '20261124_0005_webhooks', '20261125_0006_activity_changes', '20261126_0007_completed_idempotency_records', '20261127_0008_application_forms', '20261128_0009_inactivity_notice_requests', '20261129_0010_gateway_signing_key', '20261129_0011_retention_indexes', '20261129_0012_console_sign_in', '20261129_0013_notice_indexes', '20261129_0014_notice_overlap_index', '20261129_0015_journal_event_index', '20261206_0018_staff_roster_index'] });
           expect(await migrateToLatest(store)).toEqual({ applied: [] });
         } finally {
           await store.close();
