@@ -28,6 +28,7 @@ import {
 } from './case-builders.ts';
 import { key } from './requests.ts';
 import { CONSOLE_CASES } from './console-cases.ts';
+import { MEMBER_READ_CASES, STAFF_CASES } from './staff-cases.ts';
 
 const chat = (guild: string, chatUserId: string | null | undefined) => ({
   'x-chat-guild-id': guild,
@@ -189,7 +190,8 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   },
 
   'GET /v1/activity/leaderboard': {
-    valid: (w) => ({ auth: key(w.a.keys.test.secret) }),
+    // A's workspace named for a member's token (the world's reviewer is a member of several); a key ignores it.
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), headers: { 'x-service-workspace-id': w.a.ids.workspaceId } }),
     cases: [
       CONTROL,
       {
@@ -222,13 +224,15 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
         status: 200,
         check: (body, w) => expect(aliceSeconds(w)(dataOf(body))).toBe(3600),
       },
+      MEMBER_READ_CASES['GET /v1/activity/leaderboard'],
       scopeCase((w) => w.a.keys.writeOnly.secret, 'activity:read'),
       FEATURE_OFF,
     ],
   },
 
   'GET /v1/activity/shifts/active': {
-    valid: (w) => ({ auth: key(w.a.keys.test.secret) }),
+    // A's workspace named for a member's token (the world's reviewer is a member of several); a key ignores it.
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), headers: { 'x-service-workspace-id': w.a.ids.workspaceId } }),
     cases: [
       CONTROL,
       {
@@ -249,6 +253,7 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
         status: 200,
         check: onlyIds((w) => [w.shifts.bTest], shiftIds),
       },
+      MEMBER_READ_CASES['GET /v1/activity/shifts/active'],
       scopeCase((w) => w.a.keys.writeOnly.secret, 'activity:read'),
       FEATURE_OFF,
     ],
@@ -405,4 +410,5 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   'GET /v1/applications/submissions/{submissionId}': reviewCases((w) => w.submissions.a.accepted, undefined),
   'GET /v1/applications/stats': STATS_CASES,
   ...CONSOLE_CASES,
+  ...STAFF_CASES,
 };
