@@ -167,6 +167,7 @@ ${n(NOTICE_DECISIONS.full)} pending notices (${full.warmupSeconds + full.duratio
 | \`leaderboard-week\` | \`GET /v1/activity/leaderboard?period=week\`, page 1 (25 entries) |
 | \`leaderboard-week-deep\` | the same at the cursor after position ${n(full.deepPosition)} (found by following \`nextCursor\` in setup) |
 | \`leaderboard-month\` | \`GET /v1/activity/leaderboard?period=month\`, page 1 (the heaviest report) |
+| \`roster\` | \`GET /v1/staff?limit=25\` with a member's dashboard token: the active staff by name, page 1, each with its week's figures and shift under way (to cost at most a \`leaderboard-week\` page of the same size) |
 | \`queue\` | \`GET /v1/applications/submissions\` with a reviewer's dashboard token: the default filter (pending), page 1 (25 items), among the big workspace's ${n(full.submissions)} submissions |
 | \`submission\` | \`GET /v1/applications/submissions/{submissionId}\` for a random one of the ${n(1000)} newest submissions with a recorded review history (20 answers each) |
 | \`heartbeat\` | \`POST /v1/activity/shifts/{id}/heartbeat\` round-robin over ${n(full.heartbeatShifts)} active shifts (started in setup, one per staff member), a unique \`Idempotency-Key\` per request |

@@ -14,6 +14,7 @@ import type { TargetResult } from './targets.ts';
 import { webhookScenarios } from './webhooks.ts';
 import { applicationScenarios } from './application-scenarios.ts';
 import { noticeScenarios } from './notice-scenarios.ts';
+import { staffScenarios } from './staff-scenarios.ts';
 import { createWorkload, dataOf, fail, LEADERBOARD, type Workload, type WorkloadContext } from './workload.ts';
 import { writeScenarios } from './write-scenarios.ts';
 
@@ -26,6 +27,7 @@ export const SCENARIO_NAMES = [
   'leaderboard-week',
   'leaderboard-week-deep',
   'leaderboard-month',
+  'roster',
   'queue',
   'submission',
   'heartbeat',
@@ -330,6 +332,7 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-week-deep': leaderboardDeep,
     'leaderboard-month': leaderboardMonth,
     ...writes,
+    ...staffScenarios(ctx, workload),
     ...applicationScenarios(ctx, workload),
     ...noticeScenarios(ctx),
     open: openScenario(ctx, workload, [writes.heartbeat, writes['heartbeat-batch'], writes['start-stop']]),

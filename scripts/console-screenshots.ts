@@ -22,15 +22,30 @@ const DAY = 86_400_000;
 const dir = mkdtempSync(join(tmpdir(), 'console-screenshots-'));
 const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`, LOG_LEVEL: 'warn' };
 const ids = { workspace: randomUUID(), form: randomUUID(), app: randomUUID(), key: randomUUID() };
-const staff = ['Ava', 'Noah', 'Mia'].map((name, i) => ({
+const staff = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoe'].map((name, i) => ({
   id: randomUUID(),
   displayName: name,
   gameUserId: String(41_000 + i),
   gameUsername: name.toLowerCase(),
   chatUserId: String(61_000 + i),
   status: 'active',
+  rank: ['Senior Moderator', 'Moderator', 'Moderator', 'Trial Moderator', 'Helper'][i],
+  weeklyRequiredMinutes: [240, 180, 180, 120, 60][i],
 }));
 const now = Date.now();
+// Eight weeks of shifts for the staff pages: each staff member works some evenings, more in some weeks than others.
+const shifts = staff.flatMap((member, s) =>
+  Array.from({ length: 56 }, (_, d) => d).flatMap((d) => {
+    if ((d * (s + 3) + s) % 4 === 0 || d === 0) return [];
+    const start = now - d * DAY - (2 + s) * 3_600_000;
+    const minutes = 30 + ((d * 37 + s * 11) % 90);
+    return [{
+      id: randomUUID(), staffId: member.id, applicationId: ids.app, environment: 'live',
+      startedAt: new Date(start).toISOString(), endedAt: new Date(start + minutes * 60_000).toISOString(),
+      endReason: d % 5 === 0 ? 'server_shutdown' : 'player_left', universeId: '1', placeId: '7', serverId: 'eu-1',
+    }];
+  }),
+);
 const document = {
   workspaces: [
     {
@@ -40,7 +55,9 @@ const document = {
       timezone: 'Europe/Berlin',
       members: [{ userId: 'anna', permissions: ['applications.review', 'applications.decide', 'staff.create', 'notices.decide'] }],
       staff,
+      shifts,
       inactivityNotices: [
+        { id: randomUUID(), staffId: staff[2]?.id, startsAt: new Date(now - 24 * DAY).toISOString(), endsAt: new Date(now - 17 * DAY).toISOString(), reason: 'Holiday.', status: 'approved' },
         { id: randomUUID(), staffId: staff[0]?.id, startsAt: new Date(now + 2 * DAY).toISOString(), endsAt: new Date(now + 9 * DAY).toISOString(), reason: 'Final exams, back on the 20th.', status: 'pending' },
         { id: randomUUID(), staffId: staff[1]?.id, startsAt: new Date(now + 5 * DAY).toISOString(), endsAt: new Date(now + 7 * DAY).toISOString(), reason: 'Family trip without internet.', status: 'pending' },
       ],
@@ -64,8 +81,8 @@ const document = {
           name: 'Application center',
           approved: true,
           allowedUniverseIds: ['1'],
-          features: { applications: true },
-          keys: [{ id: ids.key, environment: 'live', scopes: ['applications:write'] }],
+          features: { applications: true, activity: true },
+          keys: [{ id: ids.key, environment: 'live', scopes: ['applications:write', 'activity:write'] }],
         },
       ],
     },
@@ -111,6 +128,15 @@ try {
     });
     if (!res.ok) throw new Error(`intake: ${res.status} ${await res.text()}`);
   }
+  // Two staff members on duty now.
+  for (const member of staff.slice(0, 2)) {
+    const res = await fetch(`${base}/v1/activity/shifts/start`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ gameUserId: member.gameUserId, universeId: '1', placeId: '7', serverId: 'eu-1', startedAt: new Date(now - 40 * 60_000).toISOString() }),
+    });
+    if (!res.ok) throw new Error(`start: ${res.status} ${await res.text()}`);
+  }
   const link = JSON.parse(execFileSync(process.execPath, [BIN, 'console-link', '--user', 'anna'], { env: { ...env, PUBLIC_BASE_URL: base }, encoding: 'utf8' })) as { url: string };
 
   mkdirSync(OUT, { recursive: true });
@@ -147,6 +173,18 @@ try {
   await page.getByRole('link', { name: 'Stats', exact: true }).click();
   await heading(page, 'Stats');
   await shoot('stats');
+  await page.getByRole('link', { name: 'Staff', exact: true }).click();
+  await heading(page, 'Staff');
+  await shoot('staff');
+  await page.getByRole('link', { name: 'Ava', exact: true }).click();
+  await heading(page, 'Ava');
+  await shoot('staff-member');
+  await page.getByRole('link', { name: 'Leaderboard', exact: true }).click();
+  await heading(page, 'Leaderboard');
+  await shoot('leaderboard');
+  await page.getByRole('link', { name: 'On duty', exact: true }).click();
+  await heading(page, 'On duty');
+  await shoot('on-duty');
   await browser.close();
   console.log(`wrote the screenshots to ${OUT}`);
 } finally {

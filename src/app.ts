@@ -40,6 +40,8 @@ import { createMetrics, type WebhookBacklog } from './features/monitoring/metric
 import { createReadinessCheck } from './features/monitoring/readiness.ts';
 import { operationsRoutes } from './features/monitoring/routes.ts';
 import { reportRoutes } from './features/activity/reports/routes.ts';
+import { rosterRoutes } from './features/activity/roster/routes.ts';
+import { createRosterService } from './features/activity/roster/service.ts';
 import { createReportService } from './features/activity/reports/service.ts';
 import { shiftBatchRoutes } from './features/activity/shifts/batch-routes.ts';
 import { pendingBacklog } from './features/webhooks/repository.ts';
@@ -181,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reads: cachedKeyRead({ confirmKey, clock }),
     }),
   );
+  await app.register(rosterRoutes({ service: createRosterService({ db, read: (job) => store.read(job), clock, config }) }));
   await app.register(shiftRoutes({ service: createShiftService({ store, clock, config }), writes }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ clock, config }), writes));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), writes }));

@@ -155,3 +155,11 @@ export async function writeThenRead<R>(db: Executor, writes: readonly RawBuilder
 export async function rowsOf<R>(db: Executor, query: RawBuilder<R>): Promise<R[]> {
   return (await query.execute(db)).rows;
 }
+
+/**
+ * `expression` compared by Unicode code points: SQLite's default (binary) collation compares UTF-8 bytes, which
+ * order as code points; PostgreSQL compares by the database's collation unless told `"C"` (bytes, likewise).
+ */
+export function byCodePoints(db: Executor, expression: string): RawBuilder<string> {
+  return dialectOf(db) === 'postgres' ? sql<string>`${sql.raw(expression)} collate "C"` : sql<string>`${sql.raw(expression)}`;
+}

@@ -17,6 +17,7 @@ import * as noticeOverlapIndex from './migrations/20261129_0014_notice_overlap_i
 import * as journalEventIndex from './migrations/20261129_0015_journal_event_index.ts';
 import * as discord from './migrations/20261206_0016_discord.ts';
 import * as ranks from './migrations/20261206_0017_ranks.ts';
+import * as staffRosterIndex from './migrations/20261206_0018_staff_roster_index.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0015_journal_event_index': journalEventIndex,
   '20261206_0016_discord': discord,
   '20261206_0017_ranks': ranks,
+  '20261206_0018_staff_roster_index': staffRosterIndex,
 };
 
 const provider: MigrationProvider = {

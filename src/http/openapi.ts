@@ -152,6 +152,7 @@ function defaultErrors(auth: RouteAuth | undefined, schema: FastifySchema): Erro
           ...(auth.feature ? (['feature_disabled'] as const) : []),
           ...(auth.scope ? (['insufficient_scope'] as const) : []),
           'application_not_approved',
+          ...(auth.orDashboardToken === true ? (['workspace_access_denied'] as const) : []),
         ];
   return {
     ...codes,
@@ -203,7 +204,7 @@ export function documentRoute(route: RouteOptions, codes?: ErrorCodesByOperation
   };
   if (schema.hide) return;
   const auth = config.auth;
-  if (auth?.kind === 'apiKey') schema.security = [{ apiKey: [] }];
+  if (auth?.kind === 'apiKey') schema.security = auth.orDashboardToken === true ? [{ apiKey: [] }, { dashboardToken: [] }] : [{ apiKey: [] }];
   else if (auth?.kind === 'user') schema.security = [{ dashboardToken: [] }];
   else schema.security = [];
   const responses: Record<string | number, unknown> = { ...errorResponses(defaultErrors(auth, schema)) };

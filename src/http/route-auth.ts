@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, ApiKeyActor, ChatContext, Feature, Scope, UserActor } from '../shared/actor.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
-import { credentialHolds, PreconditionFailed, type KeyCredential, type Precondition } from '../keys/api-key.ts';
+import { API_KEY_PREFIX, credentialHolds, PreconditionFailed, type KeyCredential, type Precondition } from '../keys/api-key.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';
@@ -27,6 +27,11 @@ export type RouteAuth =
        * (Authenticator.verifiedApiKey).
        */
       readonly useCachedKey?: boolean;
+      /**
+       * A member's dashboard token is accepted too (a bearer credential that is not an API key): then the
+       * caller is a user actor, selected and checked as on dashboard routes, and neither scope nor feature applies.
+       */
+      readonly orDashboardToken?: boolean;
     }
   | { readonly kind: 'user' };
 
@@ -111,7 +116,7 @@ export function registerRouteAuth(
     const auth = request.routeOptions.config.auth;
     if (!auth || auth.kind === 'none') return;
     const token = bearerToken(request.headers.authorization);
-    if (auth.kind === 'user') {
+    if (auth.kind === 'user' || (auth.orDashboardToken === true && !token.startsWith(API_KEY_PREFIX))) {
       const selector = singleHeader(request.headers['x-service-workspace-id']);
       request.actor = await authenticator.user(token, selector);
       await rateLimiter?.check(request, reply);
@@ -172,6 +177,13 @@ export function registerRouteAuth(
 export function apiKeyActor(request: FastifyRequest): ApiKeyActor {
   const actor = request.actor;
   if (actor?.kind !== 'apiKey') throw unauthenticated('A valid API key is required.');
+  return actor;
+}
+
+/** The caller of a route that takes an API key or a member's dashboard token (`orDashboardToken`). */
+export function readerActor(request: FastifyRequest): Actor {
+  const actor = request.actor;
+  if (actor === null) throw unauthenticated();
   return actor;
 }
 

@@ -121,13 +121,16 @@ describe.each(STORE_KINDS)('signing in to the console and what a member is offer
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
   });
 
-  it('offers a member with no permission nothing to do', async () => {
+  it('offers a member with no permission the staff side only', async () => {
     const link = await consoleLink(world, READONLY_USER_ID);
     const { page } = await open();
     await page.goto(link.url);
-    await page.getByRole('heading', { name: 'Nothing to do here' }).waitFor();
+    await page.getByRole('heading', { name: 'Staff', level: 1 }).waitFor();
     for (const name of ['Applications', 'Time off', 'Stats']) {
       expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(0);
+    }
+    for (const name of ['Staff', 'Leaderboard', 'On duty']) {
+      expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(1);
     }
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
   });

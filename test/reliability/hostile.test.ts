@@ -115,7 +115,7 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
   describe('credentials on every API-key route', () => {
     it.each(attacks('apiKey', API_KEY_ATTACKS))('%s with %s', async (routeKey, _name, attack) => {
       const route = routeOf(routeKey);
-      await expectOutcome(ctx.inject, build(route, merge(validOf(routeKey, world), { auth: attack.auth(world, forged) })), attack);
+      await expectOutcome(ctx.inject, build(route, merge(validOf(routeKey, world), { auth: attack.auth(world, forged) })), outcomeOn(attack, routeKey));
     });
   });
 
@@ -132,7 +132,7 @@ describe.each(STORE_KINDS)('hostile callers (%s)', (kind) => {
       const route = routeOf(routeKey);
       const parts = merge(validOf(routeKey, world), {
         auth: attack.auth(world, forged),
-        path: { submissionId: world.submissions.a.accepted, noticeId: world.notices.a.denied, staffId: world.a.ids.staff.alice },
+        path: { staffId: world.a.ids.staff.alice, ...validOf(routeKey, world).path, submissionId: world.submissions.a.accepted, noticeId: world.notices.a.denied },
       });
       await expectOutcome(issuerInject, build(route, parts), outcomeOn(attack, routeKey));
     });

@@ -354,9 +354,49 @@ export interface paths {
         };
         /**
          * Staff ranked by activity
-         * @description Every staff member of the key's workspace with status `active` (plus `inactive` with `includeInactive=true` or `1`), zero totals included, ordered by `totalSeconds` descending then `staffId` ascending. `position` is absolute (1-based) and continues on later pages; with `departmentId` only that department is listed and positions count within it (a well-formed id of no department of this workspace gives an empty page). Pages: pass `nextCursor` back as `cursorTotalSeconds` and `cursorStaffId` (both or neither, else 400); `nextCursor` is null on the last page. A cursor is a place in the order, so entries are neither repeated nor skipped while totals stay unchanged. `limit` is an integer from 1 to 100 (default 25), else 400. `progressPercent` compares the period minutes with the staff member's requirement for the period (weekly × calendar days / 7 for a week or month, weekly × range / 7 days for a custom range) less what approved notices waive (pro rata to their overlap with the period, floored). Rankings are computed once and reused until a stop, a new staff profile, provisioning (on any gateway instance) or a shift timing out changes them, so every page is exactly what a fresh computation would give. `period` is `week` (default; also for any unrecognized value) or `month`; `start` and `end` together give a custom range and override `period`. One without the other, a malformed date-time, `end` not after `start`, or a range over 366 × 24 hours is 400. Scope `activity:read`, feature `activity`. Only the calling key's workspace and environment are seen (test keys see test shifts only). Periods are half-open `[start, end)` in the workspace time zone (UTC by default). A completed shift counts when it overlaps the period (a zero-length one when it starts inside it) and its time is clipped to the period; an active shift that timed out (nothing received for more than SHIFT_TIMEOUT_SECONDS) counts as the completed shift it is, ending at its `lastHeartbeatAt`. Live active shifts are reported, never added to the totals. Seconds are the floor of the summed clipped milliseconds; minutes the floor of those seconds / 60.
+         * @description Every staff member of the key's workspace with status `active` (plus `inactive` with `includeInactive=true` or `1`), zero totals included, ordered by `totalSeconds` descending then `staffId` ascending. `position` is absolute (1-based) and continues on later pages; with `departmentId` only that department is listed and positions count within it (a well-formed id of no department of this workspace gives an empty page). Pages: pass `nextCursor` back as `cursorTotalSeconds` and `cursorStaffId` (both or neither, else 400); `nextCursor` is null on the last page. A cursor is a place in the order, so entries are neither repeated nor skipped while totals stay unchanged. `limit` is an integer from 1 to 100 (default 25), else 400. `progressPercent` compares the period minutes with the staff member's requirement for the period (weekly × calendar days / 7 for a week or month, weekly × range / 7 days for a custom range) less what approved notices waive (pro rata to their overlap with the period, floored). Rankings are computed once and reused until a stop, a new staff profile, provisioning (on any gateway instance) or a shift timing out changes them, so every page is exactly what a fresh computation would give. `period` is `week` (default; also for any unrecognized value) or `month`; `start` and `end` together give a custom range and override `period`. One without the other, a malformed date-time, `end` not after `start`, or a range over 366 × 24 hours is 400. Scope `activity:read`, feature `activity`. Only the calling key's workspace and environment are seen (test keys see test shifts only). Periods are half-open `[start, end)` in the workspace time zone (UTC by default). A completed shift counts when it overlaps the period (a zero-length one when it starts inside it) and its time is clipped to the period; an active shift that timed out (nothing received for more than SHIFT_TIMEOUT_SECONDS) counts as the completed shift it is, ending at its `lastHeartbeatAt`. Live active shifts are reported, never added to the totals. Seconds are the floor of the summed clipped milliseconds; minutes the floor of those seconds / 60. A dashboard token of any member of the workspace is accepted too (not gated by an application's features; a caller who is a member of no workspace is 403 `workspace_access_denied`): it reads the workspace named by `X-Service-Workspace-Id` (required when the caller is a member of several, 400), in the environment of the `environment` query parameter (`live` by default).
          */
         get: operations["getActivityLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The roster: staff with their week and the shift under way
+         * @description Dashboard token of any member of the workspace (no permission needed; not gated by an application's features). The workspace is the one named by `X-Service-Workspace-Id` (the caller must be a member of it, else 403 `workspace_access_denied`), else the caller's only workspace: a caller who is a member of no workspace is 403 `workspace_access_denied`, one who is a member of several and names none is 400. `environment` (`live` by default, or `test`) chooses whose activity is read. Staff of the workspace with `status` (`active` by default, `inactive`, or `all`), optionally only a department's (`departmentId`) or a rank's (`rank`, exact), ordered by `displayName` then `id`, both compared by Unicode code points (ids as lowercase text). Pages: pass `nextCursor` back as `cursorDisplayName` and `cursorId` (both or neither, else 400); a cursor is a place in that order, so staff are neither repeated nor skipped. `limit` is an integer from 1 to 100 (default 50), else 400; an unknown `status`, a malformed `departmentId`, `cursorId` or `environment` is 400. Each item carries its current `week` and its `activeShift` (the shift under way in the environment, else null). A week's figures are exactly the leaderboard's entry and the activity summary's for the same staff member: completed time (and timed-out shifts, ending at their last heartbeat) clipped to the week in the workspace time zone, in whole minutes; the requirement (staff override, else department, else workspace, else 0) less what the approved notices of the environment waive; the progress rounded half up to two decimals, 100 when nothing is required.
+         */
+        get: operations["listStaff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/staff/{staffId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A staff member's page: week, month, the last 8 weeks, recent shifts, time off, rank changes
+         * @description Dashboard token of any member of the workspace (no permission needed; not gated by an application's features). The workspace is the one named by `X-Service-Workspace-Id` (the caller must be a member of it, else 403 `workspace_access_denied`), else the caller's only workspace: a caller who is a member of no workspace is 403 `workspace_access_denied`, one who is a member of several and names none is 400. `environment` (`live` by default, or `test`) chooses whose activity is read. Any staff member of the workspace, inactive ones too; one of another workspace, or an unknown one, is 404. `staff` is the roster's item; `week` and `month` the per-staff aggregates of the current week (with `requiredMinutes` and `progressPercent`) and month; `weeks` the last 8 weeks, oldest first, the current one last, each with its own requirement; `recentShifts` the last 20 completed shifts and `notices` the last 10 inactivity notices (never their reason or decision note), both of the environment, newest first; `rankChanges` the last 10 rank changes, newest first (empty when there are none). A week's figures are exactly the leaderboard's entry and the activity summary's for the same staff member: completed time (and timed-out shifts, ending at their last heartbeat) clipped to the week in the workspace time zone, in whole minutes; the requirement (staff override, else department, else workspace, else 0) less what the approved notices of the environment waive; the progress rounded half up to two decimals, 100 when nothing is required.
+         */
+        get: operations["getStaffMember"];
         put?: never;
         post?: never;
         delete?: never;
@@ -434,7 +474,7 @@ export interface paths {
         };
         /**
          * List active shifts
-         * @description Active shifts of the key's workspace (every application) in the key's environment, ordered by `startedAt` then `id`, both ascending; shifts that have timed out are left out. Scope `activity:read`, feature `activity`. Keyset pagination: pass `nextCursor` back as `cursorStartedAt` and `cursorId` (both or neither, else 400).
+         * @description Active shifts of the key's workspace (every application) in the key's environment, ordered by `startedAt` then `id`, both ascending; shifts that have timed out are left out. Scope `activity:read`, feature `activity`. Keyset pagination: pass `nextCursor` back as `cursorStartedAt` and `cursorId` (both or neither, else 400). A dashboard token of any member of the workspace is accepted too (not gated by an application's features; a caller who is a member of no workspace is 403 `workspace_access_denied`): it reads the workspace named by `X-Service-Workspace-Id` (required when the caller is a member of several, 400), in the environment of the `environment` query parameter (`live` by default).
          */
         get: operations["listActiveShifts"];
         put?: never;
@@ -4892,6 +4932,11 @@ export interface operations {
                  */
                 end?: string;
                 /**
+                 * @description With a dashboard token: the environment read, `live` (default) or `test` (anything else is 400). With an API key the key's own environment is read and this parameter is ignored.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+                /**
                  * @description Entries per page, an integer from 1 to 100 (anything else is 400). Default 25.
                  * @example 25
                  */
@@ -4923,6 +4968,11 @@ export interface operations {
                  * @example discord-interaction-1187
                  */
                 "x-correlation-id"?: string;
+                /**
+                 * @description With a dashboard token: the workspace read (a uuid), never authorization: the caller must be a member of it (403 `workspace_access_denied`). Required when the caller is a member of several workspaces (400), else their only workspace is read. Ignored with an API key.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5064,8 +5114,720 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`, `workspace_access_denied`. */
             403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listStaff: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `active` (default), `inactive` or `all`; anything else is 400.
+                 * @example active
+                 */
+                status?: "active" | "inactive" | "all";
+                /**
+                 * @description Only staff of this department (a uuid, else 400; one of no department here gives an empty page).
+                 * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+                 */
+                departmentId?: string;
+                /**
+                 * @description Only staff holding exactly this rank (compared as is).
+                 * @example Moderator
+                 */
+                rank?: string;
+                /**
+                 * @description Staff per page, an integer from 1 to 100 (anything else is 400). Default 50.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description From `nextCursor` of the previous page; requires `cursorId` (400 alone).
+                 * @example Alice
+                 */
+                cursorDisplayName?: string;
+                /**
+                 * @description From `nextCursor` of the previous page (a uuid, else 400); requires `cursorDisplayName`.
+                 * @example 6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                cursorId?: string;
+                /**
+                 * @description With a dashboard token: the environment read, `live` (default) or `test` (anything else is 400). With an API key the key's own environment is read and this parameter is ignored.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description With a dashboard token: the workspace read (a uuid), never authorization: the caller must be a member of it (403 `workspace_access_denied`). Required when the caller is a member of several workspaces (400), else their only workspace is read. Ignored with an API key.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the roster. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "staff": [
+                     *           {
+                     *             "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "displayName": "Alice",
+                     *             "gameUserId": "1001",
+                     *             "gameUsername": "alice",
+                     *             "chatUserId": "112233445566778899",
+                     *             "departmentId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "rank": "Moderator",
+                     *             "status": "active",
+                     *             "week": {
+                     *               "totalMinutes": 150,
+                     *               "requiredMinutes": 180,
+                     *               "progressPercent": 83.33
+                     *             },
+                     *             "activeShift": {
+                     *               "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *               "startedAt": "2026-03-11T11:40:00.000Z"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "nextCursor": {
+                     *           "cursorDisplayName": "Alice",
+                     *           "cursorId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            staff: {
+                                /** Format: uuid */
+                                id: string;
+                                displayName: string;
+                                gameUserId: string;
+                                gameUsername: string;
+                                /** @description The staff member's chat user id; null when none. */
+                                chatUserId: string | null;
+                                /** @description Null without a department. */
+                                departmentId: string | null;
+                                /** @description Null without a rank. */
+                                rank: string | null;
+                                status: "active" | "inactive";
+                                /** @description The current week (Monday 00:00 in the workspace time zone) exactly as the leaderboard's entry and the activity summary compute it. */
+                                week: {
+                                    /** @description `totalSeconds` in whole minutes, rounded down. */
+                                    totalMinutes: number;
+                                    /** @description The week's requirement (staff override, else department, else workspace, else 0) less what approved inactivity notices of the environment waive, as the summary's `weeklyRequiredMinutes`. */
+                                    requiredMinutes: number;
+                                    /** @description `totalMinutes` / `requiredMinutes` × 100, rounded half up to two decimals, not capped; 100 when the requirement is 0. */
+                                    progressPercent: number;
+                                };
+                                /** @description The shift under way in the environment read (the most recently started when several applications have one); null when the staff member is not on duty. A shift that timed out is not under way. */
+                                activeShift: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Game-server start time.
+                                     */
+                                    startedAt: string;
+                                } | null;
+                            }[];
+                            /** @description Cursor of the next page; null on the last. */
+                            nextCursor: {
+                                /** @description Pass as `cursorDisplayName`. */
+                                cursorDisplayName: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Pass as `cursorId`.
+                                 */
+                                cursorId: string;
+                            } | null;
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or user; see Retry-After and RateLimit. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not ready to serve, or the database is unreachable (a restart, a failover): retry after `Retry-After` seconds, a write with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getStaffMember: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With a dashboard token: the environment read, `live` (default) or `test` (anything else is 400). With an API key the key's own environment is read and this parameter is ignored.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+            };
+            header?: {
+                /**
+                 * @description Optional, 1 to 128 visible ASCII characters (else 400 `validation_failed`); echoed as `meta.correlationId` where the body has `meta` (else the request id is used) and written to the request log.
+                 * @example discord-interaction-1187
+                 */
+                "x-correlation-id"?: string;
+                /**
+                 * @description With a dashboard token: the workspace read (a uuid), never authorization: the caller must be a member of it (403 `workspace_access_denied`). Required when the caller is a member of several workspaces (400), else their only workspace is read. Ignored with an API key.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
+            };
+            path: {
+                /**
+                 * @description Staff member id (uuid, in any case). Any other value names no staff member (404).
+                 * @example 6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b
+                 */
+                staffId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff member's page. */
+            200: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "staff": {
+                     *           "id": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *           "displayName": "Alice",
+                     *           "gameUserId": "1001",
+                     *           "gameUsername": "alice",
+                     *           "chatUserId": "112233445566778899",
+                     *           "departmentId": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "rank": "Moderator",
+                     *           "status": "active",
+                     *           "week": {
+                     *             "totalMinutes": 150,
+                     *             "requiredMinutes": 180,
+                     *             "progressPercent": 83.33
+                     *           },
+                     *           "activeShift": {
+                     *             "id": "0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b",
+                     *             "startedAt": "2026-03-11T11:40:00.000Z"
+                     *           }
+                     *         },
+                     *         "week": {
+                     *           "period": {
+                     *             "start": "2026-03-09T00:00:00.000Z",
+                     *             "end": "2026-03-16T00:00:00.000Z",
+                     *             "timezone": "UTC"
+                     *           },
+                     *           "totalSeconds": 9015,
+                     *           "totalMinutes": 150,
+                     *           "completedShifts": 3,
+                     *           "requiredMinutes": 180,
+                     *           "progressPercent": 83.33
+                     *         },
+                     *         "month": {
+                     *           "period": {
+                     *             "start": "2026-03-01T00:00:00.000Z",
+                     *             "end": "2026-04-01T00:00:00.000Z",
+                     *             "timezone": "UTC"
+                     *           },
+                     *           "totalSeconds": 19530,
+                     *           "totalMinutes": 325,
+                     *           "completedShifts": 7
+                     *         },
+                     *         "weeks": [
+                     *           {
+                     *             "start": "2026-01-19T00:00:00.000Z",
+                     *             "totalMinutes": 200,
+                     *             "requiredMinutes": 180
+                     *           },
+                     *           {
+                     *             "start": "2026-01-26T00:00:00.000Z",
+                     *             "totalMinutes": 185,
+                     *             "requiredMinutes": 180
+                     *           },
+                     *           {
+                     *             "start": "2026-02-02T00:00:00.000Z",
+                     *             "totalMinutes": 0,
+                     *             "requiredMinutes": 0
+                     *           },
+                     *           {
+                     *             "start": "2026-02-09T00:00:00.000Z",
+                     *             "totalMinutes": 90,
+                     *             "requiredMinutes": 180
+                     *           },
+                     *           {
+                     *             "start": "2026-02-16T00:00:00.000Z",
+                     *             "totalMinutes": 240,
+                     *             "requiredMinutes": 180
+                     *           },
+                     *           {
+                     *             "start": "2026-02-23T00:00:00.000Z",
+                     *             "totalMinutes": 180,
+                     *             "requiredMinutes": 180
+                     *           },
+                     *           {
+                     *             "start": "2026-03-02T00:00:00.000Z",
+                     *             "totalMinutes": 175,
+                     *             "requiredMinutes": 180
+                     *           },
+                     *           {
+                     *             "start": "2026-03-09T00:00:00.000Z",
+                     *             "totalMinutes": 150,
+                     *             "requiredMinutes": 180
+                     *           }
+                     *         ],
+                     *         "recentShifts": [
+                     *           {
+                     *             "id": "4c2b1a09-8f7e-4d6c-9b5a-3e2d1c0b9a87",
+                     *             "startedAt": "2026-03-10T18:00:00.000Z",
+                     *             "endedAt": "2026-03-10T19:30:15.000Z",
+                     *             "minutes": 90,
+                     *             "endReason": "player_left"
+                     *           }
+                     *         ],
+                     *         "notices": [
+                     *           {
+                     *             "id": "2d3e4f50-6172-4839-8a4b-5c6d7e8f9a0b",
+                     *             "staffId": "6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b",
+                     *             "environment": "live",
+                     *             "startsAt": "2026-02-02T00:00:00.000Z",
+                     *             "endsAt": "2026-02-09T00:00:00.000Z",
+                     *             "status": "approved",
+                     *             "createdAt": "2026-01-28T09:12:00.000Z",
+                     *             "decidedAt": "2026-01-28T17:40:00.000Z"
+                     *           }
+                     *         ],
+                     *         "rankChanges": []
+                     *       },
+                     *       "meta": {
+                     *         "requestId": "req_7Hq2LmX9cTz4Rb8Kw1Np",
+                     *         "correlationId": "req_7Hq2LmX9cTz4Rb8Kw1Np"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            staff: {
+                                /** Format: uuid */
+                                id: string;
+                                displayName: string;
+                                gameUserId: string;
+                                gameUsername: string;
+                                /** @description The staff member's chat user id; null when none. */
+                                chatUserId: string | null;
+                                /** @description Null without a department. */
+                                departmentId: string | null;
+                                /** @description Null without a rank. */
+                                rank: string | null;
+                                status: "active" | "inactive";
+                                /** @description The current week (Monday 00:00 in the workspace time zone) exactly as the leaderboard's entry and the activity summary compute it. */
+                                week: {
+                                    /** @description `totalSeconds` in whole minutes, rounded down. */
+                                    totalMinutes: number;
+                                    /** @description The week's requirement (staff override, else department, else workspace, else 0) less what approved inactivity notices of the environment waive, as the summary's `weeklyRequiredMinutes`. */
+                                    requiredMinutes: number;
+                                    /** @description `totalMinutes` / `requiredMinutes` × 100, rounded half up to two decimals, not capped; 100 when the requirement is 0. */
+                                    progressPercent: number;
+                                };
+                                /** @description The shift under way in the environment read (the most recently started when several applications have one); null when the staff member is not on duty. A shift that timed out is not under way. */
+                                activeShift: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Game-server start time.
+                                     */
+                                    startedAt: string;
+                                } | null;
+                            };
+                            /** @description The current week, as the per-staff aggregates give it, with its requirement and progress. */
+                            week: {
+                                period: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the period (inclusive).
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description End of the period (exclusive).
+                                     */
+                                    end: string;
+                                    /** @description Workspace time zone. */
+                                    timezone: string;
+                                };
+                                /** @description Completed shifts clipped to the period: floor of the summed clipped milliseconds / 1000. */
+                                totalSeconds: number;
+                                /** @description `totalSeconds` in whole minutes, rounded down. */
+                                totalMinutes: number;
+                                /** @description Completed shifts overlapping the period. */
+                                completedShifts: number;
+                                /** @description The week's requirement (staff override, else department, else workspace, else 0) less what approved inactivity notices of the environment waive, as the summary's `weeklyRequiredMinutes`. */
+                                requiredMinutes: number;
+                                /** @description `totalMinutes` / `requiredMinutes` × 100, rounded half up to two decimals, not capped; 100 when the requirement is 0. */
+                                progressPercent: number;
+                            };
+                            /** @description The current month, as the per-staff aggregates give it. */
+                            month: {
+                                period: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the period (inclusive).
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description End of the period (exclusive).
+                                     */
+                                    end: string;
+                                    /** @description Workspace time zone. */
+                                    timezone: string;
+                                };
+                                /** @description Completed shifts clipped to the period: floor of the summed clipped milliseconds / 1000. */
+                                totalSeconds: number;
+                                /** @description `totalSeconds` in whole minutes, rounded down. */
+                                totalMinutes: number;
+                                /** @description Completed shifts overlapping the period. */
+                                completedShifts: number;
+                            };
+                            /** @description The last 8 weeks, oldest first, the current one last. */
+                            weeks: {
+                                /**
+                                 * Format: date-time
+                                 * @description Monday 00:00 of the week in the workspace time zone.
+                                 */
+                                start: string;
+                                /** @description `totalSeconds` in whole minutes, rounded down. */
+                                totalMinutes: number;
+                                /** @description The week's requirement (staff override, else department, else workspace, else 0) less what approved inactivity notices of the environment waive, as the summary's `weeklyRequiredMinutes`. */
+                                requiredMinutes: number;
+                            }[];
+                            /** @description The last 20 completed shifts of the environment read, by `startedAt`, newest first. */
+                            recentShifts: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server start time.
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Game-server end time.
+                                 */
+                                endedAt: string;
+                                /** @description Whole minutes of the shift, rounded down. */
+                                minutes: number;
+                                /** @description Why it ended; `heartbeat_timeout` when nothing was received for SHIFT_TIMEOUT_SECONDS. */
+                                endReason: "manual" | "player_left" | "server_shutdown" | "heartbeat_timeout";
+                            }[];
+                            /** @description The last 10 inactivity notices of the environment read, by `startsAt`, newest first. */
+                            notices: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                environment: "live" | "test";
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the time off.
+                                 */
+                                startsAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End (exclusive) of the time off.
+                                 */
+                                endsAt: string;
+                                status: "pending" | "approved" | "denied" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for (a provisioned one: when first written).
+                                 */
+                                createdAt: string;
+                                /** @description When it was approved or denied; null otherwise. */
+                                decidedAt: string | null;
+                            }[];
+                            /** @description The last 10 rank changes of the staff member, newest first; empty when the workspace has none. */
+                            rankChanges: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                staffId: string;
+                                /** @description The rank before; null for an acceptance's entry rank. */
+                                fromRank: string | null;
+                                toRank: string;
+                                /** @description As sent, trimmed; null when none was sent. */
+                                reason: string | null;
+                                /** @description The member's `userId` (for an entry rank, the deciding member's). */
+                                changedBy: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                sync: {
+                                    /** @description `pending` (to be applied, or retrying), `applied`, `failed` (Open Cloud refused, or the staff member was erased), `not_configured` (no group id or API key, or neither rank has a role id). */
+                                    status: "pending" | "applied" | "failed" | "not_configured";
+                                    /** @description Every try so far. */
+                                    attempts: number;
+                                    /** @description The last failed try; null once applied. */
+                                    lastError: {
+                                        /** @description The HTTP status Open Cloud answered; null for a timeout or a network error. */
+                                        status: number | null;
+                                        /** @description Open Cloud's error `code` (e.g. `PERMISSION_DENIED`), or `timeout`, `network_error`, `erased`. */
+                                        code: string;
+                                        /** @description Open Cloud's error `message`, or what went wrong. */
+                                        message: string;
+                                    } | null;
+                                    appliedAt: string | null;
+                                };
+                            }[];
+                        };
+                        meta: {
+                            /** @description Request id of the response that carries it (on a replay, the original). */
+                            requestId: string;
+                            /** @description X-Correlation-Id when sent, else the request id. */
+                            correlationId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: `validation_failed`. */
+            400: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    /** @description RFC 6750 challenge: `Bearer realm="workspace-gateway"`, plus `error="invalid_token"` when a bearer credential was sent and rejected. */
+                    "www-authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `workspace_access_denied`. */
+            403: {
+                headers: {
+                    /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: `"default";r=<remaining>;t=<seconds until the window resets>`. */
+                    ratelimit?: string;
+                    /** @description IETF RateLimit-Policy field: `"default";q=<requests>;w=<window seconds>`, per API key or user. */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist or is not visible to this credential. Codes: `not_found`. */
+            404: {
                 headers: {
                     /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */
                     "x-request-id": string;
@@ -6021,6 +6783,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description With a dashboard token: the environment read, `live` (default) or `test` (anything else is 400). With an API key the key's own environment is read and this parameter is ignored.
+                 * @example live
+                 */
+                environment?: "live" | "test";
+                /**
                  * @description Page size, an integer (plain decimal digits, optionally signed); default 50. Values outside 1..100 are clamped to it; anything that is not an integer is 400.
                  * @example 50
                  */
@@ -6042,6 +6809,11 @@ export interface operations {
                  * @example discord-interaction-1187
                  */
                 "x-correlation-id"?: string;
+                /**
+                 * @description With a dashboard token: the workspace read (a uuid), never authorization: the caller must be a member of it (403 `workspace_access_denied`). Required when the caller is a member of several workspaces (400), else their only workspace is read. Ignored with an API key.
+                 * @example 7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918
+                 */
+                "x-service-workspace-id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6168,7 +6940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`. */
+            /** @description The credential may not do this. Codes: `feature_disabled`, `insufficient_scope`, `application_not_approved`, `workspace_access_denied`. */
             403: {
                 headers: {
                     /** @description Gateway request id of this response (`req_` + base62); equals `error.requestId` on errors, except on an idempotent replay, whose stored body keeps the first request's id. */

@@ -4,6 +4,7 @@ import { write, type CallOptions, type ChatContext, type ReviewOptions, type Rev
 import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.ts';
 import { timeOffOperations } from './time-off.ts';
 import { consoleOperations } from './console.ts';
+import { staffOperations } from './staff.ts';
 
 export type { CallOptions, ChatContext, ReviewOptions, ReviewReadOptions, WriteOptions } from './call-options.ts';
 
@@ -63,21 +64,21 @@ export function gatewayOperations(api: Api) {
       ),
     getActivityLeaderboard: (
       query: QueryOf<'getActivityLeaderboard'> = {},
-      o: CallOptions = {},
+      o: ReviewReadOptions = {},
     ): Promise<Reply<SuccessBody<'getActivityLeaderboard'>>> =>
       settle(
         api.GET('/v1/activity/leaderboard', {
-          params: { query, header: { 'x-correlation-id': o.correlationId } },
+          params: { query, header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId } },
           signal: o.signal,
         }),
       ),
     listActiveShifts: (
       query: QueryOf<'listActiveShifts'> = {},
-      o: CallOptions = {},
+      o: ReviewReadOptions = {},
     ): Promise<Reply<SuccessBody<'listActiveShifts'>>> =>
       settle(
         api.GET('/v1/activity/shifts/active', {
-          params: { query, header: { 'x-correlation-id': o.correlationId } },
+          params: { query, header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId } },
           signal: o.signal,
         }),
       ),
@@ -239,6 +240,7 @@ export function gatewayOperations(api: Api) {
 
     // Inactivity notices (time off): asked for through a bot's API key, decided with a dashboard token.
     ...timeOffOperations(api),
+    ...staffOperations(api),
 
     // Console sign-in: links through a bot's API key, their exchange, and the signed-in member.
     ...consoleOperations(api),

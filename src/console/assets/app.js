@@ -9,6 +9,11 @@ import { renderSignIn } from './pages/sign-in.js';
 import { renderStats } from './pages/stats.js';
 import { renderSubmission } from './pages/submission.js';
 import { renderTimeOff } from './pages/time-off.js';
+import { renderLeaderboard } from './pages/leaderboard.js';
+import { renderOnDuty } from './pages/on-duty.js';
+import { renderStaff } from './pages/staff.js';
+import { renderStaffMember } from './pages/staff-member.js';
+import { staffGateway } from './staff-gateway.js';
 import { chooseWorkspace, chosenWorkspace, currentSession, endSession } from './session.js';
 import { errorText, heading } from './ui.js';
 
@@ -21,6 +26,7 @@ import { errorText, heading } from './ui.js';
  * What a view is given.
  * @typedef {object} View
  * @property {Gateway} gateway
+ * @property {import('./staff-gateway.js').StaffGateway} staff the staff side's reads (any member)
  * @property {HTMLElement} root the view's own container
  * @property {URL} url
  * @property {(path: string, options?: { replace?: boolean }) => void} navigate
@@ -52,6 +58,7 @@ const api = createApi({
   },
 });
 const gateway = gatewayOf(api);
+const staff = staffGateway(api);
 
 /**
  * @param {string} path
@@ -87,7 +94,8 @@ function holds(workspace, permission) {
 function firstPage(workspace) {
   if (REVIEW.some((p) => holds(workspace, p))) return '/console/applications';
   if (holds(workspace, 'notices.decide')) return '/console/time-off';
-  return null;
+  // Every member may read the staff side.
+  return '/console/staff';
 }
 
 /**
@@ -103,6 +111,9 @@ function renderHeader(who, workspace, path) {
     ['Applications', '/console/applications', REVIEW.some((p) => holds(workspace, p))],
     ['Time off', '/console/time-off', holds(workspace, 'notices.decide')],
     ['Stats', '/console/stats', REVIEW.some((p) => holds(workspace, p))],
+    ['Staff', '/console/staff', true],
+    ['Leaderboard', '/console/leaderboard', true],
+    ['On duty', '/console/on-duty', true],
   ];
   const nav = h(
     'nav',
@@ -181,7 +192,7 @@ async function render(moved) {
   const url = new URL(window.location.href);
   const path = url.pathname.replace(/\/+$/, '') || '/console';
   /** @type {View} */
-  const view = { gateway, root, url, navigate };
+  const view = { gateway, staff, root, url, navigate };
   try {
     if (path === '/console/sign-in') {
       replace(top, h('p', { class: 'brand' }, 'workspace-gateway console'));
@@ -222,6 +233,7 @@ async function render(moved) {
 async function route(signed, path) {
   const mayReview = REVIEW.some((p) => signed.can(p));
   const submission = /^\/console\/applications\/([^/]+)$/.exec(path);
+  const staffMember = /^\/console\/staff\/([^/]+)$/.exec(path);
   if (path === '/console') {
     const first = firstPage(signed.workspace);
     if (first) navigate(first, { replace: true });
@@ -230,6 +242,10 @@ async function route(signed, path) {
   else if (submission?.[1] && mayReview) await renderSubmission(signed, decodeURIComponent(submission[1]));
   else if (path === '/console/stats' && mayReview) await renderStats(signed);
   else if (path === '/console/time-off' && signed.can('notices.decide')) await renderTimeOff(signed);
+  else if (path === '/console/staff') await renderStaff(signed);
+  else if (staffMember?.[1]) await renderStaffMember(signed, decodeURIComponent(staffMember[1]));
+  else if (path === '/console/leaderboard') await renderLeaderboard(signed);
+  else if (path === '/console/on-duty') await renderOnDuty(signed);
   else if (['/console/applications', '/console/stats', '/console/time-off'].includes(path) || submission) {
     plain(signed.root, 'Not allowed', 'Your permissions in this workspace do not include this page.');
   } else plain(signed.root, 'Page not found', 'The console has no page at this address.');

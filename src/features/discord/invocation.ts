@@ -26,6 +26,11 @@ export interface Invocation {
  * The actor a Discord command acts as: a key-like actor of the workspace in its Discord environment. Its
  * application id, `discord:<applicationId>`, is what commands recorded from Discord name as their actor.
  */
+/** The workspace and environment a read of the interaction's workspace sees (the leaderboard, the shifts on duty). */
+export function discordAudience(invocation: Invocation): { readonly workspaceId: string; readonly environment: Environment } {
+  return { workspaceId: invocation.workspaceId, environment: invocation.environment };
+}
+
 export function discordActor(invocation: Invocation): ApiKeyActor {
   return {
     kind: 'apiKey',

@@ -11,7 +11,7 @@ import { addDays, zonedMidnight } from '../activity/periods/periods.ts';
 import type { NoticeService } from '../time-off/service.ts';
 import type { Notice, NoticeResult } from '../time-off/schemas.ts';
 import type { LeaderboardPeriod } from './commands.ts';
-import { discordActor, type Invocation } from './invocation.ts';
+import { discordActor, discordAudience, type Invocation } from './invocation.ts';
 import { discordTime, ephemeral, minutes, noticeDays, plain, publicReply } from './messages.ts';
 import { refusalSentence, type CommandKind, type Refusal } from './refusals.ts';
 import type { DiscordWrites } from './writes.ts';
@@ -90,7 +90,7 @@ export function createStaffCommands({ reports, shifts, notices, writes, clock }:
           period === 'all'
             ? { start: new Date(now - ALL_DAYS * DAY_MS).toISOString(), end: new Date(now).toISOString(), limit: LEADERBOARD_SIZE }
             : { period, limit: LEADERBOARD_SIZE };
-        const board = await reports.leaderboard(discordActor(inv), query);
+        const board = await reports.leaderboard(discordAudience(inv), query);
         const title = period === 'all' ? 'the last 366 days' : `this ${period}`;
         if (board.entries.length === 0) return publicReply(`**Leaderboard, ${title}**: no staff members yet.`);
         const lines = board.entries.map(
@@ -101,12 +101,12 @@ export function createStaffCommands({ reports, shifts, notices, writes, clock }:
 
     onduty: (inv: Invocation) =>
       answering('list', async () => {
-        const actor = discordActor(inv);
+        const audience = discordAudience(inv);
         const shown: string[] = [];
         let more = 0;
         let cursor: { cursorStartedAt: string; cursorId: string } | null = null;
         do {
-          const page: Awaited<ReturnType<ShiftService['listActive']>> = await shifts.listActive(actor, { limit: 100, ...(cursor ?? {}) });
+          const page: Awaited<ReturnType<ShiftService['listActive']>> = await shifts.listActive(audience, { limit: 100, ...(cursor ?? {}) });
           for (const shift of page.shifts) {
             if (shown.length < ON_DUTY_SHOWN) shown.push(`${plain(shift.staff.displayName)}, since ${discordTime(shift.startedAt, 'R')}`);
             else more += 1;

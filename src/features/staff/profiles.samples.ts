@@ -10,4 +10,16 @@ export const samples = {
   },
   findStaffByGameUser: (db) => staff.findStaffByGameUser(db, WORKSPACE, '1001'),
   findStaffProfiles: (db) => staff.findStaffProfiles(db, WORKSPACE, [STAFF, 'staff-2']),
+  listStaffPage: {
+    first: (db) => staff.listStaffPage(db, WORKSPACE, { statuses: ['active'], departmentId: null, rank: null, after: null, limit: 51 }),
+    filtered: (db) =>
+      staff.listStaffPage(db, WORKSPACE, {
+        statuses: ['active', 'inactive'],
+        departmentId: 'department-1',
+        rank: 'Moderator',
+        after: { displayName: 'Alice', id: STAFF },
+        limit: 51,
+      }),
+  },
+  findStaffProfile: (db) => staff.findStaffProfile(db, WORKSPACE, STAFF),
 } satisfies Samples<typeof staff>;

@@ -3,7 +3,7 @@
  * feature's shared read module. Other features import these, never a repository of this one.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { inJsonList, rowsOf } from '../../db/dialect.ts';
+import { byCodePoints, inJsonList, rowsOf } from '../../db/dialect.ts';
 import { checkHolds, holdsColumn, type Precondition } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';
@@ -155,4 +155,45 @@ export async function findStaffProfiles(
   // without statistics prefers the workspace index and reads every staff row of the workspace.
   const rows = await rowsOf(db, staffProfiles(inJsonList(db, 's.id', ids)));
   return rows.filter((row) => row.workspace_id === workspaceId).map(toProfile);
+}
+
+/** Which staff members a roster lists, and where its page starts (after this display name and id). */
+export interface RosterFilter {
+  readonly statuses: readonly string[];
+  readonly departmentId: string | null;
+  readonly rank: string | null;
+  readonly after: { readonly displayName: string; readonly id: string } | null;
+  readonly limit: number;
+}
+
+/**
+ * One page of the workspace's staff by display name then id, both compared by code points (the roster, docs/API.md,
+ * "Staff in the console"): at most `limit` after the cursor.
+ */
+export async function listStaffPage(db: Executor, workspaceId: string, filter: RosterFilter): Promise<StaffProfile[]> {
+  const name = byCodePoints(db, 's.display_name');
+  const id = byCodePoints(db, 's.id');
+  const conditions: RawBuilder<unknown>[] = [
+    sql`s.workspace_id = ${workspaceId}`,
+    sql`s.status in (${sql.join(filter.statuses)})`,
+  ];
+  if (filter.departmentId !== null) conditions.push(sql`s.department_id = ${filter.departmentId}`);
+  if (filter.rank !== null) conditions.push(sql`s.rank = ${filter.rank}`);
+  const after = filter.after;
+  if (after !== null) {
+    conditions.push(sql`(${name} > ${after.displayName} or (${name} = ${after.displayName} and ${id} > ${after.id}))`);
+  }
+  const rows = await rowsOf(
+    db,
+    staffProfiles(sql<boolean>`${sql.join(conditions, sql` and `)}`, sql`
+order by ${name}, ${id}
+limit ${filter.limit}`),
+  );
+  return rows.map(toProfile);
+}
+
+/** A staff member of the workspace by id (any status), or undefined. */
+export async function findStaffProfile(db: Executor, workspaceId: string, staffId: string): Promise<StaffProfile | undefined> {
+  const [row] = await rowsOf(db, staffProfiles(sql<boolean>`s.id = ${staffId} and s.workspace_id = ${workspaceId}`));
+  return row ? toProfile(row) : undefined;
 }

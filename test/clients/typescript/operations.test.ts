@@ -10,6 +10,7 @@ import { activityCommand, applicationCommand } from '../../../clients/typescript
 import { CASES as OTHER_CASES, type CaseContext } from './cases.ts';
 import { TIME_OFF_CASES } from './time-off-cases.ts';
 import { CONSOLE_CASES } from './console-cases.ts';
+import { STAFF_CASES } from './staff-cases.ts';
 import { checkedTransport, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
 /** operationIds of the document the gateway serves (an in-process app: the list is needed to declare the tests). */
@@ -30,7 +31,7 @@ async function servedOperationIds(): Promise<string[]> {
 }
 
 const OPERATION_IDS = await servedOperationIds();
-const CASES = { ...OTHER_CASES, ...TIME_OFF_CASES, ...CONSOLE_CASES };
+const CASES = { ...OTHER_CASES, ...TIME_OFF_CASES, ...CONSOLE_CASES, ...STAFF_CASES };
 const RATE_LIMIT_ROUNDS = 3;
 
 describe('TypeScript client coverage', () => {

@@ -30,6 +30,7 @@ import { key } from './requests.ts';
 import { CONSOLE_CASES } from './console-cases.ts';
 import { DISCORD_CASES } from './discord-cases.ts';
 import { RANK_CASES } from './rank-cases.ts';
+import { MEMBER_READ_CASES, STAFF_CASES } from './staff-cases.ts';
 
 const chat = (guild: string, chatUserId: string | null | undefined) => ({
   'x-chat-guild-id': guild,
@@ -191,7 +192,8 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   },
 
   'GET /v1/activity/leaderboard': {
-    valid: (w) => ({ auth: key(w.a.keys.test.secret) }),
+    // A's workspace named for a member's token (the world's reviewer is a member of several); a key ignores it.
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), headers: { 'x-service-workspace-id': w.a.ids.workspaceId } }),
     cases: [
       CONTROL,
       {
@@ -224,13 +226,15 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
         status: 200,
         check: (body, w) => expect(aliceSeconds(w)(dataOf(body))).toBe(3600),
       },
+      MEMBER_READ_CASES['GET /v1/activity/leaderboard'],
       scopeCase((w) => w.a.keys.writeOnly.secret, 'activity:read'),
       FEATURE_OFF,
     ],
   },
 
   'GET /v1/activity/shifts/active': {
-    valid: (w) => ({ auth: key(w.a.keys.test.secret) }),
+    // A's workspace named for a member's token (the world's reviewer is a member of several); a key ignores it.
+    valid: (w) => ({ auth: key(w.a.keys.test.secret), headers: { 'x-service-workspace-id': w.a.ids.workspaceId } }),
     cases: [
       CONTROL,
       {
@@ -251,6 +255,7 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
         status: 200,
         check: onlyIds((w) => [w.shifts.bTest], shiftIds),
       },
+      MEMBER_READ_CASES['GET /v1/activity/shifts/active'],
       scopeCase((w) => w.a.keys.writeOnly.secret, 'activity:read'),
       FEATURE_OFF,
     ],
@@ -409,4 +414,5 @@ export const AUTHORIZATION_CASES: Readonly<Record<string, RouteCases>> = {
   ...CONSOLE_CASES,
   ...DISCORD_CASES,
   ...RANK_CASES,
+  ...STAFF_CASES,
 };

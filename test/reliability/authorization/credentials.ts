@@ -77,6 +77,10 @@ export const SUBMISSION_READ = 'GET /v1/applications/submissions/{submissionId}'
 export const RANK_ROUTES = ['GET /v1/staff/{staffId}/rank-changes', 'POST /v1/staff/{staffId}/rank'] as const;
 /** The signed-in member's own workspaces: answered for any authenticated user, none for a member of none. */
 export const CONSOLE_ME = 'GET /v1/console/me';
+/** Reads that take an API key or a member's dashboard token. */
+export const MEMBER_READS = ['GET /v1/activity/leaderboard', 'GET /v1/activity/shifts/active'] as const;
+/** The staff side's reads: any member of the workspace; a member of none is refused the workspace. */
+export const STAFF_READS = ['GET /v1/staff', 'GET /v1/staff/{staffId}'] as const;
 
 export const unauthenticated = (name: string, auth: CredentialAttack['auth']): CredentialAttack => ({
   name,
@@ -108,7 +112,11 @@ export const API_KEY_ATTACKS: readonly CredentialAttack[] = [
   unauthenticated('a key under another scheme', (w) => `Token ${w.a.keys.test.secret}`),
   unauthenticated('a key as Basic credentials', (w) => `Basic ${Buffer.from(`${w.a.keys.test.secret}:`).toString('base64')}`),
   unauthenticated('a bare key without a scheme', (w) => w.a.keys.test.secret),
-  unauthenticated('a valid dashboard token', (w) => key(w.tokens.reviewer)),
+  {
+    ...unauthenticated('a valid dashboard token', (w) => key(w.tokens.reviewer)),
+    // The reads the console shares take a member's token too: A's reviewer reads A.
+    byRoute: Object.fromEntries(MEMBER_READS.map((r) => [r, { status: 200 }])),
+  },
   unauthenticated('an unsigned token (alg none)', (_w, f) => key(f.algNone)),
   {
     name: 'a key of an application that is not approved',
@@ -149,6 +157,7 @@ export const DASHBOARD_ATTACKS: readonly CredentialAttack[] = [
     byRoute: {
       ...Object.fromEntries(WORKSPACE_READS.map((r) => [r, { status: 403, code: 'permission_denied' as const }])),
       [CONSOLE_ME]: { status: 200 },
+      ...Object.fromEntries(STAFF_READS.map((r) => [r, { status: 403, code: 'workspace_access_denied' as const }])),
     },
   },
 ];
@@ -163,7 +172,7 @@ export const ISSUER_AUDIENCE_ATTACKS: readonly CredentialAttack[] = [
     status: 422,
     code: 'submission_finalized',
     byRoute: Object.fromEntries([
-      ...[...WORKSPACE_READS, SUBMISSION_READ, CONSOLE_ME, ...RANK_ROUTES].map((r) => [r, { status: 200 }]),
+      ...[...WORKSPACE_READS, SUBMISSION_READ, CONSOLE_ME, ...RANK_ROUTES, ...STAFF_READS].map((r) => [r, { status: 200 }]),
       ...NOTICE_DECISIONS.map((r) => [r, { status: 409, code: 'invalid_state_transition' as const }]),
     ]),
   },

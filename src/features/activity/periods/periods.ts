@@ -202,6 +202,17 @@ export const previousWeekPeriod = lastPerZone(computePreviousWeekPeriod, weekAft
 /** The local month containing `now`: the 1st 00:00 to the next month's 1st 00:00. */
 export const monthPeriod = lastPerZone(computeMonthPeriod, itself);
 
+/** The `count` local weeks up to the one containing `now` (included), oldest first. */
+export function weeksUpTo(now: number, timeZone: string, count: number): Period[] {
+  const monday = mondayOf(now, timeZone);
+  const weeks: Period[] = [];
+  for (let back = count - 1; back >= 0; back -= 1) {
+    const start = monday.subtract({ weeks: back });
+    weeks.push(periodBetween(start, start.add({ weeks: 1 }), timeZone));
+  }
+  return weeks;
+}
+
 /**
  * A caller-chosen range. Requires `end > start` and at most 366 × 24 h of elapsed time.
  * @throws PeriodError (`invalid_range`, `range_too_long`)

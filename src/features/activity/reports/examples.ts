@@ -2,6 +2,7 @@
 
 export const STAFF_ID = '6f1d2c3b-4a5e-4f70-8a9b-0c1d2e3f4a5b';
 export const DEPARTMENT_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+export const WORKSPACE_ID = '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918';
 
 const activeShift = {
   id: '0b7e5a52-3c1d-4f6e-9a8b-2c4d6e8f1a3b',

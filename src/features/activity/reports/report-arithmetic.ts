@@ -15,6 +15,7 @@ import { isLive, isStale } from '../shifts/rules.ts';
 import { isCompleted } from '../shifts/status.ts';
 import { liveShiftFields } from '../shifts/views.ts';
 import type { NoticeRow, StaffShiftRow } from './repository.ts';
+import type { WorkedRow } from '../totals/service.ts';
 import type { InactivityEffect, ReportActiveShift } from './schemas.ts';
 
 export interface PeriodTotals {
@@ -54,6 +55,21 @@ export function splitShifts(rows: readonly StaffShiftRow[], timedOutBefore: numb
     }
   }
   return { worked, live };
+}
+
+/** The active shift rows of a totals read as the shift rows the live view is built from. */
+export function activeRows(rows: readonly WorkedRow[]): StaffShiftRow[] {
+  return rows.map((row) => ({
+    id: String(row.id),
+    status: String(row.status),
+    started_at: Number(row.started_at),
+    ended_at: null,
+    last_heartbeat_at: Number(row.last_heartbeat_at),
+    last_seen_at: Number(row.last_seen_at),
+    universe_id: String(row.universe_id),
+    place_id: String(row.place_id),
+    server_id: String(row.server_id),
+  }));
 }
 
 export function activeShiftView(row: StaffShiftRow | null, now: number): ReportActiveShift | null {

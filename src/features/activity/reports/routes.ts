@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor, type CachedKeyRead, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, readerActor, type CachedKeyRead, type RouteAuth } from '../../../http/route-auth.ts';
+import { readerAudience } from './audience.ts';
 import {
   ActivitySummaryResponseSchema,
   LeaderboardQuerySchema,
   LeaderboardResponseSchema,
   PeriodQuerySchema,
+  ReaderHeadersSchema,
   ReportHeadersSchema,
   StaffActivityParamsSchema,
   StaffActivityResponseSchema,
@@ -20,6 +22,15 @@ import type { ReportService } from './service.ts';
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
 /** The chat bot's hot reads: a key verified within the last minute is checked by the read's first statement. */
 const CACHED_KEY_READ: RouteAuth = { ...READ, useCachedKey: true };
+/** The leaderboard is also the console's: a member's dashboard token reads it too. */
+const LEADERBOARD_READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity', useCachedKey: true, orDashboardToken: true };
+
+/** How a member's dashboard token reads (the leaderboard and the active list). */
+export const DASHBOARD_READ_NOTE =
+  'A dashboard token of any member of the workspace is accepted too (not gated by an application\'s features; a ' +
+  'caller who is a member of no workspace is 403 `workspace_access_denied`): it reads the workspace named by ' +
+  '`X-Service-Workspace-Id` (required when the caller is a member of several, 400), in the environment of the ' +
+  '`environment` query parameter (`live` by default).';
 
 const COMMON_NOTE =
   'Scope `activity:read`, feature `activity`. Only the calling key\'s workspace and environment are seen (test ' +
@@ -108,7 +119,7 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
     app.get<{ Querystring: LeaderboardQuery }>(
       '/v1/activity/leaderboard',
       {
-        config: { auth: CACHED_KEY_READ },
+        config: { auth: LEADERBOARD_READ },
         schema: {
           operationId: 'getActivityLeaderboard',
           summary: 'Staff ranked by activity',
@@ -125,9 +136,9 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
             'week or month, weekly × range / 7 days for a custom range) less what approved notices waive (pro rata ' +
             'to their overlap with the period, floored). Rankings are computed once and reused until a stop, a new ' +
             'staff profile, provisioning (on any gateway instance) or a shift timing out changes them, so every ' +
-            `page is exactly what a fresh computation would give. ${PERIOD_NOTE} ${COMMON_NOTE}`,
+            `page is exactly what a fresh computation would give. ${PERIOD_NOTE} ${COMMON_NOTE} ${DASHBOARD_READ_NOTE}`,
           tags: ['activity'],
-          headers: ReportHeadersSchema,
+          headers: ReaderHeadersSchema,
           querystring: LeaderboardQuerySchema,
           response: { 200: LeaderboardResponseSchema },
         },
@@ -135,7 +146,9 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
       async (request) =>
         envelope(
           request,
-          await reads(request, (precondition) => service.leaderboard(apiKeyActor(request), request.query, precondition)),
+          await reads(request, (precondition) =>
+            service.leaderboard(readerAudience(readerActor(request), request.query.environment), request.query, precondition),
+          ),
         ),
     );
   };

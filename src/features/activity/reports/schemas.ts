@@ -9,8 +9,8 @@ import * as examples from './examples.ts';
 export const DEFAULT_LEADERBOARD_LIMIT = 25;
 export const MAX_LEADERBOARD_LIMIT = 100;
 
-const Instant = (description: string) => Type.String({ format: 'date-time', description });
-const Minutes = (description: string) => Type.Integer({ minimum: 0, description });
+export const Instant = (description: string) => Type.String({ format: 'date-time', description });
+export const Minutes = (description: string) => Type.Integer({ minimum: 0, description });
 
 
 // ---------------------------------------------------------------------------------------------------------
@@ -24,6 +24,31 @@ export const SummaryHeadersSchema = Type.Object({
 export type SummaryHeaders = Static<typeof SummaryHeadersSchema>;
 
 export const ReportHeadersSchema = CorrelationHeadersSchema;
+
+/** The environment a member's dashboard token reads; an API key reads its own (docs/API.md, "Staff in the console"). */
+export const EnvironmentQuery = Type.Optional(
+  Type.Union([Type.Literal('live'), Type.Literal('test')], {
+    description:
+      'With a dashboard token: the environment read, `live` (default) or `test` (anything else is 400). With an API ' +
+      'key the key\'s own environment is read and this parameter is ignored.',
+    examples: ['live'],
+  }),
+);
+
+/** Headers of a read that takes an API key or a member's dashboard token. */
+export const ReaderHeadersSchema = Type.Object({
+  'x-correlation-id': CorrelationIdHeader,
+  'x-service-workspace-id': Type.Optional(
+    UuidText({
+      pattern: UUID_PATTERN,
+      description:
+        'With a dashboard token: the workspace read (a uuid), never authorization: the caller must be a member of ' +
+        'it (403 `workspace_access_denied`). Required when the caller is a member of several workspaces (400), ' +
+        'else their only workspace is read. Ignored with an API key.',
+      examples: [examples.WORKSPACE_ID],
+    }),
+  ),
+});
 
 /** The known periods; the service reads any other value as `week`, so the schema admits any text. */
 export const PERIODS = ['week', 'month'] as const;
@@ -75,6 +100,7 @@ export const StaffActivityParamsSchema = Type.Object({
 
 export const LeaderboardQuerySchema = Type.Object({
   ...periodProperties,
+  environment: EnvironmentQuery,
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,
@@ -200,18 +226,18 @@ export const ActivitySummaryResponseSchema = {
   examples: [examples.summaryResponseExample],
 };
 
-const PeriodSchema = Type.Object({
+export const PeriodSchema = Type.Object({
   start: Instant('Start of the period (inclusive).'),
   end: Instant('End of the period (exclusive).'),
   timezone: Type.String({ description: 'Workspace time zone.' }),
 });
 
-const TotalSecondsSchema = Type.Integer({
+export const TotalSecondsSchema = Type.Integer({
   minimum: 0,
   description: 'Completed shifts clipped to the period: floor of the summed clipped milliseconds / 1000.',
 });
-const TotalMinutesSchema = Minutes('`totalSeconds` in whole minutes, rounded down.');
-const CompletedShiftsSchema = Type.Integer({ minimum: 0, description: 'Completed shifts overlapping the period.' });
+export const TotalMinutesSchema = Minutes('`totalSeconds` in whole minutes, rounded down.');
+export const CompletedShiftsSchema = Type.Integer({ minimum: 0, description: 'Completed shifts overlapping the period.' });
 
 export const StaffActivitySchema = Type.Object({
   staff: Type.Object({ id: Type.String({ format: 'uuid' }), displayName: Type.String(), gameUserId: Type.String() }),

@@ -9,7 +9,7 @@ import type { Precondition } from '../../../keys/api-key.ts';
 import type { Executor } from '../../../db/types.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { cursorPair } from '../../../shared/paging.ts';
-import { progressPercent, requirementForPeriod, waivedForNotices } from '../periods/period-math.ts';
+import { progressPercent, requirementForPeriod } from '../periods/period-math.ts';
 import {
   dayPeriod,
   monthPeriod,
@@ -18,10 +18,9 @@ import {
   resolvePeriod,
   weekPeriod,
   type Period,
-  type ResolvedPeriod,
 } from '../periods/periods.ts';
 import { staleBefore } from '../shifts/rules.ts';
-import { findStaffByGameUser, findStaffProfiles, type StaffProfile } from '../../staff/profiles.ts';
+import { findStaffByGameUser, findStaffProfiles } from '../../staff/profiles.ts';
 import { weeklyRequirement } from '../../staff/requirement.ts';
 import { resolveActingStaff, type ChatContext } from '../../staff/service.ts';
 import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
@@ -34,15 +33,12 @@ import {
   staffWorked,
   workspaceWorked,
   type Worked,
-  type WorkedRow,
 } from '../totals/service.ts';
 import {
   earliestLiveSeen,
   findApprovedNotices,
   listRankedStaffIds,
-  type NoticeRow,
   type ReportAudience,
-  type StaffShiftRow,
 } from './repository.ts';
 import {
   DEFAULT_LEADERBOARD_LIMIT,
@@ -53,7 +49,8 @@ import {
   type PeriodQueryParams,
   type StaffActivity,
 } from './schemas.ts';
-import { activeShiftView, noticeInterval, noticeWaiver, splitShifts, totalsFromMs, type PeriodTotals } from './report-arithmetic.ts';
+import { requiredMinutes, requirementCalculator } from './requirement.ts';
+import { activeRows, activeShiftView, noticeWaiver, splitShifts, totalsFromMs, type PeriodTotals } from './report-arithmetic.ts';
 
 export interface ReportServiceDeps {
   readonly db: Executor;
@@ -70,21 +67,6 @@ function reportingZone(workspace: Workspace): string {
 
 function periodTotalsOf(worked: Worked | undefined): PeriodTotals {
   return totalsFromMs(worked?.totalMs ?? 0, worked?.completedShifts ?? 0);
-}
-
-/** The active shift rows of a totals read as the shift rows the live view is built from. */
-function activeRows(rows: readonly WorkedRow[]): StaffShiftRow[] {
-  return rows.map((row) => ({
-    id: String(row.id),
-    status: String(row.status),
-    started_at: Number(row.started_at),
-    ended_at: null,
-    last_heartbeat_at: Number(row.last_heartbeat_at),
-    last_seen_at: Number(row.last_seen_at),
-    universe_id: String(row.universe_id),
-    place_id: String(row.place_id),
-    server_id: String(row.server_id),
-  }));
 }
 
 function audienceOf(actor: ApiKeyActor): ReportAudience {
@@ -120,10 +102,10 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
   const rankings = new RankingCache<RankedStaff>();
 
-  async function workspaceOf(actor: ApiKeyActor, precondition?: Precondition): Promise<Workspace> {
-    const workspace = await findWorkspace(db, actor.application.workspaceId, precondition);
-    // The key's workspace exists (foreign keys); its absence is a broken store, not a client error.
-    if (!workspace) throw new Error(`workspace ${actor.application.workspaceId} of an authenticated key is missing`);
+  async function workspaceOf(workspaceId: string, precondition?: Precondition): Promise<Workspace> {
+    const workspace = await findWorkspace(db, workspaceId, precondition);
+    // The key's (or the member's) workspace exists (foreign keys); its absence is a broken store, not a client error.
+    if (!workspace) throw new Error(`workspace ${workspaceId} of an authenticated caller is missing`);
     return workspace;
   }
 
@@ -154,9 +136,9 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       const [todayWorked, weekWorked, previousWeekWorked, monthWorked] = worked.periods.map(periodTotalsOf);
       const { live } = splitShifts(activeRows(worked.active), cutoff);
       const currentWeekMinutes = weekWorked?.totalMinutes ?? 0;
-      const weekly = requirementForPeriod(weeklyRequirement(staff, workspace.settings), week, 'calendar');
-      const { waivedMinutes, effect } = noticeWaiver(notices, weekly, week);
-      const required = Math.max(0, weekly - waivedMinutes);
+      const weekly = weeklyRequirement(staff, workspace.settings);
+      const { effect } = noticeWaiver(notices, requirementForPeriod(weekly, week, 'calendar'), week);
+      const required = requiredMinutes(weekly, week, 'calendar', notices);
       return {
         todayMinutes: todayWorked?.totalMinutes ?? 0,
         currentWeekMinutes,
@@ -179,7 +161,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       // Both reads at once (one round trip fewer on PostgreSQL); request validation (400) still comes before
       // the lookup's 404.
       const [workspace, staff] = await Promise.all([
-        workspaceOf(actor),
+        workspaceOf(actor.application.workspaceId),
         findStaffByGameUser(db, actor.application.workspaceId, gameUserId),
       ]);
       const now = clock.now();
@@ -205,8 +187,8 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
      * Staff of the workspace ranked by time worked in the period, one keyset page at a time. A precondition (the
      * cached key's credential) is checked by the first read.
      */
-    async leaderboard(actor: ApiKeyActor, query: LeaderboardQuery, precondition?: Precondition): Promise<Leaderboard> {
-      const workspace = await workspaceOf(actor, precondition);
+    async leaderboard(audience: ReportAudience, query: LeaderboardQuery, precondition?: Precondition): Promise<Leaderboard> {
+      const workspace = await workspaceOf(audience.workspaceId, precondition);
       const now = clock.now();
       const period = resolvePeriod(query, now, reportingZone(workspace));
       const cursor = leaderboardCursor(query);
@@ -215,7 +197,6 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       const departmentId = query.departmentId?.toLowerCase() ?? null;
 
       // Ranking needs only ids and totals; profiles, requirements and notices are read for the page alone.
-      const audience = audienceOf(actor);
       const rankingKey = [workspace.id, audience.environment, period.start, period.end, statuses.join(','), departmentId ?? ''].join('|');
       const plan = planPeriod(period, period.timeZone);
       const version = workspace.activityVersion;
@@ -253,7 +234,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
         findApprovedNotices(db, audience.environment, pageIds, period),
       ]);
       const profileOf = new Map(profiles.map((profile) => [profile.id, profile]));
-      const progressOf = progressCalculator(period, workspace, rowsByStaff(notices));
+      const requiredOf = requirementCalculator(period, workspace.settings, rowsByStaff(notices));
       const entries: LeaderboardEntry[] = [];
       for (const { item, position } of page.items) {
         const profile = profileOf.get(item.staffId);
@@ -269,7 +250,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
           completedShifts: item.completedShifts,
           department: profile.department?.name ?? '',
           rank: profile.rank ?? '',
-          progressPercent: progressOf(profile, item.totalMinutes),
+          progressPercent: progressPercent(item.totalMinutes, requiredOf(profile)),
           position,
         });
       }
@@ -286,31 +267,8 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       read(() => reports.summary(actor, chat, precondition)),
     staffActivity: (actor: ApiKeyActor, gameUserId: string, query: PeriodQueryParams) =>
       read(() => reports.staffActivity(actor, gameUserId, query)),
-    leaderboard: (actor: ApiKeyActor, query: LeaderboardQuery, precondition?: Precondition) =>
-      read(() => reports.leaderboard(actor, query, precondition)),
-  };
-}
-
-/**
- * Progress toward the period's requirement: the weekly requirement scaled to the period (calendar days for a
- * week or month, elapsed time for a custom range), less what approved notices waive.
- */
-function progressCalculator(period: ResolvedPeriod, workspace: Workspace, noticesByStaff: Map<string, NoticeRow[]>) {
-  const scaling = period.kind === 'custom' ? 'custom' : 'calendar';
-  const scaled = new Map<number, number>();
-  const requirementFor = (weekly: number): number => {
-    let value = scaled.get(weekly);
-    if (value === undefined) {
-      value = requirementForPeriod(weekly, period, scaling);
-      scaled.set(weekly, value);
-    }
-    return value;
-  };
-  return (profile: StaffProfile, minutes: number): number => {
-    const requirement = requirementFor(weeklyRequirement(profile, workspace.settings));
-    const notices = noticesByStaff.get(profile.id) ?? [];
-    const waived = notices.length === 0 ? 0 : waivedForNotices(requirement, notices.map(noticeInterval), period);
-    return progressPercent(minutes, Math.max(0, requirement - waived));
+    leaderboard: (audience: ReportAudience, query: LeaderboardQuery, precondition?: Precondition) =>
+      read(() => reports.leaderboard(audience, query, precondition)),
   };
 }
 

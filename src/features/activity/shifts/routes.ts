@@ -3,7 +3,10 @@ import { requireJsonContentType } from '../../../http/validation.ts';
 import type { WritePipeline } from '../../../http/idempotency.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../../http/openapi-responses.ts';
-import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, readerActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { readerAudience } from '../reports/audience.ts';
+import { DASHBOARD_READ_NOTE } from '../reports/routes.ts';
+import { ReaderHeadersSchema } from '../reports/schemas.ts';
 import {
   ActiveShiftsQuerySchema,
   ActiveShiftsResponseSchema,
@@ -28,6 +31,8 @@ export { requireJsonContentType };
 
 export const WRITE = { kind: 'apiKey', scope: 'activity:write', feature: 'activity', useCachedKey: true } as const satisfies RouteAuth;
 const READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity' };
+/** The active list is also the console's "On duty": a member's dashboard token reads it too. */
+const ACTIVE_LIST_READ: RouteAuth = { kind: 'apiKey', scope: 'activity:read', feature: 'activity', orDashboardToken: true };
 
 const IDEMPOTENCY_NOTE =
   'Takes an `Idempotency-Key` (required), scoped to the application and environment: a replay returns the ' +
@@ -151,7 +156,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
     app.get<{ Querystring: ActiveShiftsQuery }>(
       '/v1/activity/shifts/active',
       {
-        config: { auth: READ },
+        config: { auth: ACTIVE_LIST_READ },
         schema: {
           operationId: 'listActiveShifts',
           summary: 'List active shifts',
@@ -159,14 +164,16 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
             'Active shifts of the key\'s workspace (every application) in the key\'s environment, ordered by ' +
             '`startedAt` then `id`, both ascending; shifts that have timed out are left out. Scope `activity:read`, ' +
             'feature `activity`. Keyset pagination: pass `nextCursor` back as `cursorStartedAt` and `cursorId` ' +
-            '(both or neither, else 400).',
+            `(both or neither, else 400). ${DASHBOARD_READ_NOTE}`,
           tags: ['activity'],
-          headers: ShiftReadHeadersSchema,
+          headers: ReaderHeadersSchema,
           querystring: ActiveShiftsQuerySchema,
           response: { 200: ActiveShiftsResponseSchema },
         },
       },
-      async (request) => ({ data: await service.listActive(apiKeyActor(request), request.query) }),
+      async (request) => ({
+        data: await service.listActive(readerAudience(readerActor(request), request.query.environment), request.query),
+      }),
     );
 
     app.get<{ Params: ShiftParams }>(

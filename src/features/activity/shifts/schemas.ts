@@ -3,6 +3,7 @@ import { dataSchema } from '../../../http/envelope.ts';
 import { UuidText } from '../../../http/validation.ts';
 import { CorrelationHeadersSchema, CorrelationIdHeader, idempotencyKeyHeader } from '../../../http/headers.ts';
 import * as examples from './examples.ts';
+import { EnvironmentQuery } from '../reports/schemas.ts';
 
 /** Largest numeric game id accepted: larger ones lose digits in JSON numbers and must be sent as strings. */
 export const MAX_NUMERIC_GAME_ID = Number.MAX_SAFE_INTEGER;
@@ -114,6 +115,7 @@ export const StopShiftBodySchema = OptionalBody(
 export type StopShiftBody = Static<typeof StopShiftBodySchema>;
 
 export const ActiveShiftsQuerySchema = Type.Object({
+  environment: EnvironmentQuery,
   limit: Type.Optional(
     Type.Integer({
       description:

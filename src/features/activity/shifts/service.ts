@@ -20,6 +20,7 @@ import {
   listLiveShifts,
   recordHeartbeat,
   type Heartbeat,
+  type ShiftAudience,
   type ShiftOwner,
   type ShiftRow,
 } from './repository.ts';
@@ -258,11 +259,11 @@ export function createShiftService({ store, clock, config }: ShiftServiceDeps) {
     stop,
 
     /** Live active shifts of the key's workspace and environment, by startedAt then id. */
-    async listActive(actor: ApiKeyActor, query: ActiveShiftsQuery): Promise<ActiveShiftPage> {
+    /** Live shifts of one workspace and environment: an API key's own, or those a member's token names. */
+    async listActive(audience: ShiftAudience, query: ActiveShiftsQuery): Promise<ActiveShiftPage> {
       const limit = pageLimit(query.limit);
       const after = timeCursor(query, 'cursorStartedAt');
       const now = clock.now();
-      const audience = { workspaceId: actor.application.workspaceId, environment: actor.environment };
       const rows = await listLiveShifts(store.db, audience, { staleBefore: cutoff(now), after, limit: limit + 1 });
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];

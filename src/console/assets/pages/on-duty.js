@@ -1,0 +1,77 @@
+// /console/on-duty: the shifts under way now, oldest first, with how long each has run.
+import { details, field, h, replace, select } from '../dom.js';
+import { heading, messages, pager } from '../ui.js';
+import { ENVIRONMENT_OPTIONS, chosenOption, elapsedText } from './staff-parts.js';
+
+/** @typedef {import('../app.js').Signed} Signed */
+/** @typedef {import('../staff-gateway.js').ActiveCursor} ActiveCursor */
+
+/** @param {Signed} signed */
+export async function renderOnDuty(signed) {
+  const environment = chosenOption(signed.url.searchParams, 'environment', ENVIRONMENT_OPTIONS);
+  const environmentSelect = select('environment', ENVIRONMENT_OPTIONS, environment);
+  const feedback = messages();
+  const results = h('div', { class: 'results' });
+  replace(
+    signed.root,
+    heading('On duty'),
+    h(
+      'form',
+      {
+        class: 'filters',
+        'aria-label': 'Choose the environment',
+        onsubmit: (/** @type {Event} */ event) => {
+          event.preventDefault();
+          signed.navigate(`/console/on-duty?environment=${encodeURIComponent(environmentSelect.value)}`);
+        },
+      },
+      field('Environment', environmentSelect),
+      h('button', { type: 'submit' }, 'Show'),
+    ),
+    feedback.element,
+    results,
+  );
+
+  /** @param {ActiveCursor | null} cursor @param {boolean} paged */
+  const load = async (cursor, paged) => {
+    feedback.clear();
+    try {
+      const page = await signed.staff.onDuty({ environment, cursor });
+      replace(
+        results,
+        page.shifts.length === 0
+          ? h(
+              'p',
+              { class: 'empty' },
+              cursor ? 'No more shifts.' : 'Nobody is on duty right now. A shift shows here as soon as a game server starts it.',
+            )
+          : h(
+              'ul',
+              { class: 'cards', 'aria-label': 'Shifts under way' },
+              page.shifts.map((shift) =>
+                h(
+                  'li',
+                  { class: 'card' },
+                  h('h2', { class: 'card-title' }, h('a', { href: `/console/staff/${encodeURIComponent(shift.staff.id)}` }, shift.staff.displayName)),
+                  details([
+                    ['On duty for', elapsedText(shift.elapsedSeconds)],
+                    ['Game user', shift.staff.gameUserId],
+                    ['Server', h('code', {}, shift.serverId)],
+                  ]),
+                ),
+              ),
+            ),
+        pager({
+          hasNext: page.nextCursor !== null,
+          onFirstPage: cursor === null,
+          next: () => void load(page.nextCursor, true),
+          first: () => void load(null, true),
+        }),
+      );
+      if (paged) results.querySelector('a')?.focus();
+    } catch (error) {
+      feedback.error(error);
+    }
+  };
+  await load(null, false);
+}

@@ -1,0 +1,82 @@
+// Pieces the staff pages share: durations, a week's progress, instants in the workspace's time zone, the
+// environment chooser of a filter form.
+import { h } from '../dom.js';
+
+/** @typedef {import('../staff-gateway.js').WeekFigures} WeekFigures */
+
+/** @type {readonly (readonly [string, string])[]} */
+export const ENVIRONMENT_OPTIONS = [
+  ['live', 'Live'],
+  ['test', 'Test'],
+];
+
+/**
+ * A query parameter, if it is one of `allowed`; else the first allowed value.
+ * @param {URLSearchParams} params
+ * @param {string} name
+ * @param {readonly (readonly [string, string])[]} allowed
+ */
+export function chosenOption(params, name, allowed) {
+  const value = params.get(name) ?? '';
+  return allowed.some(([v]) => v === value) ? value : (allowed[0]?.[0] ?? '');
+}
+
+/** @param {number} minutes */
+export function minutesText(minutes) {
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return rest === 0 ? `${Math.floor(minutes / 60)} h` : `${Math.floor(minutes / 60)} h ${rest} min`;
+}
+
+/** @param {number} seconds */
+export function elapsedText(seconds) {
+  return minutesText(Math.floor(seconds / 60));
+}
+
+/**
+ * A week's progress against its requirement: a bar and its figures as text.
+ * @param {WeekFigures} week
+ * @param {string} label the bar's accessible name
+ */
+export function weekProgress(week, label) {
+  const met = week.progressPercent >= 100;
+  return h(
+    'div',
+    { class: 'progress' },
+    h('progress', { max: '100', value: String(Math.min(100, week.progressPercent)), 'aria-label': label }),
+    h(
+      'span',
+      { class: met ? 'progress-text met' : 'progress-text' },
+      `${minutesText(week.totalMinutes)} of ${minutesText(week.requiredMinutes)} (${week.progressPercent} %)`,
+    ),
+  );
+}
+
+/**
+ * An instant as `<time>`, in the workspace's time zone (the zone periods are computed in), named after it.
+ * @param {string} iso
+ * @param {string} timeZone
+ * @param {{ dateOnly?: boolean }} [options]
+ */
+export function zonedTime(iso, timeZone, options = {}) {
+  const date = new Date(iso);
+  const format = options.dateOnly ? { dateStyle: /** @type {const} */ ('medium') } : { dateStyle: /** @type {const} */ ('medium'), timeStyle: /** @type {const} */ ('short') };
+  let text = iso;
+  try {
+    text = date.toLocaleString(undefined, { ...format, timeZone });
+  } catch {
+    text = date.toLocaleString(undefined, format);
+  }
+  return h('time', { datetime: iso }, text);
+}
+
+/**
+ * "On duty" with how long, for whoever is on shift now; nothing otherwise.
+ * @param {{ startedAt: string } | null} shift
+ * @param {number} now epoch ms
+ */
+export function onDutyBadge(shift, now) {
+  if (shift === null) return null;
+  const seconds = Math.max(0, Math.floor((now - Date.parse(shift.startedAt)) / 1000));
+  return h('span', { class: 'badge badge-on-duty' }, `On duty · ${elapsedText(seconds)}`);
+}

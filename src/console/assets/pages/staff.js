@@ -1,0 +1,103 @@
+// /console/staff: the roster, active staff and 50 a page by default, filtered by status, rank and environment;
+// "On duty" on whoever is on shift now, and each week's progress against the requirement.
+import { details, field, h, replace, select } from '../dom.js';
+import { heading, messages, pager } from '../ui.js';
+import { ENVIRONMENT_OPTIONS, chosenOption, onDutyBadge, weekProgress } from './staff-parts.js';
+
+/** @typedef {import('../app.js').Signed} Signed */
+/** @typedef {import('../staff-gateway.js').RosterItem} RosterItem */
+/** @typedef {import('../staff-gateway.js').RosterCursor} RosterCursor */
+
+/** @type {readonly (readonly [string, string])[]} */
+const STATUSES = [
+  ['active', 'Active'],
+  ['inactive', 'Inactive'],
+  ['all', 'All'],
+];
+
+/** @param {Signed} signed */
+export async function renderStaff(signed) {
+  const params = signed.url.searchParams;
+  const status = chosenOption(params, 'status', STATUSES);
+  const environment = chosenOption(params, 'environment', ENVIRONMENT_OPTIONS);
+  const rank = (params.get('rank') ?? '').trim();
+  const statusSelect = select('status', STATUSES, status);
+  const environmentSelect = select('environment', ENVIRONMENT_OPTIONS, environment);
+  const rankInput = h('input', { name: 'rank', type: 'text', value: rank, maxlength: '200', autocomplete: 'off' });
+  const feedback = messages();
+  const results = h('div', { class: 'results' });
+  replace(
+    signed.root,
+    heading('Staff'),
+    h(
+      'form',
+      {
+        class: 'filters',
+        'aria-label': 'Filter the staff',
+        onsubmit: (/** @type {Event} */ event) => {
+          event.preventDefault();
+          const query = new URLSearchParams({ status: statusSelect.value, environment: environmentSelect.value });
+          if (rankInput.value.trim() !== '') query.set('rank', rankInput.value.trim());
+          signed.navigate(`/console/staff?${query.toString()}`);
+        },
+      },
+      field('Status', statusSelect),
+      field('Rank', rankInput, 'Exactly as it is written; empty for every rank.'),
+      field('Environment', environmentSelect),
+      h('button', { type: 'submit' }, 'Show'),
+    ),
+    feedback.element,
+    results,
+  );
+
+  /** @param {RosterCursor | null} cursor @param {boolean} paged */
+  const load = async (cursor, paged) => {
+    feedback.clear();
+    try {
+      const page = await signed.staff.roster({ status, rank, environment, cursor });
+      const now = Date.now();
+      replace(
+        results,
+        page.staff.length === 0
+          ? h(
+              'p',
+              { class: 'empty' },
+              cursor
+                ? 'No more staff.'
+                : 'No staff match these filters. Choose another status or rank; staff join the workspace through its provisioning document or an accepted application.',
+            )
+          : h('ul', { class: 'cards', 'aria-label': 'Staff' }, page.staff.map((item) => staffCard(item, environment, now))),
+        pager({
+          hasNext: page.nextCursor !== null,
+          onFirstPage: cursor === null,
+          next: () => void load(page.nextCursor, true),
+          first: () => void load(null, true),
+        }),
+      );
+      if (paged) results.querySelector('a')?.focus();
+    } catch (error) {
+      feedback.error(error);
+    }
+  };
+  await load(null, false);
+}
+
+/**
+ * @param {RosterItem} item
+ * @param {string} environment
+ * @param {number} now
+ */
+function staffCard(item, environment, now) {
+  const href = `/console/staff/${encodeURIComponent(item.id)}${environment === 'live' ? '' : `?environment=${environment}`}`;
+  return h(
+    'li',
+    { class: 'card' },
+    h('h2', { class: 'card-title' }, h('a', { href }, item.displayName), ' ', onDutyBadge(item.activeShift, now)),
+    details([
+      ['Game user', `${item.gameUsername} (${item.gameUserId})`],
+      ['Rank', item.rank ?? '—'],
+      ['Status', item.status === 'active' ? 'Active' : 'Inactive'],
+      ['This week', weekProgress(item.week, `${item.displayName}: this week's progress`)],
+    ]),
+  );
+}

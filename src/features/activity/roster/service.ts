@@ -1,0 +1,200 @@
+/**
+ * The staff side of the console (docs/API.md, "Staff in the console"): the roster of a member's workspace with each
+ * staff member's week and shift under way, and one staff member's page. The week's figures are read by
+ * reports/week-figures.ts, as the leaderboard and the summary compute them.
+ */
+import type { Environment, UserActor } from '../../../shared/actor.ts';
+import { toIso, type Clock } from '../../../shared/clock.ts';
+import type { Config } from '../../../shared/config.ts';
+import type { Executor } from '../../../db/types.ts';
+import { notFound } from '../../../shared/errors.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import { cursorPair } from '../../../shared/paging.ts';
+import { wholeMinutes } from '../periods/period-math.ts';
+import { reportingTimeZone, weekPeriod, type Period } from '../periods/periods.ts';
+import { staleBefore, wholeSecondsBetween } from '../shifts/rules.ts';
+import { lastRankChanges } from '../../ranks/history.ts';
+import { findStaffProfile, listStaffPage, type StaffProfile } from '../../staff/profiles.ts';
+import { memberWorkspaceId } from '../../workspaces/membership.ts';
+import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
+import type { WeekFigures } from '../reports/requirement.ts';
+import { readStaffPeriods, readWeekFigures } from '../reports/week-figures.ts';
+import { findLiveShifts, listRecentNotices, listRecentShifts, type PageNoticeRow, type RecentShiftRow } from './repository.ts';
+import {
+  DEFAULT_ROSTER_LIMIT,
+  type Roster,
+  type RosterItem,
+  type RosterQuery,
+  type RosterStatus,
+  type StaffPage,
+} from './schemas.ts';
+
+export interface RosterServiceDeps {
+  readonly db: Executor;
+  /** Runs one read in a turn of the event loop that has room for it (the store's `read`). */
+  readonly read: <T>(job: () => Promise<T>) => Promise<T>;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
+}
+
+const RECENT_SHIFTS = 20;
+const RECENT_NOTICES = 10;
+const RECENT_RANK_CHANGES = 10;
+
+const STATUSES: Readonly<Record<RosterStatus, readonly string[]>> = {
+  active: ['active'],
+  inactive: ['inactive'],
+  all: ['active', 'inactive'],
+};
+
+function staffStatus(value: string): 'active' | 'inactive' {
+  if (value === 'active' || value === 'inactive') return value;
+  throw new Error(`unknown staff status ${JSON.stringify(value)}`);
+}
+
+function periodView(period: Period) {
+  return { start: toIso(period.start), end: toIso(period.end), timezone: period.timeZone };
+}
+
+function rosterItem(profile: StaffProfile, week: WeekFigures, live: { id: string; started_at: number } | null): RosterItem {
+  return {
+    id: profile.id,
+    displayName: profile.displayName,
+    gameUserId: profile.gameUserId,
+    gameUsername: profile.gameUsername,
+    chatUserId: profile.chatUserId,
+    departmentId: profile.department?.id ?? null,
+    rank: profile.rank,
+    status: staffStatus(profile.status),
+    week,
+    activeShift: live === null ? null : { id: live.id, startedAt: toIso(live.started_at) },
+  };
+}
+
+function recentShiftView(row: RecentShiftRow): StaffPage['recentShifts'][number] {
+  // As the shift's own answers give it (shifts/views.ts).
+  const seconds = wholeSecondsBetween(row.started_at, row.ended_at);
+  return {
+    id: row.id,
+    startedAt: toIso(row.started_at),
+    endedAt: toIso(row.ended_at),
+    minutes: wholeMinutes(seconds),
+    endReason: (row.end_reason ?? 'manual') as StaffPage['recentShifts'][number]['endReason'],
+  };
+}
+
+function noticeView(row: PageNoticeRow): StaffPage['notices'][number] {
+  return {
+    id: row.id,
+    staffId: row.staff_id,
+    environment: row.environment,
+    startsAt: toIso(row.starts_at),
+    endsAt: toIso(row.ends_at),
+    status: row.status as StaffPage['notices'][number]['status'],
+    createdAt: toIso(row.created_at),
+    decidedAt: row.decided_at === null ? null : toIso(row.decided_at),
+  };
+}
+
+/** The live shift of each staff member: the most recently started (then the greatest id) of theirs. */
+function latestByStaff<R extends { readonly staff_id: string; readonly started_at: number; readonly id: string }>(rows: readonly R[]): Map<string, R> {
+  const out = new Map<string, R>();
+  for (const row of rows) {
+    const seen = out.get(row.staff_id);
+    if (seen === undefined || row.started_at > seen.started_at || (row.started_at === seen.started_at && row.id > seen.id)) {
+      out.set(row.staff_id, row);
+    }
+  }
+  return out;
+}
+
+export function createRosterService({ db, read, clock, config }: RosterServiceDeps) {
+  async function workspaceOf(workspaceId: string): Promise<Workspace> {
+    const workspace = await findWorkspace(db, workspaceId);
+    // A member's workspace exists (foreign keys); its absence is a broken store, not a client error.
+    if (!workspace) throw new Error(`workspace ${workspaceId} of a member is missing`);
+    return workspace;
+  }
+
+  const reads = {
+    async roster(actor: UserActor, query: RosterQuery): Promise<Roster> {
+      const workspaceId = memberWorkspaceId(actor);
+      const environment: Environment = query.environment ?? 'live';
+      const cursor = cursorPair(query, ['cursorDisplayName', 'cursorId'], 'querystring');
+      const limit = query.limit ?? DEFAULT_ROSTER_LIMIT;
+      const [workspace, listed] = await Promise.all([
+        workspaceOf(workspaceId),
+        listStaffPage(db, workspaceId, {
+          statuses: STATUSES[query.status ?? 'active'],
+          departmentId: query.departmentId?.toLowerCase() ?? null,
+          rank: query.rank ?? null,
+          after: cursor && { displayName: cursor[0], id: cursor[1].toLowerCase() },
+          limit: limit + 1,
+        }),
+      ]);
+      const page = listed.slice(0, limit);
+      const now = clock.now();
+      const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
+      const audience = { workspaceId, environment };
+      const ids = page.map((profile) => profile.id);
+      const [figures, live] = await Promise.all([
+        readWeekFigures(db, audience, workspace, page, weekPeriod(now, reportingTimeZone(workspace.timezone)), cutoff),
+        findLiveShifts(db, audience, ids, cutoff),
+      ]);
+      const liveOf = latestByStaff(live);
+      const staff = page.flatMap((profile) => {
+        const week = figures.get(profile.id);
+        return week === undefined ? [] : [rosterItem(profile, week, liveOf.get(profile.id) ?? null)];
+      });
+      const last = page[page.length - 1];
+      return {
+        staff,
+        nextCursor: listed.length > limit && last ? { cursorDisplayName: last.displayName, cursorId: last.id } : null,
+      };
+    },
+
+    async staffPage(actor: UserActor, staffId: string, environment: Environment = 'live'): Promise<StaffPage> {
+      const workspaceId = memberWorkspaceId(actor);
+      if (!isUuid(staffId)) throw notFound('The staff member');
+      const id = staffId.toLowerCase();
+      const [workspace, profile] = await Promise.all([workspaceOf(workspaceId), findStaffProfile(db, workspaceId, id)]);
+      if (!profile) throw notFound('The staff member');
+      const now = clock.now();
+      const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
+      const audience = { workspaceId, environment };
+      const [periods, shifts, notices, rankChanges] = await Promise.all([
+        readStaffPeriods(db, audience, workspace, profile, now, cutoff),
+        listRecentShifts(db, audience, id, RECENT_SHIFTS),
+        listRecentNotices(db, environment, id, RECENT_NOTICES),
+        lastRankChanges(db, id, RECENT_RANK_CHANGES),
+      ]);
+      const { week, month, weeks, live } = periods;
+      return {
+        staff: rosterItem(profile, week.figures, live),
+        week: {
+          period: periodView(week.period),
+          ...week.totals,
+          requiredMinutes: week.figures.requiredMinutes,
+          progressPercent: week.figures.progressPercent,
+        },
+        month: { period: periodView(month.period), ...month.totals },
+        weeks: weeks.map(({ period, figures }) => ({
+          start: toIso(period.start),
+          totalMinutes: figures.totalMinutes,
+          requiredMinutes: figures.requiredMinutes,
+        })),
+        recentShifts: shifts.map(recentShiftView),
+        notices: notices.map(noticeView),
+        rankChanges,
+      };
+    },
+  };
+
+  return {
+    roster: (actor: UserActor, query: RosterQuery) => read(() => reads.roster(actor, query)),
+    staffPage: (actor: UserActor, staffId: string, environment?: Environment) =>
+      read(() => reads.staffPage(actor, staffId, environment)),
+  };
+}
+
+export type RosterService = ReturnType<typeof createRosterService>;
