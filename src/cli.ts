@@ -9,6 +9,7 @@ import { KeyManagementError } from './keys/management.ts';
 import { ProvisioningError } from './provisioning/errors.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
 import { progressOnStderr } from './cli/progress.ts';
+import { openExistingStore } from './cli/store.ts';
 
 // A command loads what it needs when it runs (the server, the provisioning, the demo, each command's module), so a
 // short command does not pay for loading the HTTP application: `keys list` starts in about half the time.
@@ -30,7 +31,10 @@ Commands:
   migrate               apply pending migrations and exit
   migrate --status      list applied (with when) and pending migrations as JSON, change nothing;
                         exits 0 when none is pending, 1 when some are
-  provision <file.json> apply a provisioning document; prints created keys as JSON
+  provision <file.json> [--create]
+                        apply a provisioning document; prints created keys as JSON. A SQLite database
+                        that does not exist is refused unless --create is given (every command but serve,
+                        demo and migrate refuses one: check DATABASE_URL)
                         (provision, rebuild-totals and erase: progress on stderr once a run takes over 1 s)
   demo                  provision a demo workspace on the embedded database and serve it
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
@@ -78,9 +82,13 @@ async function migrate(args: readonly string[]): Promise<number> {
 }
 
 async function provision(args: readonly string[]): Promise<number> {
-  const { positional: file, overrides } = parseCommand('provision', args, { positional: { name: 'file', kind: text } });
+  // `--create` takes no value, so it is taken out before the strict parse of the others (as `migrate --status`).
+  const create = args.includes('--create');
+  const { positional: file, overrides } = parseCommand('provision', args.filter((arg) => arg !== '--create'), {
+    positional: { name: 'file', kind: text },
+  });
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides, { create, createOption: '--create' });
   try {
     await upgradeStore(store);
     const { applyProvisioningFile } = await import('./provisioning/apply.ts');
@@ -103,7 +111,7 @@ async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
   const { values, overrides } = parseCommand('rebuild-totals', args, { options: { workspace: optional(uuid) } });
   const workspaceId = values.workspace;
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides);
   try {
     await upgradeStore(store);
     const { rebuildTotals, workspaceExists } = await import('./features/activity/totals/service.ts');

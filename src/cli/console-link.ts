@@ -2,7 +2,7 @@ import { parseCommand, required } from './args.ts';
 import { text } from './values.ts';
 import { systemClock } from '../shared/clock.ts';
 import { loadConfig } from '../shared/config.ts';
-import { openStore } from '../db/connect.ts';
+import { openExistingStore } from './store.ts';
 import { serverUrl } from '../http/openapi.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 import { createConsoleService } from '../features/console/service.ts';
@@ -17,7 +17,7 @@ export const CONSOLE_LINK_USAGE = `  console-link --user <userId>
 export async function consoleLink(args: readonly string[]): Promise<number> {
   const { values, overrides } = parseCommand('console-link', args, { options: { user: required(text) } });
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides);
   try {
     await upgradeStore(store);
     const service = createConsoleService({ store, clock: systemClock, config });
