@@ -168,8 +168,21 @@ function decisionSection(signed, submission, reload) {
   const mayDecide = signed.can('applications.decide');
   if (!mayMark && !mayDecide) return null;
   const note = h('textarea', { name: 'reviewNote', rows: '3', maxlength: '5000' });
+  // The box starts from the workspace's setting, and the acceptance always says which was chosen: left as it is,
+  // accepting does what the workspace is set to do.
+  const profileDefault = signed.workspace.createStaffProfileOnAccept;
   const createProfile =
-    mayDecide && signed.can('staff.create') ? h('input', { type: 'checkbox', name: 'createStaffProfile', id: uid('profile') }) : null;
+    mayDecide && signed.can('staff.create')
+      ? h('input', { type: 'checkbox', name: 'createStaffProfile', id: uid('profile'), checked: profileDefault })
+      : null;
+  const profileHint = createProfile
+    ? h(
+        'p',
+        { class: 'hint', id: uid('profile-hint') },
+        `This workspace ${profileDefault ? 'creates' : 'does not create'} a staff profile on acceptance unless you change this.`,
+      )
+    : null;
+  if (createProfile && profileHint) createProfile.setAttribute('aria-describedby', profileHint.id);
   const feedback = messages();
   const action = actionButtons(feedback);
   /**
@@ -190,7 +203,7 @@ function decisionSection(signed, submission, reload) {
       { class: 'stack' },
       field('Review note (optional)', note, 'Recorded with the action in the history; it does not change the reviewer notes.'),
       createProfile
-        ? h('div', { class: 'check' }, createProfile, h('label', { for: createProfile.id }, 'Create staff profile'))
+        ? h('div', {}, h('div', { class: 'check' }, createProfile, h('label', { for: createProfile.id }, 'Create staff profile')), profileHint)
         : null,
       feedback.element,
       h(
