@@ -70,11 +70,11 @@ async function migrate(args: readonly string[]): Promise<number> {
     if (status) {
       const { migrationStatus } = await import('./db/migrate.ts');
       const result = await migrationStatus(store);
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return result.pending.length === 0 ? 0 : 1;
     }
     const { applied } = await upgradeStore(store);
-    process.stdout.write(`${JSON.stringify({ applied })}\n`);
+    process.stdout.write(`${JSON.stringify({ applied }, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();
@@ -122,7 +122,7 @@ async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
     const results = await rebuildTotals({ db: store.db, write: (job) => store.write(job) }, workspaceId, progress.report).finally(
       progress.stop,
     );
-    process.stdout.write(`${JSON.stringify({ workspaces: results })}\n`);
+    process.stdout.write(`${JSON.stringify({ workspaces: results }, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();

@@ -97,6 +97,15 @@ describe.each(STORE_KINDS)('a command on an existing database (%s)', (kind) => {
     await database.drop();
   });
 
+  it('every command prints its JSON the same way: indented by two spaces, one newline at the end', async () => {
+    const commands = [['migrate'], ['migrate', '--status'], ['provision', EXAMPLE], ['rebuild-totals'], ['prune'], ['keys', 'list']];
+    for (const args of commands) {
+      const res = await runCli(args, { DATABASE_URL: database.url });
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0);
+      expect(res.stdout, args.join(' ')).toBe(`${JSON.stringify(JSON.parse(res.stdout), null, 2)}\n`);
+    }
+  });
+
   it('runs as before: provision without --create, then keys list', async () => {
     const provisioned = await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });
     expect(provisioned.code, provisioned.stderr).toBe(0);

@@ -39,7 +39,7 @@ export async function prune(args: readonly string[]): Promise<number> {
       retentionDays: values.days ?? config.retentionDays,
       onBatch: progressReporter((line) => process.stderr.write(line)),
     });
-    process.stdout.write(`${JSON.stringify({ deleted: result })}\n`);
+    process.stdout.write(`${JSON.stringify({ deleted: result }, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();
