@@ -55,7 +55,10 @@ async function serve(args: readonly string[]): Promise<number> {
   const { overrides } = parseCommand('serve', args);
   const { catchSignals, startServer } = await import('./server.ts');
   const signals = catchSignals();
-  const server = await startServer(loadConfig(process.env, overrides));
+  const config = loadConfig(process.env, overrides);
+  const server = await startServer(config);
+  const { logServeNotice } = await import('./cli/serve-notice.ts');
+  await logServeNotice(server.store.db, server.app.log, config.databaseUrl);
   await signals.stopOn(server);
   return 0;
 }

@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli, type CliResult } from './helpers/cli.ts';
+import { BIN, ROOT, runCli, startCli, type CliResult } from './helpers/cli.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';
+import { printableDatabaseUrl } from '../src/cli/serve-notice.ts';
 
 const EXAMPLE = join(ROOT, 'examples/provision.example.json');
 const ID = '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0001';
@@ -88,6 +89,14 @@ describe('a command pointed at a SQLite database that does not exist', () => {
   });
 });
 
+describe('the database serve names', () => {
+  it('masks a PostgreSQL password and keeps everything else', () => {
+    expect(printableDatabaseUrl('postgres://gw:s3cret@db:5432/gateway?sslmode=require')).toBe('postgres://gw:***@db:5432/gateway?sslmode=require');
+    expect(printableDatabaseUrl('postgresql://gw@localhost/gateway?host=/var/run/postgresql')).toBe('postgresql://gw@localhost/gateway?host=/var/run/postgresql');
+    expect(printableDatabaseUrl('sqlite:/var/lib/workspace-gateway/gateway.db')).toBe('sqlite:/var/lib/workspace-gateway/gateway.db');
+  });
+});
+
 describe.each(STORE_KINDS)('a command on an existing database (%s)', (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -104,6 +113,34 @@ describe.each(STORE_KINDS)('a command on an existing database (%s)', (kind) => {
       expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0);
       expect(res.stdout, args.join(' ')).toBe(`${JSON.stringify(JSON.parse(res.stdout), null, 2)}\n`);
     }
+  });
+
+  it('serve names the database it opened (never its password) and, while nothing is provisioned, what to do', async () => {
+    const serveOnce = async () => {
+      const server = await startCli(['serve', '--port', '0'], { DATABASE_URL: database.url }, (output) =>
+        /serving on database /.test(output) ? /listening at (http:\/\/127\.0\.0\.1:\d+)|"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.slice(1).find(Boolean) ?? 'http://127.0.0.1' : undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const output = server.output();
+      expect(await server.stop()).toBe(0);
+      return output;
+    };
+    const empty = await createTestDatabase(kind);
+    try {
+      const server = await startCli(['serve', '--port', '0'], { DATABASE_URL: empty.url }, (output) =>
+        /nothing is provisioned in this database yet[^\n]*\n/.test(output) ? 'http://127.0.0.1' : undefined,
+      );
+      const output = server.output();
+      expect(await server.stop()).toBe(0);
+      expect(output).toContain(`serving on database ${kind === 'sqlite' ? empty.url : empty.url.replace(/:[^:@/]+@/, ':***@')}`);
+      expect(output).toContain('workspace-gateway provision <file.json>');
+    } finally {
+      await empty.drop();
+    }
+    await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });
+    const provisioned = await serveOnce();
+    expect(provisioned).toContain(`serving on database ${database.url}`);
+    expect(provisioned).not.toContain('nothing is provisioned');
   });
 
   it('runs as before: provision without --create, then keys list', async () => {
