@@ -22,6 +22,7 @@ VOLUME ["/data"]
 # Build identity for GET /version (there is no git checkout in the image): `--build-arg BUILD_ID=$(git rev-parse --short HEAD)`.
 ARG BUILD_ID=""
 ENV BUILD_ID=${BUILD_ID} \
+    NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_URL=sqlite:/data/gateway.db

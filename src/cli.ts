@@ -9,6 +9,7 @@ import { KeyManagementError } from './keys/management.ts';
 import { ProvisioningError } from './provisioning/errors.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
 import { progressOnStderr } from './cli/progress.ts';
+import { openExistingStore } from './cli/store.ts';
 
 // A command loads what it needs when it runs (the server, the provisioning, the demo, each command's module), so a
 // short command does not pay for loading the HTTP application: `keys list` starts in about half the time.
@@ -31,7 +32,10 @@ Commands:
   migrate               apply pending migrations and exit
   migrate --status      list applied (with when) and pending migrations as JSON, change nothing;
                         exits 0 when none is pending, 1 when some are
-  provision <file.json> apply a provisioning document; prints created keys as JSON
+  provision <file.json> [--create]
+                        apply a provisioning document; prints created keys as JSON. A SQLite database
+                        that does not exist is refused unless --create is given (every command but serve,
+                        demo and migrate refuses one: check DATABASE_URL)
                         (provision, rebuild-totals and erase: progress on stderr once a run takes over 1 s)
   demo                  provision a demo workspace on the embedded database and serve it
   rebuild-totals        rebuild the activity totals from the shifts (all workspaces, or --workspace <id>);
@@ -52,7 +56,10 @@ async function serve(args: readonly string[]): Promise<number> {
   const { overrides } = parseCommand('serve', args);
   const { catchSignals, startServer } = await import('./server.ts');
   const signals = catchSignals();
-  const server = await startServer(loadConfig(process.env, overrides));
+  const config = loadConfig(process.env, overrides);
+  const server = await startServer(config);
+  const { logServeNotice } = await import('./cli/serve-notice.ts');
+  await logServeNotice(server.store.db, server.app.log, config.databaseUrl);
   await signals.stopOn(server);
   return 0;
 }
@@ -67,11 +74,11 @@ async function migrate(args: readonly string[]): Promise<number> {
     if (status) {
       const { migrationStatus } = await import('./db/migrate.ts');
       const result = await migrationStatus(store);
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return result.pending.length === 0 ? 0 : 1;
     }
     const { applied } = await upgradeStore(store);
-    process.stdout.write(`${JSON.stringify({ applied })}\n`);
+    process.stdout.write(`${JSON.stringify({ applied }, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();
@@ -79,9 +86,13 @@ async function migrate(args: readonly string[]): Promise<number> {
 }
 
 async function provision(args: readonly string[]): Promise<number> {
-  const { positional: file, overrides } = parseCommand('provision', args, { positional: { name: 'file', kind: text } });
+  // `--create` takes no value, so it is taken out before the strict parse of the others (as `migrate --status`).
+  const create = args.includes('--create');
+  const { positional: file, overrides } = parseCommand('provision', args.filter((arg) => arg !== '--create'), {
+    positional: { name: 'file', kind: text },
+  });
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides, { create, createOption: '--create' });
   try {
     await upgradeStore(store);
     const { applyProvisioningFile } = await import('./provisioning/apply.ts');
@@ -104,7 +115,7 @@ async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
   const { values, overrides } = parseCommand('rebuild-totals', args, { options: { workspace: optional(uuid) } });
   const workspaceId = values.workspace;
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides);
   try {
     await upgradeStore(store);
     const { rebuildTotals, workspaceExists } = await import('./features/activity/totals/service.ts');
@@ -115,7 +126,7 @@ async function rebuildTotalsCommand(args: readonly string[]): Promise<number> {
     const results = await rebuildTotals({ db: store.db, write: (job) => store.write(job) }, workspaceId, progress.report).finally(
       progress.stop,
     );
-    process.stdout.write(`${JSON.stringify({ workspaces: results })}\n`);
+    process.stdout.write(`${JSON.stringify({ workspaces: results }, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();

@@ -81,10 +81,12 @@ describe.each(STORE_KINDS)('command line (%s)', (kind) => {
     // Nothing on stderr but, on a machine slow enough that the run takes over a second, its progress lines.
     expect(first.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('provision: '))).toEqual([]);
     expect(first.code, first.stderr).toBe(0);
-    const result = JSON.parse(first.stdout) as { keys: Array<{ id: string; secret?: string; environment: string }> };
+    const result = JSON.parse(first.stdout) as { keys: Array<{ id: string; secret?: string; environment: string; scopes: string[] }> };
     expect(result.keys.length).toBeGreaterThan(0);
     for (const key of result.keys) {
       expect(key.secret).toMatch(new RegExp(`^wsk_${key.environment}_[0-9A-Za-z]{32,}$`));
+      // What the client's example bot calls: time off (`staff:write`) and `/review` (`console:link`).
+      expect(key.scopes).toEqual(expect.arrayContaining(['staff:write', 'console:link']));
     }
     const before = await tableCounts(database.url);
     const second = await runCli(['provision', EXAMPLE], { DATABASE_URL: database.url });

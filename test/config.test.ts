@@ -21,6 +21,12 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('names a production install (NODE_ENV=production) production in /version unless GATEWAY_ENV says otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).gatewayEnv).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', GATEWAY_ENV: 'staging' }).gatewayEnv).toBe('staging');
+    expect(loadConfig({ NODE_ENV: 'test' }).gatewayEnv).toBe('development');
+  });
+
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080',

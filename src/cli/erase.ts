@@ -2,7 +2,7 @@ import { parseCommand, required } from './args.ts';
 import type { Kind } from './values.ts';
 import { systemClock } from '../shared/clock.ts';
 import { loadConfig } from '../shared/config.ts';
-import { openStore } from '../db/connect.ts';
+import { openExistingStore } from './store.ts';
 import { eraseGameUser, GAME_USER_ID_PATTERN } from '../features/erasure/service.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 import { progressOnStderr } from './progress.ts';
@@ -21,7 +21,7 @@ const gameUserId: Kind<string> = {
 /** `erase --game-user-id <id>`: on the configured database (migrated first); JSON on stdout. */
 export async function erase(args: readonly string[]): Promise<number> {
   const { values, overrides } = parseCommand('erase', args, { options: { 'game-user-id': required(gameUserId) } });
-  const store = openStore(loadConfig(process.env, overrides).databaseUrl);
+  const store = openExistingStore(loadConfig(process.env, overrides).databaseUrl, overrides);
   try {
     await upgradeStore(store);
     const progress = progressOnStderr('erase');

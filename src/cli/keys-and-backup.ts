@@ -4,7 +4,7 @@ import { oneOf, text, uuid, wholeNumber } from './values.ts';
 import { systemClock } from '../shared/clock.ts';
 import { loadConfig, type ConfigOverrides } from '../shared/config.ts';
 import { backupSqlite } from '../db/backup.ts';
-import { openStore } from '../db/connect.ts';
+import { openExistingStore, refuseMissingDatabase } from './store.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 import { createKeyManagement, DEFAULT_GRACE_SECONDS } from '../keys/management.ts';
 
@@ -70,7 +70,7 @@ function keyOperation(args: readonly string[]): { overrides: ConfigOverrides; ru
 export async function keys(args: readonly string[]): Promise<number> {
   const { overrides, run } = keyOperation(args);
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides);
   try {
     await upgradeStore(store);
     print(await run(createKeyManagement({ db: store.db, clock: systemClock })));
@@ -84,6 +84,7 @@ export async function keys(args: readonly string[]): Promise<number> {
 export async function backup(args: readonly string[]): Promise<number> {
   const { positional: file, overrides } = parseCommand('backup', args, { positional: { name: 'target file', kind: text } });
   const config = loadConfig(process.env, overrides);
+  refuseMissingDatabase(config.databaseUrl, overrides);
   print(await backupSqlite(config.databaseUrl, file));
   return 0;
 }

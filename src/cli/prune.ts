@@ -2,7 +2,7 @@ import { optional, parseCommand } from './args.ts';
 import { wholeNumber } from './values.ts';
 import { systemClock } from '../shared/clock.ts';
 import { loadConfig } from '../shared/config.ts';
-import { openStore } from '../db/connect.ts';
+import { openExistingStore } from './store.ts';
 import { pruneOldRecords, type PrunedTable } from '../features/retention/service.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 
@@ -32,14 +32,14 @@ export function progressReporter(write: (line: string) => void, now: () => numbe
 export async function prune(args: readonly string[]): Promise<number> {
   const { values, overrides } = parseCommand('prune', args, { options: { days: optional(wholeNumber({ max: 36_500 })) } });
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides);
   try {
     await upgradeStore(store);
     const result = await pruneOldRecords((job) => store.write(job), systemClock, {
       retentionDays: values.days ?? config.retentionDays,
       onBatch: progressReporter((line) => process.stderr.write(line)),
     });
-    process.stdout.write(`${JSON.stringify({ deleted: result })}\n`);
+    process.stdout.write(`${JSON.stringify({ deleted: result }, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();

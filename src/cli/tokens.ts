@@ -2,7 +2,7 @@ import { optional, parseCommand, required, UsageError } from './args.ts';
 import { duration, text } from './values.ts';
 import { systemClock } from '../shared/clock.ts';
 import { loadConfig } from '../shared/config.ts';
-import { openStore } from '../db/connect.ts';
+import { openExistingStore } from './store.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 import {
   DEFAULT_TOKEN_TTL_SECONDS,
@@ -31,7 +31,7 @@ export async function tokens(args: readonly string[]): Promise<number> {
     options: { user: required(text), ttl: optional(duration(MAX_TOKEN_TTL_SECONDS)) },
   });
   const config = loadConfig(process.env, overrides);
-  const store = openStore(config.databaseUrl);
+  const store = openExistingStore(config.databaseUrl, overrides);
   try {
     await upgradeStore(store);
     const now = systemClock.now();

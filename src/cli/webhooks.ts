@@ -2,7 +2,8 @@ import { optional, parseCommand, required, UsageError } from './args.ts';
 import { oneOf, uuid, wholeNumber } from './values.ts';
 import { systemClock } from '../shared/clock.ts';
 import { loadConfig, type ConfigOverrides } from '../shared/config.ts';
-import { openStore, type Store } from '../db/connect.ts';
+import type { Store } from '../db/connect.ts';
+import { openExistingStore } from './store.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 import { DELIVERY_STATUSES, listDeliveries, redeliver } from '../features/webhooks/admin.ts';
 
@@ -16,7 +17,7 @@ const EVENT_ID = { name: 'event id', kind: uuid };
 
 /** Runs `work` on the configured database (migrated first) and prints its result as JSON. */
 async function onStore(overrides: ConfigOverrides, work: (store: Store) => Promise<unknown>): Promise<number> {
-  const store = openStore(loadConfig(process.env, overrides).databaseUrl);
+  const store = openExistingStore(loadConfig(process.env, overrides).databaseUrl, overrides);
   try {
     await upgradeStore(store);
     process.stdout.write(`${JSON.stringify(await work(store), null, 2)}\n`);

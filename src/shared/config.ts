@@ -213,7 +213,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     port,
     host,
     databaseUrl,
-    gatewayEnv: nonEmpty(env, 'GATEWAY_ENV') ?? 'development',
+    // A production install (NODE_ENV=production, as the image and the systemd unit set) says so unless told otherwise.
+    gatewayEnv: nonEmpty(env, 'GATEWAY_ENV') ?? (env.NODE_ENV === 'production' ? 'production' : 'development'),
     jwtSecret: nonEmpty(env, 'JWT_SECRET'),
     jwtJwksUrl: jwksRaw === undefined ? undefined : urlValue('JWT_JWKS_URL', jwksRaw),
     jwtIssuer: nonEmpty(env, 'JWT_ISSUER'),

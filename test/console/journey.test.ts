@@ -122,6 +122,7 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     await page.keyboard.press('Space');
     await page.getByLabel('Review note (optional)').fill('Welcome aboard');
     await page.getByRole('button', { name: 'Accept' }).click();
+    await page.getByRole('button', { name: 'Confirm: accept' }).click();
     await page.getByRole('status').filter({ hasText: /^Accepted\. Staff profile .+ created\.$/ }).waitFor();
     for (const name of ['Accept', 'Reject', 'Save review', 'Mark under review']) {
       expect(await page.getByRole('button', { name }).count(), name).toBe(0);
@@ -150,6 +151,7 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     const message = (refused.json() as { error: { message: string } }).error.message;
 
     await page.getByRole('button', { name: 'Accept' }).click();
+    await page.getByRole('button', { name: 'Confirm: accept' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain(message);
@@ -163,6 +165,7 @@ describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
     await expectAccessible(page, 'time off');
     await card.getByLabel('Note (optional)').fill('Good luck');
     await card.getByRole('button', { name: 'Approve' }).click();
+    await card.getByRole('button', { name: 'Confirm: approve' }).click();
     await page.getByRole('status').filter({ hasText: 'Approved.' }).waitFor();
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 

@@ -33,12 +33,18 @@ export interface ConsoleWorld {
 
 const DAY_MS = 86_400_000;
 
+/** Settings of the first workspace that a test varies (the fixture's defaults otherwise). */
+export interface WorldOptions {
+  readonly createStaffProfileOnAccept?: boolean;
+  readonly timezone?: string;
+}
+
 /** The world; the gateway's clock starts at the real time, as the `console-link` command's does. */
-export async function consoleWorld(kind: StoreKind): Promise<ConsoleWorld> {
+export async function consoleWorld(kind: StoreKind, options: WorldOptions = {}): Promise<ConsoleWorld> {
   const now = Date.now();
   const ctx = await createTestContext(kind, { now });
   const base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-  const fixture = buildFixture({ secondWorkspace: true });
+  const fixture = buildFixture({ secondWorkspace: true, ...options });
   const form = formDoc();
   fixture.workspace.forms = [form];
   fixture.workspace.members = [

@@ -11175,6 +11175,8 @@ export interface operations {
                      *           {
                      *             "id": "7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918",
                      *             "name": "Acme",
+                     *             "timezone": "Europe/Berlin",
+                     *             "createStaffProfileOnAccept": true,
                      *             "permissions": [
                      *               "applications.review",
                      *               "applications.decide",
@@ -11185,6 +11187,8 @@ export interface operations {
                      *           {
                      *             "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
                      *             "name": "Beta",
+                     *             "timezone": "UTC",
+                     *             "createStaffProfileOnAccept": false,
                      *             "permissions": [
                      *               "applications.review"
                      *             ]
@@ -11206,6 +11210,10 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
+                                /** @description The workspace's IANA time zone, in which the console shows times. */
+                                timezone: string;
+                                /** @description The workspace setting: whether accepting an application creates a staff profile when the acceptance does not say (the console's "Create staff profile" box starts from it). */
+                                createStaffProfileOnAccept: boolean;
                                 /** @description What the caller may do in this workspace. */
                                 permissions: ("applications.review" | "applications.decide" | "staff.create" | "notices.decide" | "staff.rank")[];
                             }[];

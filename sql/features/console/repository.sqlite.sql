@@ -11,5 +11,5 @@ select "user_id" from "members" where "workspace_id" = +? and "chat_user_id" = +
 -- values: ["workspace-1","5551",1]
 
 -- findMemberWorkspaces
-select "w"."id", "w"."name", "m"."permissions" from "members" as "m" inner join "workspaces" as "w" on "w"."id" = "m"."workspace_id" where "m"."user_id" = +? order by "w"."name", "w"."id";
+select "w"."id", "w"."name", "w"."timezone", "w"."create_staff_profile_on_accept", "m"."permissions" from "members" as "m" inner join "workspaces" as "w" on "w"."id" = "m"."workspace_id" where "m"."user_id" = +? order by "w"."name", "w"."id";
 -- values: ["user-1"]

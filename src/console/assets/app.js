@@ -2,7 +2,7 @@
 // header with its navigation. Every view renders into a fresh container, so an answer arriving after the reader
 // has moved on lands nowhere.
 import { ApiError, createApi } from './api.js';
-import { h, replace } from './dom.js';
+import { h, replace, showTimesIn } from './dom.js';
 import { gateway as gatewayOf } from './gateway.js';
 import { renderQueue } from './pages/queue.js';
 import { renderSignIn } from './pages/sign-in.js';
@@ -148,10 +148,10 @@ function renderHeader(who, workspace, path) {
           choice,
           h('button', { type: 'submit', class: 'secondary' }, 'Switch'),
         )
-      : h('p', { class: 'workspace-name' }, workspace.name);
+      : null;
   replace(
     top,
-    h('p', { class: 'brand' }, h('a', { href: '/console/' }, 'workspace-gateway console')),
+    h('p', { class: 'brand' }, h('a', { href: '/console/' }, workspace.name), h('span', { class: 'brand-sub' }, ' · Console')),
     nav,
     h(
       'div',
@@ -195,7 +195,7 @@ async function render(moved) {
   const view = { gateway, staff, root, url, navigate };
   try {
     if (path === '/console/sign-in') {
-      replace(top, h('p', { class: 'brand' }, 'workspace-gateway console'));
+      replace(top, h('p', { class: 'brand' }, 'Staff console'));
       const notice = signInNotice;
       signInNotice = null;
       await renderSignIn(view, notice);
@@ -208,11 +208,12 @@ async function render(moved) {
       const who = me;
       const workspace = who.workspaces.find((w) => w.id === chosenWorkspace()) ?? who.workspaces[0];
       if (!workspace) {
-        replace(top, h('p', { class: 'brand' }, 'workspace-gateway console'));
+        replace(top, h('p', { class: 'brand' }, 'Staff console'));
         plain(root, 'No workspace', 'You are not a member of any workspace. Ask the community\'s operators to add you.');
         return;
       }
       chooseWorkspace(workspace.id);
+      showTimesIn(workspace.timezone);
       renderHeader(who, workspace, path);
       /** @type {Signed} */
       const signed = { ...view, me: who, workspace, can: (permission) => holds(workspace, permission) };

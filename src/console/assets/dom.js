@@ -80,15 +80,46 @@ export function select(name, options, selected) {
   );
 }
 
+/** The workspace's time zone, in which times are shown (set when a workspace is chosen); the reader's until then. */
+let timeZone = /** @type {string | undefined} */ (undefined);
+
+/** @param {string} zone an IANA time zone; one the browser does not know leaves the reader's */
+export function showTimesIn(zone) {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    timeZone = zone;
+  } catch {
+    timeZone = undefined;
+  }
+}
+
 /**
- * An instant as `<time>`, in the reader's locale and time zone.
+ * An instant as `<time>`, in the reader's locale and the workspace's time zone (named).
  * @param {string | null} iso
  */
 export function time(iso) {
   if (iso === null) return h('span', { class: 'muted' }, '—');
   const date = new Date(iso);
-  const text = Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const text = Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' });
   return h('time', { datetime: iso }, text);
+}
+
+/**
+ * How long from one instant to another, in days, hours and minutes ("2 days 3 hours", "45 minutes").
+ * @param {string} from
+ * @param {string} to
+ */
+export function duration(from, to) {
+  const minutes = Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
+  const parts = /** @type {[number, string][]} */ ([
+    [Math.floor(minutes / 1440), 'day'],
+    [Math.floor((minutes % 1440) / 60), 'hour'],
+    [minutes % 60, 'minute'],
+  ]);
+  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`);
+  return said.length === 0 ? '0 minutes' : said.join(' ');
 }
 
 /**

@@ -5,7 +5,14 @@
 /** @typedef {'applications.review' | 'applications.decide' | 'staff.create' | 'notices.decide'} Permission */
 /** @typedef {'submitted' | 'under_review' | 'accepted' | 'rejected'} SubmissionStatus */
 /** @typedef {'pending' | 'approved' | 'denied' | 'cancelled'} NoticeStatus */
-/** @typedef {{ id: string, name: string, permissions: Permission[] }} Workspace */
+/**
+ * @typedef {object} Workspace
+ * @property {string} id
+ * @property {string} name
+ * @property {string} timezone IANA time zone, in which the console shows times
+ * @property {boolean} createStaffProfileOnAccept the workspace setting the "Create staff profile" box starts from
+ * @property {Permission[]} permissions
+ */
 /** @typedef {{ userId: string, workspaces: Workspace[] }} Me */
 /** @typedef {{ token: string, expiresAt: string, userId: string }} SignedIn */
 /**

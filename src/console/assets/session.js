@@ -4,6 +4,10 @@
 const TOKEN = 'workspace-gateway.console.token';
 const EXPIRES = 'workspace-gateway.console.expiresAt';
 const WORKSPACE = 'workspace-gateway.console.workspaceId';
+/** The environment the member last chose in a filter: the next list starts from it. */
+const ENVIRONMENT = 'workspace-gateway.console.environment';
+/** The queue's last filters (its address's query), for "Back to the queue". */
+const QUEUE = 'workspace-gateway.console.queue';
 
 /**
  * @typedef {object} Session
@@ -33,6 +37,8 @@ export function endSession() {
   sessionStorage.removeItem(TOKEN);
   sessionStorage.removeItem(EXPIRES);
   sessionStorage.removeItem(WORKSPACE);
+  sessionStorage.removeItem(ENVIRONMENT);
+  sessionStorage.removeItem(QUEUE);
 }
 
 /** @returns {string | null} */
@@ -43,4 +49,25 @@ export function chosenWorkspace() {
 /** @param {string} workspaceId */
 export function chooseWorkspace(workspaceId) {
   sessionStorage.setItem(WORKSPACE, workspaceId);
+}
+
+/** @returns {string | null} */
+export function lastEnvironment() {
+  return sessionStorage.getItem(ENVIRONMENT);
+}
+
+/** @param {string} environment */
+export function rememberEnvironment(environment) {
+  sessionStorage.setItem(ENVIRONMENT, environment);
+}
+
+/** The queue's address with the filters last shown. */
+export function queueAddress() {
+  const query = sessionStorage.getItem(QUEUE);
+  return query ? `/console/applications?${query}` : '/console/applications';
+}
+
+/** @param {string} query the queue's filters, as its address's query */
+export function rememberQueue(query) {
+  sessionStorage.setItem(QUEUE, query);
 }

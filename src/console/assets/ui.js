@@ -10,8 +10,8 @@ export function heading(text) {
 }
 
 /**
- * Where a page or a form reports back: errors as alerts (announced at once), successes as status.
- * @returns {{ element: HTMLElement, error: (error: unknown) => void, success: (text: string) => void, clear: () => void }}
+ * Where a page or a form reports back: errors as alerts (announced at once), successes and questions as status.
+ * @returns {{ element: HTMLElement, error: (error: unknown) => void, success: (text: string) => void, ask: (text: string) => void, clear: () => void }}
  */
 export function messages() {
   const element = h('div', { class: 'messages' });
@@ -22,6 +22,9 @@ export function messages() {
     },
     success(text) {
       replace(element, h('p', { role: 'status', class: 'message success' }, text));
+    },
+    ask(text) {
+      replace(element, h('p', { role: 'status', class: 'message question' }, text));
     },
     clear() {
       replace(element);
@@ -85,20 +88,36 @@ export async function busy(buttons, action) {
 
 /**
  * Buttons of one form that act one at a time: while one runs, every button of the group is busy (see `busy`);
- * the form's feedback is cleared when one starts and shows the error when it fails.
+ * the form's feedback is cleared when one starts and shows the error when it fails. A button given a `question`
+ * (an action that cannot be undone) asks first: its first press shows the question and turns it into
+ * "Confirm: <label>", which acts on the next press; pressing another button of the group asks nothing more.
  * @param {ReturnType<typeof messages>} feedback
- * @returns {(label: string, className: string, act: () => Promise<void>) => HTMLButtonElement}
+ * @returns {(label: string, className: string, act: () => Promise<void>, question?: string) => HTMLButtonElement}
  */
 export function actionButtons(feedback) {
   /** @type {HTMLButtonElement[]} */
   const buttons = [];
-  return (label, className, act) => {
+  /** The button waiting for its confirmation, and how it goes back to its label. @type {{ button: HTMLButtonElement, reset: () => void } | null} */
+  let asking = null;
+  return (label, className, act, question) => {
+    const reset = () => {
+      button.textContent = label;
+    };
     const button = h(
       'button',
       {
         type: 'button',
         class: className,
-        onclick: () =>
+        onclick: () => {
+          const confirmed = asking?.button === button;
+          asking?.reset();
+          asking = null;
+          if (question && !confirmed) {
+            button.textContent = `Confirm: ${label.toLowerCase()}`;
+            asking = { button, reset };
+            feedback.ask(`${question} This cannot be undone: press "Confirm: ${label.toLowerCase()}" to go ahead.`);
+            return;
+          }
           void busy(buttons, async () => {
             feedback.clear();
             try {
@@ -106,7 +125,8 @@ export function actionButtons(feedback) {
             } catch (error) {
               feedback.error(error);
             }
-          }),
+          });
+        },
       },
       label,
     );

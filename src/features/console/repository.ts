@@ -47,6 +47,8 @@ export async function findMemberByChatUser(
 export interface MemberWorkspaceRow {
   readonly id: string;
   readonly name: string;
+  readonly timezone: string;
+  readonly create_staff_profile_on_accept: number;
   /** JSON array of the member's permissions there. */
   readonly permissions: string;
 }
@@ -56,7 +58,7 @@ export async function findMemberWorkspaces(db: Executor, userId: string): Promis
   return db
     .selectFrom('members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['w.id', 'w.name', 'm.permissions'])
+    .select(['w.id', 'w.name', 'w.timezone', 'w.create_staff_profile_on_accept', 'm.permissions'])
     .where('m.user_id', '=', userId)
     .orderBy('w.name')
     .orderBy('w.id')

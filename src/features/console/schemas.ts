@@ -88,6 +88,12 @@ export const ConsoleMeSchema = Type.Object({
     Type.Object({
       id: Type.String({ format: 'uuid' }),
       name: Type.String(),
+      timezone: Type.String({ description: 'The workspace\'s IANA time zone, in which the console shows times.' }),
+      createStaffProfileOnAccept: Type.Boolean({
+        description:
+          'The workspace setting: whether accepting an application creates a staff profile when the acceptance ' +
+          'does not say (the console\'s "Create staff profile" box starts from it).',
+      }),
       permissions: Type.Array(Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission))), {
         description: 'What the caller may do in this workspace.',
       }),
@@ -107,9 +113,11 @@ export const ConsoleMeResponseSchema = {
           {
             id: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918',
             name: 'Acme',
+            timezone: 'Europe/Berlin',
+            createStaffProfileOnAccept: true,
             permissions: ['applications.review', 'applications.decide', 'staff.create', 'notices.decide'],
           },
-          { id: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', name: 'Beta', permissions: ['applications.review'] },
+          { id: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', name: 'Beta', timezone: 'UTC', createStaffProfileOnAccept: false, permissions: ['applications.review'] },
         ],
       },
       meta: META,

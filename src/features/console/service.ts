@@ -33,7 +33,13 @@ export interface SignInLink {
 
 export interface ConsoleMe {
   readonly userId: string;
-  readonly workspaces: ReadonlyArray<{ readonly id: string; readonly name: string; readonly permissions: Permission[] }>;
+  readonly workspaces: ReadonlyArray<{
+    readonly id: string;
+    readonly name: string;
+    readonly timezone: string;
+    readonly createStaffProfileOnAccept: boolean;
+    readonly permissions: Permission[];
+  }>;
 }
 
 export interface ConsoleServiceDeps {
@@ -105,7 +111,13 @@ export function createConsoleService({ store, clock, config }: ConsoleServiceDep
         userId: actor.userId,
         workspaces: rows.map((row) => {
           const held = parseStringArray(row.permissions);
-          return { id: row.id, name: row.name, permissions: PERMISSIONS.filter((p) => held.includes(p)) };
+          return {
+            id: row.id,
+            name: row.name,
+            timezone: row.timezone,
+            createStaffProfileOnAccept: row.create_staff_profile_on_accept === 1,
+            permissions: PERMISSIONS.filter((p) => held.includes(p)),
+          };
         }),
       };
     },

@@ -42,7 +42,8 @@ export interface ProvisionedDatabase {
 /**
  * A fresh database of `kind`, provisioned through the CLI with the example document, plus one `submitted`
  * submission per submission name and one staff member with a chat user id per staff name (active, or inactive for
- * the inactive names). The test key also holds `staff:write` and `console:link`, and the owner `notices.decide`, so
+ * the inactive names). The example's keys hold `staff:write` and `console:link` (the live one is given no `staff:write`
+ * here), and the owner `notices.decide`, so
  * the bot and the manager may handle time off and the bot may make console sign-in links.
  */
 export async function provisionedDatabase(
@@ -75,8 +76,13 @@ export async function provisionedDatabase(
       createdAt: '2026-03-05T10:00:00Z',
     });
   });
+  // The example's keys carry what the example bot needs (time off asks `staff:write`, `/review` `console:link`).
   for (const key of workspace.applications.flatMap((a) => a.keys)) {
-    if (key.environment === 'test') key.scopes.push('staff:write', 'console:link');
+    for (const scope of ['staff:write', 'console:link']) {
+      if (!key.scopes.includes(scope)) throw new Error(`the example's ${key.environment} key lacks ${scope}`);
+    }
+    // The live key stands for a bot whose key was made without `staff:write` (the refusals the tests check).
+    if (key.environment === 'live') key.scopes = key.scopes.filter((scope) => scope !== 'staff:write');
   }
   workspace.members.find((m) => m.userId === WORLD.owner)?.permissions.push('notices.decide');
   const staff: Record<string, string> = {};

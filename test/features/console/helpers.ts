@@ -21,7 +21,7 @@ export function buildConsoleWorld() {
     { userId: users.noChat, permissions: ['applications.review'] },
   ];
   fixture.second.workspace.members = [{ userId: users.manager, permissions: ['applications.review'], chatUserId: '8001' }];
-  const namesake = buildFixture();
+  const namesake = buildFixture({ timezone: 'Europe/Berlin', createStaffProfileOnAccept: true });
   namesake.workspace.name = fixture.workspace.name;
   namesake.workspace.members = [{ userId: users.manager, permissions: ['notices.decide'] }];
   return { fixture, namesake, users };

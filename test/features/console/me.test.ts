@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../../src/shared/actor.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
-import { bearer, dashboardToken } from '../../helpers/fixtures.ts';
+import { bearer, dashboardToken, type WorkspaceFixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
 import { exchange, linkCode, seedConsoleWorld, type ConsoleWorld } from './helpers.ts';
+
+/** A workspace as `me` lists it, from the document it was provisioned with (the fixture's default settings). */
+function about(f: WorkspaceFixture) {
+  return { id: f.ids.workspaceId, name: f.workspace.name, timezone: 'UTC', createStaffProfileOnAccept: false };
+}
 
 describe.each(STORE_KINDS)('GET /v1/console/me (%s)', (kind) => {
   let ctx: TestContext;
@@ -25,14 +30,14 @@ describe.each(STORE_KINDS)('GET /v1/console/me (%s)', (kind) => {
     const res = await me(token);
     expect(res.statusCode, res.body).toBe(200);
     const sameName = [
-      { id: world.fixture.ids.workspaceId, name: world.fixture.workspace.name, permissions: [...PERMISSIONS] },
-      { id: world.namesake.ids.workspaceId, name: world.namesake.workspace.name, permissions: ['notices.decide'] },
+      { ...about(world.fixture), permissions: [...PERMISSIONS] },
+      { ...about(world.namesake), timezone: 'Europe/Berlin', createStaffProfileOnAccept: true, permissions: ['notices.decide'] },
     ].sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(res.json().data).toEqual({
       userId: world.users.manager,
       workspaces: [
         ...sameName,
-        { id: world.fixture.second.ids.workspaceId, name: world.fixture.second.workspace.name, permissions: ['applications.review'] },
+        { ...about(world.fixture.second), permissions: ['applications.review'] },
       ],
     });
     expect(world.fixture.second.workspace.name > world.fixture.workspace.name).toBe(true);
@@ -44,7 +49,7 @@ describe.each(STORE_KINDS)('GET /v1/console/me (%s)', (kind) => {
     expect(reviewer.statusCode).toBe(200);
     expect(reviewer.json().data).toEqual({
       userId: world.users.reviewer,
-      workspaces: [{ id: world.fixture.ids.workspaceId, name: world.fixture.workspace.name, permissions: ['applications.review'] }],
+      workspaces: [{ ...about(world.fixture), permissions: ['applications.review'] }],
     });
     const stranger = await me(await dashboardToken('user-provisioned-nowhere'));
     expect(stranger.json().data).toEqual({ userId: 'user-provisioned-nowhere', workspaces: [] });

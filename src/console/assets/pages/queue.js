@@ -2,6 +2,7 @@
 // filtered queue can be bookmarked and the back button returns to it), a page at a time.
 import { details, field, h, replace, select, time } from '../dom.js';
 import { heading, messages, pager, statusBadge } from '../ui.js';
+import { lastEnvironment, rememberEnvironment, rememberQueue } from '../session.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../gateway.js').QueueCursor} QueueCursor */
@@ -22,6 +23,30 @@ export const ENVIRONMENTS = [
   ['live', 'Live'],
   ['test', 'Test'],
 ];
+
+/**
+ * The environment a list shows: the address's, else the one the member last chose, else live; remembered as the
+ * member's choice for the next list.
+ * @param {URLSearchParams} params
+ */
+export function chosenEnvironment(params) {
+  const asked = params.get('environment') ?? lastEnvironment() ?? '';
+  const environment = ENVIRONMENTS.some(([v]) => v === asked) ? asked : 'live';
+  rememberEnvironment(environment);
+  return environment;
+}
+
+/**
+ * The environment filter, saying what each environment holds.
+ * @param {HTMLSelectElement} control
+ */
+export function environmentField(control) {
+  return field(
+    'Environment',
+    control,
+    'Live: what the game and the bot send with live keys (real players). Test: what they send with test keys, while trying things out.',
+  );
+}
 
 /**
  * The applicant as a reviewer knows them: the game username, else the display name, else the game user id.
@@ -45,13 +70,16 @@ function chosen(params, name, allowed) {
 export async function renderQueue(signed) {
   const params = signed.url.searchParams;
   const status = chosen(params, 'status', QUEUE_STATUSES);
-  const environment = chosen(params, 'environment', ENVIRONMENTS);
+  const environment = chosenEnvironment(params);
   const forms = await signed.gateway.stats(environment);
   /** @type {(readonly [string, string])[]} */
   const formOptions = [['', 'Every form'], ...forms.flatMap((f) => (f.formId === null ? [] : [[f.formId, f.formName ?? f.formId]]))].map(
     ([value, label]) => /** @type {const} */ ([value ?? '', label ?? '']),
   );
   const formId = chosen(params, 'formId', formOptions);
+  const shown = new URLSearchParams({ status, environment });
+  if (formId) shown.set('formId', formId);
+  rememberQueue(shown.toString());
 
   const statusSelect = select('status', QUEUE_STATUSES, status);
   const formSelect = select('formId', formOptions, formId);
@@ -70,7 +98,7 @@ export async function renderQueue(signed) {
     },
     field('Status', statusSelect),
     field('Form', formSelect),
-    field('Environment', environmentSelect),
+    environmentField(environmentSelect),
     h('button', { type: 'submit' }, 'Show'),
   );
   const feedback = messages();

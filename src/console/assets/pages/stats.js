@@ -1,14 +1,13 @@
 // /console/stats: submissions counted by form and status, in one environment.
-import { field, h, replace, select } from '../dom.js';
+import { h, replace, select } from '../dom.js';
 import { heading } from '../ui.js';
-import { ENVIRONMENTS } from './queue.js';
+import { chosenEnvironment, ENVIRONMENTS, environmentField } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 
 /** @param {Signed} signed */
 export async function renderStats(signed) {
-  const asked = signed.url.searchParams.get('environment');
-  const environment = ENVIRONMENTS.some(([v]) => v === asked) && asked ? asked : 'live';
+  const environment = chosenEnvironment(signed.url.searchParams);
   const forms = await signed.gateway.stats(environment);
   const environmentSelect = select('environment', ENVIRONMENTS, environment);
   /** @param {number} n */
@@ -26,7 +25,7 @@ export async function renderStats(signed) {
           signed.navigate(`/console/stats?environment=${encodeURIComponent(environmentSelect.value)}`);
         },
       },
-      field('Environment', environmentSelect),
+      environmentField(environmentSelect),
       h('button', { type: 'submit' }, 'Show'),
     ),
     forms.length === 0

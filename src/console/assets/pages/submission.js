@@ -3,6 +3,7 @@
 import { details, field, h, replace, time, uid } from '../dom.js';
 import { actionButtons, busy, heading, messages, statusBadge, statusLabel } from '../ui.js';
 import { applicantName } from './queue.js';
+import { queueAddress } from '../session.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../gateway.js').SubmissionDetail} SubmissionDetail */
@@ -54,7 +55,13 @@ export async function renderSubmission(signed, id, done = null) {
 
   replace(
     signed.root,
-    h('p', { class: 'back' }, h('a', { href: '/console/applications' }, 'Back to the queue')),
+    h(
+      'p',
+      { class: 'back' },
+      h('a', { href: queueAddress() }, 'Back to the queue'),
+      // On a phone the decision is far down: one tap reaches it.
+      final || !decides(signed, submission) ? null : [' · ', h('a', { href: '#decision', class: 'to-decision', onclick: toDecision }, 'Go to the decision')],
+    ),
     heading(`Application from ${applicantName(applicant)}`),
     feedback.element,
     h(
@@ -158,6 +165,26 @@ function reviewSection(signed, submission, final, reload) {
 }
 
 /**
+ * Moves to the decision without changing the address (a new address would render the page again).
+ * @param {Event} event
+ */
+function toDecision(event) {
+  event.preventDefault();
+  const title = document.getElementById('decision');
+  title?.scrollIntoView({ block: 'start' });
+  title?.focus();
+}
+
+/**
+ * Whether the decision section offers the member anything.
+ * @param {Signed} signed
+ * @param {SubmissionDetail} submission
+ */
+function decides(signed, submission) {
+  return (signed.can('applications.review') && submission.status === 'submitted') || signed.can('applications.decide');
+}
+
+/**
  * Mark under review, Accept and Reject, as the member's permissions allow, with an optional note for the history.
  * @param {Signed} signed
  * @param {SubmissionDetail} submission
@@ -168,29 +195,43 @@ function decisionSection(signed, submission, reload) {
   const mayDecide = signed.can('applications.decide');
   if (!mayMark && !mayDecide) return null;
   const note = h('textarea', { name: 'reviewNote', rows: '3', maxlength: '5000' });
+  // The box starts from the workspace's setting, and the acceptance always says which was chosen: left as it is,
+  // accepting does what the workspace is set to do.
+  const profileDefault = signed.workspace.createStaffProfileOnAccept;
   const createProfile =
-    mayDecide && signed.can('staff.create') ? h('input', { type: 'checkbox', name: 'createStaffProfile', id: uid('profile') }) : null;
+    mayDecide && signed.can('staff.create')
+      ? h('input', { type: 'checkbox', name: 'createStaffProfile', id: uid('profile'), checked: profileDefault })
+      : null;
+  const profileHint = createProfile
+    ? h(
+        'p',
+        { class: 'hint', id: uid('profile-hint') },
+        `This workspace ${profileDefault ? 'creates' : 'does not create'} a staff profile on acceptance unless you change this.`,
+      )
+    : null;
+  if (createProfile && profileHint) createProfile.setAttribute('aria-describedby', profileHint.id);
   const feedback = messages();
   const action = actionButtons(feedback);
   /**
    * @param {string} label
    * @param {string} className
    * @param {() => Promise<string>} act resolves with what was done
+   * @param {string} [question] asked before an action that cannot be undone
    */
-  const button = (label, className, act) => action(label, className, async () => {
+  const button = (label, className, act, question) => action(label, className, async () => {
       await reload(await act());
-    });
+    }, question);
   const id = submission.id;
   return h(
     'section',
     { 'aria-labelledby': 'decision' },
-    h('h2', { id: 'decision' }, 'Decision'),
+    h('h2', { id: 'decision', tabindex: '-1' }, 'Decision'),
     h(
       'div',
       { class: 'stack' },
       field('Review note (optional)', note, 'Recorded with the action in the history; it does not change the reviewer notes.'),
       createProfile
-        ? h('div', { class: 'check' }, createProfile, h('label', { for: createProfile.id }, 'Create staff profile'))
+        ? h('div', {}, h('div', { class: 'check' }, createProfile, h('label', { for: createProfile.id }, 'Create staff profile')), profileHint)
         : null,
       feedback.element,
       h(
@@ -209,13 +250,13 @@ function decisionSection(signed, submission, reload) {
               return result.staffProfileCreated
                 ? `Accepted. Staff profile ${result.staffProfileId} created.`
                 : `Accepted. Linked to the existing staff profile ${result.staffProfileId}.`;
-            })
+            }, `Accept ${applicantName(submission.applicant)}'s application?`)
           : null,
         mayDecide
           ? button('Reject', 'negative', async () => {
               await signed.gateway.reject(id, note.value);
               return 'Rejected.';
-            })
+            }, `Reject ${applicantName(submission.applicant)}'s application?`)
           : null,
       ),
     ),

@@ -1,8 +1,8 @@
 // /console/time-off: inactivity notices asked for by staff, filtered by status, with Approve and Deny (and an
 // optional note) on the pending ones.
-import { details, field, h, replace, select, time, uid } from '../dom.js';
+import { details, duration, field, h, replace, select, time, uid } from '../dom.js';
 import { actionButtons, heading, messages, pager, statusBadge } from '../ui.js';
-import { ENVIRONMENTS } from './queue.js';
+import { chosenEnvironment, ENVIRONMENTS, environmentField } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../gateway.js').Notice} Notice */
@@ -30,7 +30,7 @@ function chosen(params, name, allowed) {
 /** @param {Signed} signed */
 export async function renderTimeOff(signed) {
   const status = chosen(signed.url.searchParams, 'status', NOTICE_STATUSES);
-  const environment = chosen(signed.url.searchParams, 'environment', ENVIRONMENTS);
+  const environment = chosenEnvironment(signed.url.searchParams);
   const statusSelect = select('status', NOTICE_STATUSES, status);
   const environmentSelect = select('environment', ENVIRONMENTS, environment);
   const feedback = messages();
@@ -50,7 +50,7 @@ export async function renderTimeOff(signed) {
         },
       },
       field('Status', statusSelect),
-      field('Environment', environmentSelect),
+      environmentField(environmentSelect),
       h('button', { type: 'submit' }, 'Show'),
     ),
     feedback.element,
@@ -98,6 +98,7 @@ function noticeCard(signed, notice) {
         ['Status', statusBadge(notice.status)],
         ['From', time(notice.startsAt)],
         ['Until', time(notice.endsAt)],
+        ['Duration', duration(notice.startsAt, notice.endsAt)],
         ['Reason', h('span', { class: 'text' }, notice.reason)],
         ['Asked for', time(notice.createdAt)],
         ...(notice.decidedAt === null
@@ -139,7 +140,7 @@ function decisionForm(signed, notice, decided) {
         { ...notice, ...result.notice, decidedBy: signed.me.userId },
         decision === 'approve' ? 'Approved.' : 'Denied.',
       );
-    });
+    }, `${label} ${notice.staff.displayName}'s time off?`);
   return h(
     'div',
     { class: 'stack' },
