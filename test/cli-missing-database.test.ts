@@ -22,6 +22,7 @@ const COMMANDS: string[][] = [
   ['tokens', 'create', '--user', 'someone'],
   ['console-link', '--user', 'someone'],
   ['backup', 'copy.db'],
+  ['discord', 'commands', '--workspace', ID],
 ];
 
 /** The CLI run in `cwd` with an environment that has no DATABASE_URL, as a shell without the service's environment. */

@@ -1,7 +1,8 @@
 import { optional, parseCommand, required, UsageError } from './args.ts';
 import { uuid } from './values.ts';
 import { loadConfig, type ConfigOverrides } from '../shared/config.ts';
-import { openStore, type Store } from '../db/connect.ts';
+import type { Store } from '../db/connect.ts';
+import { openExistingStore } from './store.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
 import { COMMANDS } from '../features/discord/commands.ts';
 import {
@@ -20,7 +21,7 @@ export const DISCORD_USAGE = `  discord register --workspace <id>
 `;
 
 async function onStore<T>(overrides: ConfigOverrides, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(loadConfig(process.env, overrides).databaseUrl);
+  const store = openExistingStore(loadConfig(process.env, overrides).databaseUrl, overrides);
   try {
     await upgradeStore(store);
     return await work(store);
