@@ -130,6 +130,22 @@ describe.each(STORE_KINDS)('rank changes (%s)', (kind) => {
     expect(Date.parse(list[0]!.createdAt)).toBeGreaterThan(Date.parse(list[1]!.createdAt));
   });
 
+  it("a staff member's page lists the last 10 rank changes, newest first, as the changes list gives them", async () => {
+    const carol = staffMember(5, 'Trainee');
+    await applyProvisioning(ctx.store.db, { workspaces: [{ ...rankDocument().workspaces[0]!, staff: [carol] }] }, ctx.clock);
+    const page = async () =>
+      (await ctx.inject({ method: 'GET', url: `/v1/staff/${carol.id}`, headers: { authorization: `Bearer ${viewer}` } })).json()
+        .data as { rankChanges: Change[] };
+    expect((await page()).rankChanges).toEqual([]);
+    const ranks = ['Moderator', 'Trainee'];
+    for (let i = 0; i < 12; i += 1) {
+      ctx.clock.advance(1000);
+      expect((await changeRank(ctx.inject, manager, carol.id, { rank: ranks[i % 2] })).statusCode).toBe(200);
+    }
+    const list = (await rankChanges(ctx.inject, viewer, carol.id)).json().data.changes as Change[];
+    expect((await page()).rankChanges).toEqual(list.slice(0, 10));
+  });
+
   it('an acceptance that creates a staff profile gives the form\'s entry rank, recorded from null by the decider', async () => {
     const submission = crypto.randomUUID();
     const doc = rankDocument();
