@@ -7,7 +7,8 @@
  * - failover: open connections go silent for good, new ones hang until the database is back.
  * Each shows: the process lives; every request is answered within 10 s, a database-bound one 503
  * `service_unavailable` with Retry-After while the database is away; `/ready` is 503 then 200; requests succeed
- * again within 5 s of the database's return; every acknowledged start and stop is in the database afterwards.
+ * again within 5 s of the database's return; every acknowledged start and stop is in the database afterwards, and
+ * every event the writes enqueued reaches a webhook receiver (the dispatcher carried on by itself).
  * Figures go to test/reliability/.results/database-outage.json.
  */
 import pg from 'pg';
@@ -15,6 +16,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../helpers/fault-proxy.ts';
 import { POSTGRES_URL } from '../helpers/postgres.ts';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/stores.ts';
+import { applyProvisioning } from '../../src/provisioning/apply.ts';
+import { generateWebhookSecret } from '../../src/provisioning/webhooks.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import { newId } from '../../src/shared/ids.ts';
+import { eventually, Receiver } from '../features/webhooks/receiver.ts';
 import { OutageLoad, probeReadiness, type Answer } from './outage-load.ts';
 import { killAll, seedLoadWorld, sleep, startGateway, writeFigures } from './serving.ts';
 
@@ -66,12 +72,27 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
     it(`${outage}: the process lives, answers 503 within 10 s, and succeeds again within 5 s of the return`, async () => {
       const database = await createTestDatabase('postgres');
       const world = await seedLoadWorld(database, { extraStaff: 12, submissions: 0 });
+      // Every shift started and ended is also an event delivered to a webhook endpoint: none may be lost.
+      const receiver = await Receiver.start();
+      const secret = generateWebhookSecret();
+      world.fixture.workspace.webhooks = [{ id: newId(), url: receiver.endpoint('/hook', secret), events: ['*'], secret }];
+      const seeding = database.open();
+      try {
+        await applyProvisioning(seeding.db, world.fixture.document, systemClock);
+      } finally {
+        await seeding.close();
+      }
       const target = new URL(POSTGRES_URL);
       const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
       const gateway = await startGateway({
         name: `outage-${outage}`,
         databaseUrl: throughProxy(database.url, proxy),
-        env: { SHIFT_TIMEOUT_SECONDS: '600' },
+        env: {
+          SHIFT_TIMEOUT_SECONDS: '600',
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+          WEBHOOK_POLL_INTERVAL_MS: '200',
+          WEBHOOK_RETRY_FIRST_DELAY_MS: '500',
+        },
       });
       const load = new OutageLoad(gateway.baseUrl, world);
       try {
@@ -137,6 +158,16 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
           expect(Number(row?.ended_at)).toBe(Date.parse(stop.endedAt));
         }
         expect(load.acknowledged.stops.size).toBeGreaterThan(0);
+        // The webhook dispatcher carried on by itself: every delivery the outbox holds is delivered, and the
+        // receiver got an event for every acknowledged start and stop.
+        await eventually(async () => {
+          const statuses = await rows<{ status: string }>(database, 'select status from webhook_deliveries');
+          return statuses.length > 0 && statuses.every((row) => row.status === 'delivered');
+        }, 'every webhook delivery delivered');
+        const delivered = new Set(receiver.acknowledged('/hook'));
+        const events = await rows<{ id: string }>(database, 'select id from webhook_events');
+        expect(events.every((event) => delivered.has(event.id))).toBe(true);
+        expect(events.length).toBeGreaterThanOrEqual(load.acknowledged.starts.size + load.acknowledged.stops.size);
 
         const unavailable = during.filter((a) => a.status === 503).map(took);
         figures[outage] = {
@@ -154,6 +185,7 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
         load.stop();
         await gateway.stop();
         await proxy.close();
+        await receiver.close();
         await database.drop().catch(() => undefined);
       }
     }, 90_000);
