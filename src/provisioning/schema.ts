@@ -80,7 +80,7 @@ export const StaffSchema = Strict({
   gameUsername: Text(200),
   chatUserId: Type.Optional(Nullable(ExternalId)),
   departmentId: Type.Optional(Nullable(Uuid)),
-  rank: Type.Optional(Nullable(Text(100))),
+  rank: Type.Optional(Nullable(Text(60))),
   status: StringEnum(STAFF_STATUSES),
   weeklyRequiredMinutes: Type.Optional(Nullable(Minutes)),
 });

@@ -201,6 +201,13 @@ describe.each(STORE_KINDS)('rank changes (%s)', (kind) => {
     await refused({ ranks: [{ name: 'A', order: 1 }, { name: 'A', order: 2 }] }, '$.workspaces[0].ranks[1].name');
     await refused({ ranks: [{ name: 'A', order: 1 }, { name: 'B', order: 1 }] }, '$.workspaces[0].ranks[1].order');
     await refused({ roblox: { groupId: 'abc' } }, '$.workspaces[0].roblox.groupId');
+    // Without ranks any name is a rank, of 1 to 60 characters.
+    await refused({ ranks: [], staff: [{ ...staffMember(9), rank: 'x'.repeat(61) }] }, '$.workspaces[0].staff[0].rank');
+    const sixty = { ...staffMember(10), rank: 'x'.repeat(60) };
+    await applyProvisioning(ctx.store.db, { workspaces: [{ ...workspace, ranks: [], forms: [], staff: [sixty] }] }, ctx.clock);
+    const stored = await ctx.store.db.selectFrom('staff').select('rank').where('id', '=', sixty.id).executeTakeFirstOrThrow();
+    expect(stored.rank).toBe(sixty.rank);
+    await applyProvisioning(ctx.store.db, doc, ctx.clock);
     expect(await ctx.store.db.selectFrom('staff').select('id').where('id', '=', staffMember(9).id).executeTakeFirst()).toBeUndefined();
   });
 
