@@ -1,7 +1,7 @@
 import type { Client } from 'openapi-fetch';
-import type { ReviewReadOptions } from './call-options.ts';
+import { write, type ReviewOptions, type ReviewReadOptions } from './call-options.ts';
 import type { paths } from './openapi.ts';
-import { settle, type QueryOf, type Reply, type SuccessBody } from './reply.ts';
+import { settle, type QueryOf, type Reply, type RequestBody, type SuccessBody } from './reply.ts';
 
 /**
  * The staff side of the console (docs/API.md, "Staff in the console"), with a dashboard token of any member: the
@@ -29,6 +29,24 @@ export function staffOperations(api: Client<paths>) {
             query,
             header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId },
           },
+          signal: o.signal,
+        }),
+      ),
+    /** A new rank for a staff member (permission `staff.rank`), synced to the Roblox group when it is configured. */
+    changeStaffRank: (
+      staffId: string,
+      body: RequestBody<'changeStaffRank'>,
+      o: ReviewOptions = {},
+    ): Promise<Reply<SuccessBody<'changeStaffRank'>>> => {
+      const { key, header, signal } = write(o);
+      const headers = { ...header, 'x-service-workspace-id': o.workspaceId };
+      return settle(api.POST('/v1/staff/{staffId}/rank', { params: { path: { staffId }, header: headers }, body, signal }), key);
+    },
+    /** A staff member's rank changes, newest first, each with its sync status. */
+    listStaffRankChanges: (staffId: string, o: ReviewReadOptions = {}): Promise<Reply<SuccessBody<'listStaffRankChanges'>>> =>
+      settle(
+        api.GET('/v1/staff/{staffId}/rank-changes', {
+          params: { path: { staffId }, header: { 'x-correlation-id': o.correlationId, 'x-service-workspace-id': o.workspaceId } },
           signal: o.signal,
         }),
       ),

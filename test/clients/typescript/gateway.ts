@@ -43,7 +43,7 @@ export interface ProvisionedDatabase {
  * A fresh database of `kind`, provisioned through the CLI with the example document, plus one `submitted`
  * submission per submission name and one staff member with a chat user id per staff name (active, or inactive for
  * the inactive names). The example's keys hold `staff:write` and `console:link` (the live one is given no `staff:write`
- * here), and the owner `notices.decide`, so
+ * here), and the owner `notices.decide` and `staff.rank`, so
  * the bot and the manager may handle time off and the bot may make console sign-in links.
  */
 export async function provisionedDatabase(
@@ -84,7 +84,7 @@ export async function provisionedDatabase(
     // The live key stands for a bot whose key was made without `staff:write` (the refusals the tests check).
     if (key.environment === 'live') key.scopes = key.scopes.filter((scope) => scope !== 'staff:write');
   }
-  workspace.members.find((m) => m.userId === WORLD.owner)?.permissions.push('notices.decide');
+  workspace.members.find((m) => m.userId === WORLD.owner)?.permissions.push('notices.decide', 'staff.rank');
   const staff: Record<string, string> = {};
   const staffChat: Record<string, string> = {};
   [...staffNames, ...inactiveStaffNames].forEach((name, i) => {

@@ -30,7 +30,9 @@ async function servedOperationIds(): Promise<string[]> {
   }
 }
 
-const OPERATION_IDS = await servedOperationIds();
+/** Called by Discord and by Roblox, signed with their keys, never by a client of the gateway. */
+const PLATFORM_CALLS = ['handleDiscordInteraction', 'takeRobloxErasureRequest'];
+const OPERATION_IDS = (await servedOperationIds()).filter((id) => !PLATFORM_CALLS.includes(id));
 const CASES = { ...OTHER_CASES, ...TIME_OFF_CASES, ...CONSOLE_CASES, ...STAFF_CASES };
 const RATE_LIMIT_ROUNDS = 3;
 
