@@ -83,7 +83,8 @@ export interface StoreOptions {
  * How long a PostgreSQL store waits before it gives the database up (docs/CONFIGURATION.md, the DATABASE_*_MS
  * settings): opening a connection or waiting for a free one (`connectMs`); a statement, a lock wait, and a
  * transaction left idle (`statementMs`, off when 0 or absent: the command line's long operations and migrations
- * run without it); closing an unused connection (`idleMs`).
+ * run without it); closing an unused connection (`idleMs`). An absent setting is node-postgres's default (no
+ * connection timeout, 10 s idle): the serving process sets all three from its configuration.
  */
 export interface DatabaseTimeouts {
   readonly connectMs?: number;
@@ -91,9 +92,6 @@ export interface DatabaseTimeouts {
   readonly idleMs?: number;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 4_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 /** How much longer than the server's own statement timeout a silent connection is waited for. */
 const SILENT_CONNECTION_GRACE_MS = 500;
 /** TCP keepalive probes start after this long without traffic, so that a dead peer of an idle connection is found. */
@@ -191,13 +189,13 @@ function sessionTimeouts(statementTimeoutMs: number): string {
 function openPostgres(url: string, options: StoreOptions): Store {
   const timeouts = options.timeouts ?? {};
   const statementTimeoutMs = timeouts.statementMs ?? 0;
-  const connectMs = timeouts.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const connectMs = timeouts.connectMs ?? 0;
   // Opening a connection is bounded by connectMs; waiting for one of a busy pool (which pg's pool bounds with the
   // same setting) a little longer: as long as a statement that hangs plus a connection opened after it, so a burst
   // of requests queues rather than being refused, and a request still gets its answer within 10 s.
   const connectingClient = class extends pg.Client {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: connectMs });
+      super({ ...config, ...(connectMs > 0 ? { connectionTimeoutMillis: connectMs } : {}) });
     }
   };
   const pool = new pg.Pool({
@@ -207,8 +205,8 @@ function openPostgres(url: string, options: StoreOptions): Store {
     types: pgTypes(),
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
-    connectionTimeoutMillis: connectMs + statementTimeoutMs,
-    idleTimeoutMillis: timeouts.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    ...(connectMs > 0 ? { connectionTimeoutMillis: connectMs + statementTimeoutMs } : {}),
+    ...(timeouts.idleMs !== undefined ? { idleTimeoutMillis: timeouts.idleMs } : {}),
     // A connection that stopped answering (a failover's) is given up a little after the server would have
     // cancelled a statement that merely ran long (statement_timeout), so the server's answer comes first.
     ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs + SILENT_CONNECTION_GRACE_MS } : {}),

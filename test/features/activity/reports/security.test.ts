@@ -106,6 +106,7 @@ describe.each(STORE_KINDS)('activity report access (%s)', (kind) => {
       '404',
       '429',
       '500',
+      '503',
     ]);
     expect(Object.keys(paths['/v1/activity/leaderboard']?.get?.responses ?? {}).sort()).toEqual([
       '200',
@@ -114,6 +115,7 @@ describe.each(STORE_KINDS)('activity report access (%s)', (kind) => {
       '403',
       '429',
       '500',
+      '503',
     ]);
   });
 });

@@ -18,6 +18,9 @@ import * as consoleSignIn from '../../../../src/db/migrations/20261129_0012_cons
 import * as noticeIndexes from '../../../../src/db/migrations/20261129_0013_notice_indexes.ts';
 import * as noticeOverlapIndex from '../../../../src/db/migrations/20261129_0014_notice_overlap_index.ts';
 import * as journalEventIndex from '../../../../src/db/migrations/20261129_0015_journal_event_index.ts';
+import * as discord from '../../../../src/db/migrations/20261206_0016_discord.ts';
+import * as ranks from '../../../../src/db/migrations/20261206_0017_ranks.ts';
+import * as staffRosterIndex from '../../../../src/db/migrations/20261206_0018_staff_roster_index.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -49,6 +52,9 @@ const LATER_MIGRATIONS = [
   NOTICE_INDEXES_MIGRATION,
   NOTICE_OVERLAP_MIGRATION,
   JOURNAL_EVENT_MIGRATION,
+  '20261206_0016_discord',
+  '20261206_0017_ranks',
+  '20261206_0018_staff_roster_index',
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -97,7 +103,10 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
     // requests), 0010 (the gateway signing key), 0011 (retention indexes), 0012 (console sign-in), 0013 (the
     // notices' indexes), 0014 (the notices' overlap index) and 0015 (the journal's event index), which came
-    // after it, not applied.
+    // after it, not applied; nor 0016 (Discord), 0017 (ranks) and 0018 (the roster's index).
+    await staffRosterIndex.down(store.db as unknown as Parameters<typeof staffRosterIndex.down>[0]);
+    await ranks.down(store.db as unknown as Parameters<typeof ranks.down>[0]);
+    await discord.down(store.db as unknown as Parameters<typeof discord.down>[0]);
     await journalEventIndex.down(store.db as unknown as Parameters<typeof journalEventIndex.down>[0]);
     await noticeOverlapIndex.down(store.db as unknown as Parameters<typeof noticeOverlapIndex.down>[0]);
     await noticeIndexes.down(store.db as unknown as Parameters<typeof noticeIndexes.down>[0]);
