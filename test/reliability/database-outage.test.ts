@@ -12,7 +12,7 @@
  * Figures go to test/reliability/.results/database-outage.json.
  */
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../helpers/fault-proxy.ts';
 import { POSTGRES_URL } from '../helpers/postgres.ts';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/stores.ts';
@@ -20,7 +20,7 @@ import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../src/provisioning/webhooks.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { eventually, Receiver } from '../features/webhooks/receiver.ts';
+import { Receiver } from '../features/webhooks/receiver.ts';
 import { OutageLoad, probeReadiness, type Answer } from './outage-load.ts';
 import { killAll, seedLoadWorld, sleep, startGateway, writeFigures } from './serving.ts';
 
@@ -92,6 +92,9 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
           WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
           WEBHOOK_POLL_INTERVAL_MS: '200',
           WEBHOOK_RETRY_FIRST_DELAY_MS: '500',
+          // A delivery whose attempt could not be recorded while the database was away is sent again once its
+          // lease lapses: short here, so the test need not wait the default minute.
+          WEBHOOK_LEASE_MS: '2000',
         },
       });
       const load = new OutageLoad(gateway.baseUrl, world);
@@ -160,10 +163,14 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
         expect(load.acknowledged.stops.size).toBeGreaterThan(0);
         // The webhook dispatcher carried on by itself: every delivery the outbox holds is delivered, and the
         // receiver got an event for every acknowledged start and stop.
-        await eventually(async () => {
-          const statuses = await rows<{ status: string }>(database, 'select status from webhook_deliveries');
-          return statuses.length > 0 && statuses.every((row) => row.status === 'delivered');
-        }, 'every webhook delivery delivered');
+        await vi.waitFor(
+          async () => {
+            const statuses = await rows<{ status: string }>(database, 'select status from webhook_deliveries');
+            expect(statuses.length).toBeGreaterThan(0);
+            expect(statuses.filter((row) => row.status !== 'delivered')).toEqual([]);
+          },
+          { timeout: 30_000, interval: 250 },
+        );
         const delivered = new Set(receiver.acknowledged('/hook'));
         const events = await rows<{ id: string }>(database, 'select id from webhook_events');
         expect(events.every((event) => delivered.has(event.id))).toBe(true);

@@ -195,7 +195,9 @@ describe.each(STORE_KINDS)('TypeScript client against a real gateway (%s)', (kin
           if (refused) break;
         }
         const staff = provisioned.staff[`retry-429-${round}`] ?? '';
-        const body = { gameUserId: staff, universeId: WORLD.universeId, placeId: '7', serverId: 'srv-429' };
+        // A server of this round's own: a round given up (no 429 met) leaves its shift active on its own server.
+        const serverId = `srv-429-${round}`;
+        const body = { gameUserId: staff, universeId: WORLD.universeId, placeId: '7', serverId };
         const reply = await client.startShift(body);
         const posts = attempts.filter((a) => a.method === 'POST');
         if (posts[0]?.status !== 429 && round < RATE_LIMIT_ROUNDS - 1) continue;
@@ -209,7 +211,7 @@ describe.each(STORE_KINDS)('TypeScript client against a real gateway (%s)', (kin
         expect(replay.replayed).toBe(true);
         expect(replay.body).toEqual(reply.body);
         const active = await client.listActiveShifts();
-        expect(active.body.data.shifts.filter((s) => s.serverId === 'srv-429')).toHaveLength(1);
+        expect(active.body.data.shifts.filter((s) => s.serverId === serverId)).toHaveLength(1);
         break;
       }
     } finally {
