@@ -31,7 +31,7 @@ if [ "$size_mb" -gt 120 ]; then
 fi
 
 export DATABASE_URL="sqlite:$dir/gateway.db" LOG_LEVEL=warn
-key=$(node bin/workspace-gateway.js provision examples/provision.example.json \
+key=$(node bin/workspace-gateway.js provision --create examples/provision.example.json \
   | node -e 'let s="";process.stdin.on("data",(c)=>s+=c).on("end",()=>{const k=JSON.parse(s).keys.find((k)=>k.environment==="test");process.stdout.write(k.secret)})')
 
 port=$(node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
