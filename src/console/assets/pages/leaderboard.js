@@ -1,7 +1,8 @@
 // /console/leaderboard: staff ranked by time worked this week (default) or this month, with their progress.
 import { field, h, replace, select } from '../dom.js';
 import { heading, messages, pager } from '../ui.js';
-import { ENVIRONMENT_OPTIONS, chosenOption, minutesText, zonedTime } from './staff-parts.js';
+import { minutesText, zonedTime } from './staff-parts.js';
+import { chosen, ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../staff-gateway.js').LeaderboardCursor} LeaderboardCursor */
@@ -15,10 +16,10 @@ const PERIODS = [
 /** @param {Signed} signed */
 export async function renderLeaderboard(signed) {
   const params = signed.url.searchParams;
-  const period = chosenOption(params, 'period', PERIODS);
-  const environment = chosenOption(params, 'environment', ENVIRONMENT_OPTIONS);
+  const period = chosen(params, 'period', PERIODS);
+  const environment = chosen(params, 'environment', ENVIRONMENTS);
   const periodSelect = select('period', PERIODS, period);
-  const environmentSelect = select('environment', ENVIRONMENT_OPTIONS, environment);
+  const environmentSelect = select('environment', ENVIRONMENTS, environment);
   const feedback = messages();
   const results = h('div', { class: 'results' });
   replace(

@@ -1,15 +1,16 @@
 // /console/on-duty: the shifts under way now, oldest first, with how long each has run.
 import { details, field, h, replace, select } from '../dom.js';
 import { heading, messages, pager } from '../ui.js';
-import { ENVIRONMENT_OPTIONS, chosenOption, elapsedText } from './staff-parts.js';
+import { elapsedText } from './staff-parts.js';
+import { chosen, ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../staff-gateway.js').ActiveCursor} ActiveCursor */
 
 /** @param {Signed} signed */
 export async function renderOnDuty(signed) {
-  const environment = chosenOption(signed.url.searchParams, 'environment', ENVIRONMENT_OPTIONS);
-  const environmentSelect = select('environment', ENVIRONMENT_OPTIONS, environment);
+  const environment = chosen(signed.url.searchParams, 'environment', ENVIRONMENTS);
+  const environmentSelect = select('environment', ENVIRONMENTS, environment);
   const feedback = messages();
   const results = h('div', { class: 'results' });
   replace(

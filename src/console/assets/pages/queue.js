@@ -57,11 +57,12 @@ export function applicantName(applicant) {
 }
 
 /**
+ * A query parameter of a filter form, if it is one of `allowed`; else the first allowed value.
  * @param {URLSearchParams} params
  * @param {string} name
  * @param {readonly (readonly [string, string])[]} allowed
  */
-function chosen(params, name, allowed) {
+export function chosen(params, name, allowed) {
   const value = params.get(name) ?? '';
   return allowed.some(([v]) => v === value) ? value : (allowed[0]?.[0] ?? '');
 }

@@ -2,7 +2,8 @@
 // time off and rank history. Times are in the workspace's time zone.
 import { details, field, h, replace, select } from '../dom.js';
 import { heading, statusBadge } from '../ui.js';
-import { ENVIRONMENT_OPTIONS, chosenOption, minutesText, onDutyBadge, weekProgress, zonedTime } from './staff-parts.js';
+import { minutesText, onDutyBadge, weekProgress, zonedTime } from './staff-parts.js';
+import { chosen, ENVIRONMENTS } from './queue.js';
 import { weekChart } from './week-chart.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
@@ -21,11 +22,11 @@ const END_REASONS = {
  * @param {string} id
  */
 export async function renderStaffMember(signed, id) {
-  const environment = chosenOption(signed.url.searchParams, 'environment', ENVIRONMENT_OPTIONS);
+  const environment = chosen(signed.url.searchParams, 'environment', ENVIRONMENTS);
   const page = await signed.staff.member(id, environment);
   const zone = page.week.period.timezone;
   const { staff } = page;
-  const environmentSelect = select('environment', ENVIRONMENT_OPTIONS, environment);
+  const environmentSelect = select('environment', ENVIRONMENTS, environment);
   replace(
     signed.root,
     h('p', { class: 'back' }, h('a', { href: '/console/staff' }, 'Back to the staff')),

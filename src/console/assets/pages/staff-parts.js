@@ -1,25 +1,7 @@
-// Pieces the staff pages share: durations, a week's progress, instants in the workspace's time zone, the
-// environment chooser of a filter form.
+// Pieces the staff pages share: durations, a week's progress, instants in the workspace's time zone.
 import { h } from '../dom.js';
 
 /** @typedef {import('../staff-gateway.js').WeekFigures} WeekFigures */
-
-/** @type {readonly (readonly [string, string])[]} */
-export const ENVIRONMENT_OPTIONS = [
-  ['live', 'Live'],
-  ['test', 'Test'],
-];
-
-/**
- * A query parameter, if it is one of `allowed`; else the first allowed value.
- * @param {URLSearchParams} params
- * @param {string} name
- * @param {readonly (readonly [string, string])[]} allowed
- */
-export function chosenOption(params, name, allowed) {
-  const value = params.get(name) ?? '';
-  return allowed.some(([v]) => v === value) ? value : (allowed[0]?.[0] ?? '');
-}
 
 /** @param {number} minutes */
 export function minutesText(minutes) {

@@ -2,7 +2,8 @@
 // "On duty" on whoever is on shift now, and each week's progress against the requirement.
 import { details, field, h, replace, select } from '../dom.js';
 import { heading, messages, pager } from '../ui.js';
-import { ENVIRONMENT_OPTIONS, chosenOption, onDutyBadge, weekProgress } from './staff-parts.js';
+import { onDutyBadge, weekProgress } from './staff-parts.js';
+import { chosen, ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../staff-gateway.js').RosterItem} RosterItem */
@@ -18,11 +19,11 @@ const STATUSES = [
 /** @param {Signed} signed */
 export async function renderStaff(signed) {
   const params = signed.url.searchParams;
-  const status = chosenOption(params, 'status', STATUSES);
-  const environment = chosenOption(params, 'environment', ENVIRONMENT_OPTIONS);
+  const status = chosen(params, 'status', STATUSES);
+  const environment = chosen(params, 'environment', ENVIRONMENTS);
   const rank = (params.get('rank') ?? '').trim();
   const statusSelect = select('status', STATUSES, status);
-  const environmentSelect = select('environment', ENVIRONMENT_OPTIONS, environment);
+  const environmentSelect = select('environment', ENVIRONMENTS, environment);
   const rankInput = h('input', { name: 'rank', type: 'text', value: rank, maxlength: '200', autocomplete: 'off' });
   const feedback = messages();
   const results = h('div', { class: 'results' });

@@ -2,7 +2,7 @@
 // optional note) on the pending ones.
 import { details, duration, field, h, replace, select, time, uid } from '../dom.js';
 import { actionButtons, heading, messages, pager, statusBadge } from '../ui.js';
-import { chosenEnvironment, ENVIRONMENTS, environmentField } from './queue.js';
+import { chosen, chosenEnvironment, ENVIRONMENTS, environmentField } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../gateway.js').Notice} Notice */
@@ -16,16 +16,6 @@ const NOTICE_STATUSES = [
   ['cancelled', 'Cancelled'],
   ['pending,approved,denied,cancelled', 'All'],
 ];
-
-/**
- * @param {URLSearchParams} params
- * @param {string} name
- * @param {readonly (readonly [string, string])[]} allowed
- */
-function chosen(params, name, allowed) {
-  const value = params.get(name) ?? '';
-  return allowed.some(([v]) => v === value) ? value : (allowed[0]?.[0] ?? '');
-}
 
 /** @param {Signed} signed */
 export async function renderTimeOff(signed) {
