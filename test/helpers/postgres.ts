@@ -33,3 +33,14 @@ export function advisoryLockKey(scope: string, key: string): string {
   const hex = createHash('sha256').update(`idempotency\n${scope}\n${key}`).digest('hex').slice(0, 16);
   return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
 }
+
+/** The rows of one statement on a connection of its own (for tests that read a database a gateway process serves). */
+export async function queryRows<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}

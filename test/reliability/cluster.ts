@@ -3,9 +3,10 @@
  * the test schema logs each active -> completed transition of a shift, with the application_name of the instance
  * that made it (`gateway-1`, `gateway-2`, ...), in `shift_completions`.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { expect } from 'vitest';
 import { UNIVERSE_ID } from '../helpers/fixtures.ts';
+import { queryRows } from '../helpers/postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/stores.ts';
 import { killAll, seedLoadWorld, send, startGateway, type Gateway, type LoadWorld, type WireRequest, type WireResponse } from './serving.ts';
 
@@ -48,15 +49,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const schema = /search_path=(\w+)/.exec(new URL(database.url).searchParams.get('options') ?? '')?.[1] ?? '';
   expect(schema).toMatch(/^t_/);
 
-  async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const query = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> =>
+    queryRows<T>(database.url, text, values);
 
   await query(`
     create table ${schema}.shift_completions (

@@ -11,11 +11,10 @@
  * every event the writes enqueued reaches a webhook receiver (the dispatcher carried on by itself).
  * Figures go to test/reliability/.results/database-outage.json.
  */
-import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startFaultProxy, throughProxy, type FaultProxy } from '../helpers/fault-proxy.ts';
-import { POSTGRES_URL } from '../helpers/postgres.ts';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/stores.ts';
+import { POSTGRES_URL, queryRows } from '../helpers/postgres.ts';
+import { createTestDatabase, postgresAvailable } from '../helpers/stores.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../src/provisioning/webhooks.ts';
 import { systemClock } from '../../src/shared/clock.ts';
@@ -46,16 +45,6 @@ const OUTAGES: Record<Outage, { begin(proxy: FaultProxy): void; end(proxy: Fault
 };
 
 const figures: Record<string, unknown> = {};
-
-async function rows<T extends pg.QueryResultRow>(database: TestDatabase, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -149,8 +138,8 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
         expect(ready.filter((r) => r.status === 0)).toEqual([]);
 
         // Nothing acknowledged is lost.
-        const shifts = await rows<{ id: string; status: string; ended_at: string | null }>(
-          database,
+        const shifts = await queryRows<{ id: string; status: string; ended_at: string | null }>(
+          database.url,
           'select id, status, ended_at from shifts',
         );
         const byId = new Map(shifts.map((s) => [s.id, s]));
@@ -165,14 +154,14 @@ describe.runIf(postgresAvailable)('when PostgreSQL goes away (a real gateway thr
         // receiver got an event for every acknowledged start and stop.
         await vi.waitFor(
           async () => {
-            const statuses = await rows<{ status: string }>(database, 'select status from webhook_deliveries');
+            const statuses = await queryRows<{ status: string }>(database.url, 'select status from webhook_deliveries');
             expect(statuses.length).toBeGreaterThan(0);
             expect(statuses.filter((row) => row.status !== 'delivered')).toEqual([]);
           },
           { timeout: 30_000, interval: 250 },
         );
         const delivered = new Set(receiver.acknowledged('/hook'));
-        const events = await rows<{ id: string }>(database, 'select id from webhook_events');
+        const events = await queryRows<{ id: string }>(database.url, 'select id from webhook_events');
         expect(events.every((event) => delivered.has(event.id))).toBe(true);
         expect(events.length).toBeGreaterThanOrEqual(load.acknowledged.starts.size + load.acknowledged.stops.size);
 

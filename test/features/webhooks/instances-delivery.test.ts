@@ -10,6 +10,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dashboardToken, REVIEWER_USER_ID } from '../../helpers/fixtures.ts';
+import { queryRows } from '../../helpers/postgres.ts';
 import { postgresAvailable } from '../../helpers/stores.ts';
 import { killAll, sleep, startGateway, writeFigures, type Gateway } from '../../reliability/serving.ts';
 import { accept, GATEWAY_ENV, world } from './processes-world.ts';
@@ -113,14 +114,8 @@ describe.runIf(postgresAvailable)('two gateway processes on one PostgreSQL schem
       await receiver.waitFor((r) => new Set(r.acknowledged('/hook')).size === EVENTS, 'every event acknowledged');
       const outbox = await sampler.stop();
       await eventually(async () => {
-        const client = new pg.Client({ connectionString: database.url });
-        await client.connect();
-        try {
-          const { rows } = await client.query<{ status: string }>('select status from webhook_deliveries');
-          return rows.length === EVENTS && rows.every((row) => row.status === 'delivered');
-        } finally {
-          await client.end();
-        }
+        const rows = await queryRows<{ status: string }>(database.url, 'select status from webhook_deliveries');
+        return rows.length === EVENTS && rows.every((row) => row.status === 'delivered');
       }, 'every delivery row delivered');
       expect(new Set(receiver.acknowledged('/hook'))).toEqual(new Set(eventIds));
       expect(outbox.longestDueMs).toBeLessThan(DUE_BOUND_MS);
