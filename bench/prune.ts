@@ -19,8 +19,7 @@ import { sql, type Kysely } from 'kysely';
 import { openStore, type Store } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/types.ts';
-import * as retention from '../src/features/retention/repository.ts';
-import { PRUNE_BATCH, PRUNED_TABLES, type PrunedTable } from '../src/features/retention/service.ts';
+import { DELETE_BATCH, PRUNE_BATCH, PRUNED_TABLES, type PrunedTable } from '../src/features/retention/service.ts';
 import { scratchDatabase } from './scratch-database.ts';
 import { startServer } from './server.ts';
 
@@ -33,14 +32,7 @@ const kind = values.store === 'postgres' ? 'postgres' : 'sqlite';
 const rows = Number(values.rows);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const BATCH: Record<PrunedTable, (db: Kysely<Database>, cutoff: number, limit: number) => Promise<number>> = {
-  webhook_attempts: retention.deleteAttemptsBefore,
-  webhook_deliveries: retention.deleteDeliveriesBefore,
-  webhook_events: retention.deleteWebhookEventsBefore,
-  events: retention.deleteEventsBefore,
-  commands: retention.deleteCommandsBefore,
-  console_sign_in_codes: retention.deleteSignInCodesBefore,
-};
+const BATCH = DELETE_BATCH;
 
 /** A series 1..n as a table `n(i)`: a recursive CTE on SQLite, generate_series on PostgreSQL. */
 function series(n: number) {

@@ -22,8 +22,8 @@ left join idempotency_records as r on r.scope = $13 and r.key = $14;
 
 -- storeResult
 insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-values ($1, $2, $3, 'completed', $4, $5, $6, $7, 0)
+  (scope, key, fingerprint, response_status, response_body, request_id, created_at, state, locked_until)
+values ($1, $2, $3, $4, $5, $6, $7, 'completed', 0)
 on conflict (scope, key) do update set
   fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
   response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,

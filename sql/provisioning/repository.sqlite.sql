@@ -42,41 +42,21 @@ select "id", "questions" from "application_forms" where "id" in (+?);
 select "id", "workspace_id" from "webhook_endpoints" where "id" in (+?);
 -- values: ["endpoint-1"]
 
--- releaseWorkspaceSlug
-update "workspaces" set "slug" = +? where "id" = +?;
--- values: ["~workspace-1","workspace-1"]
-
--- releaseGameUserId
-update "staff" set "game_user_id" = +? where "id" = +?;
--- values: ["~staff-1","staff-1"]
-
--- upsertBatch (workspaces, overwritten when something differs)
-insert into "workspaces" ("id", "name", "slug", "timezone", "settings", "create_staff_profile_on_accept", "weekly_required_minutes", "chat_guild_id", "chat_status", "chat_connected_at", "created_at", "updated_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?) on conflict ("id") do update set "name" = "excluded"."name", "slug" = "excluded"."slug", "timezone" = "excluded"."timezone", "settings" = "excluded"."settings", "create_staff_profile_on_accept" = "excluded"."create_staff_profile_on_accept", "weekly_required_minutes" = "excluded"."weekly_required_minutes", "max_notice_days" = "excluded"."max_notice_days", "chat_guild_id" = "excluded"."chat_guild_id", "chat_status" = "excluded"."chat_status", "chat_connected_at" = "excluded"."chat_connected_at", "updated_at" = "excluded"."updated_at" where ("workspaces"."name" is distinct from "excluded"."name" or "workspaces"."slug" is distinct from "excluded"."slug" or "workspaces"."timezone" is distinct from "excluded"."timezone" or "workspaces"."settings" is distinct from "excluded"."settings" or "workspaces"."create_staff_profile_on_accept" is distinct from "excluded"."create_staff_profile_on_accept" or "workspaces"."weekly_required_minutes" is distinct from "excluded"."weekly_required_minutes" or "workspaces"."max_notice_days" is distinct from "excluded"."max_notice_days" or "workspaces"."chat_guild_id" is distinct from "excluded"."chat_guild_id" or "workspaces"."chat_status" is distinct from "excluded"."chat_status" or "workspaces"."chat_connected_at" is distinct from "excluded"."chat_connected_at");
--- values: ["workspace-1","Workspace","workspace","UTC","{}",0,null,null,null,null,1773230400000,1773230400000]
-
--- upsertBatch (departments, overwritten)
+-- upsertDepartments
 insert into "departments" ("id", "workspace_id", "name", "weekly_required_minutes") values (+?, +?, +?, +?) on conflict ("id") do update set "name" = "excluded"."name", "weekly_required_minutes" = "excluded"."weekly_required_minutes";
 -- values: ["department-1","workspace-1","Moderation",120]
 
--- upsertBatch (submissions, inserted when absent)
-insert into "submissions" ("id", "workspace_id", "status", "score", "reviewer_notes", "applicant", "answers", "created_at", "reviewed_at", "accepted_at", "rejected_at", "staff_profile_id", "updated_at", "form_id", "environment", "game_user_id") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?) on conflict ("id") do nothing;
--- values: ["submission-1","workspace-1","accepted",null,null,"{\"gameUserId\":\"2001\",\"gameUsername\":null,\"displayName\":null,\"chatUserId\":null}","[]",1773230400000,1773230400000,1773230400000,null,null,1773230400000,"form-1","live","2001"]
+-- upsertMembers
+insert into "members" ("workspace_id", "user_id", "permissions", "chat_user_id") values (+?, +?, +?, +?) on conflict ("workspace_id", "user_id") do update set "permissions" = "excluded"."permissions", "chat_user_id" = "excluded"."chat_user_id";
+-- values: ["workspace-1","user-1","[\"applications.read\"]",null]
 
--- insertKeyUnlessExists
-insert into "api_keys" ("id", "application_id", "environment", "key_hash", "scopes", "revoked", "expires_at", "created_at") values (+?, +?, +?, +?, +?, +?, +?, +?) on conflict ("id") do nothing returning "id";
--- values: ["key-1","application-1","test","key-hash","[\"activity:write\"]",0,null,1773230400000]
+-- upsertApplications
+insert into "applications" ("id", "workspace_id", "name", "approved", "allowed_universe_ids", "features") values (+?, +?, +?, +?, +?, +?) on conflict ("id") do update set "name" = "excluded"."name", "approved" = "excluded"."approved", "allowed_universe_ids" = "excluded"."allowed_universe_ids", "features" = "excluded"."features";
+-- values: ["application-1","workspace-1","Game server",1,"[]","[]"]
 
--- updateKey (scopes only)
-update "api_keys" set "scopes" = +? where "id" = +?;
--- values: ["[\"activity:read\"]","key-1"]
-
--- updateKey (scopes, revoked and expiry)
-update "api_keys" set "scopes" = +?, "revoked" = +?, "expires_at" = +? where "id" = +?;
--- values: ["[\"activity:read\"]",1,1773230400000,"key-1"]
-
--- insertShiftsUnlessExist
-insert into "shifts" ("id", "workspace_id", "application_id", "environment", "staff_id", "universe_id", "place_id", "server_id", "status", "started_at", "last_heartbeat_at", "last_seen_at", "ended_at", "end_reason", "created_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?) on conflict ("id") do nothing returning "workspace_id", "environment", "staff_id", "started_at", "ended_at", "last_heartbeat_at";
--- values: ["shift-1","workspace-1","application-1","test","staff-1","42","7","server-1","completed",1773226800000,1773226800000,1773230400000,1773230400000,"manual",1773230400000]
+-- upsertForms
+insert into "application_forms" ("id", "workspace_id", "name", "slug", "status", "description", "department_id", "cooldown_days", "questions", "entry_rank", "created_at", "updated_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?) on conflict ("id") do update set "name" = "excluded"."name", "slug" = "excluded"."slug", "status" = "excluded"."status", "description" = "excluded"."description", "department_id" = "excluded"."department_id", "cooldown_days" = "excluded"."cooldown_days", "questions" = "excluded"."questions", "entry_rank" = "excluded"."entry_rank", "updated_at" = "excluded"."updated_at" where ("application_forms"."name" is distinct from "excluded"."name" or "application_forms"."slug" is distinct from "excluded"."slug" or "application_forms"."status" is distinct from "excluded"."status" or "application_forms"."description" is distinct from "excluded"."description" or "application_forms"."department_id" is distinct from "excluded"."department_id" or "application_forms"."cooldown_days" is distinct from "excluded"."cooldown_days" or "application_forms"."questions" is distinct from "excluded"."questions" or "application_forms"."entry_rank" is distinct from "excluded"."entry_rank");
+-- values: ["form-1","workspace-1","Moderator","moderator","open",null,null,0,"[]",null,1773230400000,1773230400000]
 
 -- insertEndpoint
 insert into "webhook_endpoints" ("id", "workspace_id", "url", "events", "enabled", "secret", "created_at", "updated_at") values (+?, +?, +?, +?, +?, +?, +?, +?);

@@ -5,6 +5,8 @@ export const samples = {
   reusedKey: noQuery('makes an error'),
   keyInProgress: noQuery('makes an error'),
   idempotencyKeyLock: noQuery('a fragment of the statements that take the key (takeKey, the known heartbeat)'),
+  noStoredResult: noQuery('a fragment of the known heartbeat\'s statement, which shows it'),
+  applyWithResults: noQuery('builds the known heartbeat\'s statement on PostgreSQL, which shows it (known-heartbeat.ts)'),
   takeKey: (db) =>
     db.transaction().execute(async (trx) => {
       await records.takeKey(trx, RESULT.scope, RESULT.key, 'fingerprint', NOW).catch(() => null);

@@ -146,10 +146,17 @@ export async function storeResult(trx: Transaction<Database>, result: StoredResu
   return (await STORE_RESULT.rows(trx, { ...result, expiredUpTo })).length > 0;
 }
 
+/**
+ * The columns of a stored result, in the order its values are given: scope, key, fingerprint, status, body, request
+ * id and instant, then its state (completed: no request holds the key) and the end of a hold (none).
+ */
+const RESULT_COLUMNS = sql`(scope, key, fingerprint, response_status, response_body, request_id, created_at, state, locked_until)`;
+const COMPLETED = sql`'completed', 0`;
+
 const STORE_RESULT = new CompiledOnce<StoredResult & { readonly expiredUpTo: number }, { key: string }>(
   (term) => sql`insert into idempotency_records
-  (scope, key, fingerprint, state, response_status, response_body, request_id, created_at, locked_until)
-values (${term('scope')}, ${term('key')}, ${term('fingerprint')}, 'completed', ${term('status')}, ${term('body')}, ${term('requestId')}, ${term('now')}, 0)
+  ${RESULT_COLUMNS}
+values (${term('scope')}, ${term('key')}, ${term('fingerprint')}, ${term('status')}, ${term('body')}, ${term('requestId')}, ${term('now')}, ${COMPLETED})
 on conflict (scope, key) do update set
   fingerprint = excluded.fingerprint, state = 'completed', response_status = excluded.response_status,
   response_body = excluded.response_body, request_id = excluded.request_id, created_at = excluded.created_at,
@@ -157,6 +164,28 @@ on conflict (scope, key) do update set
 where idempotency_records.created_at <= ${term('expiredUpTo')}
 returning key`,
 );
+
+/** SQL: no result is stored under the key (a known write applies only then). */
+export function noStoredResult(scope: SqlTerm<string>, key: SqlTerm<string>): RawBuilder<boolean> {
+  return sql<boolean>`not exists (select 1 from idempotency_records where scope = ${scope} and key = ${key})`;
+}
+
+/**
+ * PostgreSQL: a known write (docs/ARCHITECTURE.md, "A heartbeat") applied with its stored results, both or neither,
+ * in one statement. `change` is a data-modifying statement that returns a row per change it applied; `result`
+ * selects from that row the result to store, in the order of RESULT_COLUMNS (scope to instant). Returns the keys
+ * stored. A result of a key committed after the statement's snapshot is a unique violation that undoes it all.
+ */
+export function applyWithResults(change: RawBuilder<unknown>, result: RawBuilder<unknown>): RawBuilder<{ scope: string; key: string }> {
+  return sql<{ scope: string; key: string }>`with change as (
+  ${change}
+)
+insert into idempotency_records
+  ${RESULT_COLUMNS}
+select ${result}, ${COMPLETED}
+from change
+returning scope, key`;
+}
 
 /** Records one purge step deletes: bounds how long a step holds the event loop (SQLite) and its locks. */
 const PURGE_CHUNK = 1000;

@@ -1,37 +1,12 @@
 /**
  * Provisioning's queries: the reads of the rows a document meets (snapshot.ts) and the writes that make the
- * store match it (write.ts, upsert.ts, webhooks.ts), all run in the one transaction of applyProvisioning. Reads
- * by id take at most a chunk of ids (snapshot.ts), writes of rows at most a batch (upsert.ts).
+ * store match it (write.ts, webhooks.ts), all run in the one transaction of applyProvisioning. Reads by id take at
+ * most a chunk of ids (snapshot.ts), writes of rows at most a batch (db/upsert.ts).
  */
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { PENDING_STATUSES } from '../features/applications/rules.ts';
-import type { ApiKeyTable, Database, Executor, ShiftTable, WebhookEndpointTable } from '../db/types.ts';
-
-/** Tables provisioning writes in batches from a document. */
-export type DocumentTable =
-  | 'workspaces'
-  | 'departments'
-  | 'members'
-  | 'staff'
-  | 'inactivity_notices'
-  | 'applications'
-  | 'application_forms'
-  | 'submissions'
-  | 'shifts';
-type Column<T extends DocumentTable> = keyof Database[T] & string;
-
-/** How the document's rows of one table meet the rows already there. */
-export interface Upsert<T extends DocumentTable> {
-  readonly table: T;
-  /** The unique columns that identify an existing row. */
-  readonly conflict: readonly Column<T>[];
-  /** Columns the document overwrites on an existing row; none: an existing row is left as it is. */
-  readonly update: readonly Column<T>[];
-  /** Overwrite only when one of these differs, so re-applying the same document changes no row. */
-  readonly onlyWhenChanged?: readonly Column<T>[];
-  /** Overwrite only an existing row whose `column` holds `equals`; any other is left as it is. */
-  readonly onlyWhere?: { readonly column: Column<T>; readonly equals: string };
-}
+import type { Database, Executor, WebhookEndpointTable } from '../db/types.ts';
+import { upsertRows, type Upsert } from '../db/upsert.ts';
 
 /** Tables whose rows belong to a workspace by their `workspace_id`. */
 export type OwnedTable = 'departments' | 'inactivity_notices' | 'applications' | 'application_forms' | 'submissions' | 'shifts';
@@ -102,84 +77,31 @@ export async function findEndpointWorkspaces(db: Executor, ids: readonly string[
 }
 
 // ---- Writes: the store made to match the document ----
+// Provisioning owns the configuration that only a document writes (docs/DATA.md); the other tables a document
+// names are written through their owners' upkeep modules.
 
-/** Gives up the workspace's slug for a placeholder no real slug can take ("~" and its id). */
-export async function releaseWorkspaceSlug(db: Executor, workspaceId: string): Promise<void> {
-  await db.updateTable('workspaces').set({ slug: `~${workspaceId}` }).where('id', '=', workspaceId).execute();
-}
+const DEPARTMENTS: Upsert<'departments'> = { table: 'departments', conflict: ['id'], update: ['name', 'weekly_required_minutes'] };
+const MEMBERS: Upsert<'members'> = { table: 'members', conflict: ['workspace_id', 'user_id'], update: ['permissions', 'chat_user_id'] };
+const APPLICATIONS: Upsert<'applications'> = {
+  table: 'applications',
+  conflict: ['id'],
+  update: ['name', 'approved', 'allowed_universe_ids', 'features'],
+};
+const FORM_SETTINGS = ['name', 'slug', 'status', 'description', 'department_id', 'cooldown_days', 'questions', 'entry_rank'] as const;
+// A later document replaces a form's questions; answers already given keep the labels they were given under.
+const FORMS: Upsert<'application_forms'> = {
+  table: 'application_forms',
+  conflict: ['id'],
+  update: [...FORM_SETTINGS, 'updated_at'],
+  onlyWhenChanged: FORM_SETTINGS,
+};
 
-/** Gives up the staff member's game user id for a placeholder no real one can take ("~" and its id). */
-export async function releaseGameUserId(db: Executor, staffId: string): Promise<void> {
-  await db.updateTable('staff').set({ game_user_id: `~${staffId}` }).where('id', '=', staffId).execute();
-}
-
-// The statement is the same for every table; checked against the table's own columns by `Upsert<T>` above.
-type AnyTableDatabase = Record<string, Record<string, unknown>>;
-
-/**
- * Inserts the rows (one batch); on a conflict, overwrites the `update` columns (when one of `onlyWhenChanged`
- * differs, if given) or leaves the existing row. Returns how many rows were inserted or changed.
- */
-export async function upsertBatch<T extends DocumentTable>(
-  db: Executor,
-  upsert: Upsert<T>,
-  rows: readonly Insertable<Database[T]>[],
-): Promise<number> {
-  const table: string = upsert.table;
-  const conflict: readonly string[] = upsert.conflict;
-  const update: readonly string[] = upsert.update;
-  const onlyWhenChanged: readonly string[] | undefined = upsert.onlyWhenChanged;
-  const onlyWhere: { readonly column: string; readonly equals: string } | undefined = upsert.onlyWhere;
-  const loose = db as unknown as Kysely<AnyTableDatabase>;
-  const result = await loose
-    .insertInto(table)
-    .values(rows as Record<string, unknown>[])
-    .onConflict((oc) => {
-      const target = oc.columns(conflict);
-      if (update.length === 0) return target.doNothing();
-      const set = target.doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}`)])));
-      if (!onlyWhenChanged && !onlyWhere) return set;
-      return set.where((eb) =>
-        eb.and([
-          ...(onlyWhenChanged
-            ? [eb.or(onlyWhenChanged.map((c) => eb(eb.ref(`${table}.${c}`), 'is distinct from', eb.ref(`excluded.${c}`))))]
-            : []),
-          ...(onlyWhere ? [eb(eb.ref(`${table}.${onlyWhere.column}`), '=', onlyWhere.equals)] : []),
-        ]),
-      );
-    })
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
-}
-
-/** Inserts the key unless its id exists; whether it did. */
-export async function insertKeyUnlessExists(db: Executor, row: Insertable<ApiKeyTable>): Promise<boolean> {
-  const inserted = await db
-    .insertInto('api_keys')
-    .values(row)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-export async function updateKey(
-  db: Executor,
-  keyId: string,
-  settings: Pick<Updateable<ApiKeyTable>, 'scopes' | 'revoked' | 'expires_at'>,
-): Promise<void> {
-  await db.updateTable('api_keys').set(settings).where('id', '=', keyId).execute();
-}
-
-/** Inserts the shifts whose ids are new (one batch); returns the inserted ones. */
-export async function insertShiftsUnlessExist(db: Executor, rows: readonly ShiftTable[]) {
-  return db
-    .insertInto('shifts')
-    .values([...rows])
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning(['workspace_id', 'environment', 'staff_id', 'started_at', 'ended_at', 'last_heartbeat_at'])
-    .execute();
-}
+/** Each writes a document's rows of its table, returning how many were inserted or changed. */
+export const upsertDepartments = (db: Executor, rows: readonly Insertable<Database['departments']>[]) => upsertRows(db, DEPARTMENTS, rows);
+export const upsertMembers = (db: Executor, rows: readonly Insertable<Database['members']>[]) => upsertRows(db, MEMBERS, rows);
+export const upsertApplications = (db: Executor, rows: readonly Insertable<Database['applications']>[]) =>
+  upsertRows(db, APPLICATIONS, rows);
+export const upsertForms = (db: Executor, rows: readonly Insertable<Database['application_forms']>[]) => upsertRows(db, FORMS, rows);
 
 export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointTable>): Promise<void> {
   await db.insertInto('webhook_endpoints').values(row).execute();

@@ -20,26 +20,14 @@ import {
 } from './rows.ts';
 import type { ApplicationDocument, KeyDocument, ProvisioningDocument, WorkspaceDocument } from './schema.ts';
 import type { Snapshot } from './snapshot.ts';
-import {
-  findFormQuestions,
-  insertKeyUnlessExists,
-  insertShiftsUnlessExist,
-  releaseGameUserId,
-  releaseWorkspaceSlug,
-  updateKey,
-} from './repository.ts';
-import {
-  APPLICATIONS,
-  batches,
-  DEPARTMENTS,
-  FORMS,
-  MEMBERS,
-  NOTICES,
-  STAFF,
-  SUBMISSIONS,
-  upsertRows,
-  WORKSPACES,
-} from './upsert.ts';
+import { insertShiftsUnlessExist } from '../features/activity/shifts/upkeep.ts';
+import { insertSubmissionsUnlessExist } from '../features/applications/upkeep.ts';
+import { releaseGameUserId, upsertStaff } from '../features/staff/upkeep.ts';
+import { upsertNotices } from '../features/time-off/upkeep.ts';
+import { releaseWorkspaceSlug, upsertWorkspaces } from '../features/workspaces/upkeep.ts';
+import { insertKeyUnlessExists, updateKey } from '../keys/upkeep.ts';
+import { batches } from '../db/upsert.ts';
+import { findFormQuestions, upsertApplications, upsertDepartments, upsertForms, upsertMembers } from './repository.ts';
 
 /** A key this run created. `secret` is present only when this run generated it (never for an imported one). */
 export interface ProvisionedKey {
@@ -171,7 +159,7 @@ export async function writeDocument(
     progress(`workspace ${index + 1}/${workspaceCount}, ${table}/${WORKSPACE_TABLES} tables, ${count(rows)} rows`);
   };
   const workspaceRows = document.workspaces.map((w) => workspaceRow(w, now));
-  const workspacesChanged = (await upsertRows(db, WORKSPACES, workspaceRows)) > 0;
+  const workspacesChanged = (await upsertWorkspaces(db, workspaceRows)) > 0;
   const created: ProvisionedKey[] = [];
   // Workspaces whose ranked data changed: staff (status, department), notices, shifts, or the workspace (time zone).
   const rankingChanged: string[] = [];
@@ -184,30 +172,30 @@ export async function writeDocument(
     const before = snapshot.workspaces.get(id);
     if (before !== undefined && before.timezone !== workspaceRow(workspace, now).timezone) rebuild.push(id);
     const departments = (workspace.departments ?? []).map((d) => departmentRow(id, d));
-    await upsertRows(db, DEPARTMENTS, departments);
+    await upsertDepartments(db, departments);
     done(1, departments.length);
     const members = (workspace.members ?? []).map((m) => memberRow(id, m));
-    await upsertRows(db, MEMBERS, members);
+    await upsertMembers(db, members);
     done(2, members.length);
     const staff = (workspace.staff ?? []).map((s) => staffRow(id, s, now));
-    const staffChanged = await upsertRows(db, STAFF, staff);
+    const staffChanged = await upsertStaff(db, staff);
     done(3, staff.length);
     const notices = (workspace.inactivityNotices ?? []).map((n) => noticeRow(id, n, now));
-    const noticesChanged = await upsertRows(db, NOTICES, notices);
+    const noticesChanged = await upsertNotices(db, notices);
     done(4, notices.length);
     const applications = (workspace.applications ?? []).map((a) => applicationRow(id, a));
-    await upsertRows(db, APPLICATIONS, applications);
+    await upsertApplications(db, applications);
     done(5, applications.length);
     created.push(...(await provisionKeys(db, workspace, snapshot, now)));
     done(6, (workspace.applications ?? []).reduce((n, a) => n + a.keys.length, 0));
     const forms = (workspace.forms ?? []).map((f) => formRow(id, f, now));
-    await upsertRows(db, FORMS, forms);
+    await upsertForms(db, forms);
     done(7, forms.length);
     const questions = await questionsOfForms(db, workspace);
     const submissions = (workspace.submissions ?? []).map((s) =>
       submissionRow(id, s, now, s.formId === undefined ? undefined : questions.get(s.formId)),
     );
-    await upsertRows(db, SUBMISSIONS, submissions);
+    await insertSubmissionsUnlessExist(db, submissions);
     done(8, submissions.length);
     // Shifts are most of a history import: one step per batch.
     const shiftsInserted = await insertShifts(db, workspace, now, (written) => done(8, written));

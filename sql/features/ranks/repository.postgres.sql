@@ -14,10 +14,6 @@ select "name", "role_id", "rank_order", "assignable" from "ranks" where "workspa
 select "workspace_id" from "roblox_settings" where "workspace_id" = $1 and "api_key" is not null;
 -- values: ["workspace-1"]
 
--- setStaffRank
-update "staff" set "rank" = $1 where "id" = $2;
--- values: ["Senior Moderator","staff-1"]
-
 -- insertRankChange
 insert into "rank_changes" ("id", "workspace_id", "staff_id", "from_rank", "to_rank", "from_role_id", "to_role_id", "reason", "changed_by", "created_at", "sync_status", "attempts", "last_error", "applied_at", "next_attempt_at", "expires_at", "claimed_until", "claimed_by", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
 -- values: ["change-1","workspace-1","staff-1","Moderator","Senior Moderator","11","12",null,"user-1",1773230400000,"pending",0,null,null,1773230400000,1773316800000,null,null,1773230400000]

@@ -14,10 +14,6 @@ select "name", "role_id", "rank_order", "assignable" from "ranks" where "workspa
 select "workspace_id" from "roblox_settings" where "workspace_id" = +? and "api_key" is not null;
 -- values: ["workspace-1"]
 
--- setStaffRank
-update "staff" set "rank" = +? where "id" = +?;
--- values: ["Senior Moderator","staff-1"]
-
 -- insertRankChange
 insert into "rank_changes" ("id", "workspace_id", "staff_id", "from_rank", "to_rank", "from_role_id", "to_role_id", "reason", "changed_by", "created_at", "sync_status", "attempts", "last_error", "applied_at", "next_attempt_at", "expires_at", "claimed_until", "claimed_by", "updated_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?);
 -- values: ["change-1","workspace-1","staff-1","Moderator","Senior Moderator","11","12",null,"user-1",1773230400000,"pending",0,null,null,1773230400000,1773316800000,null,null,1773230400000]

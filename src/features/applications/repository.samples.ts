@@ -1,4 +1,4 @@
-import { NOW, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
+import { NOW, STAFF, type Samples } from '../../db/samples.ts';
 import * as applications from './repository.ts';
 
 export const samples = {
@@ -10,15 +10,4 @@ export const samples = {
       updated_at: NOW,
     }),
   setStaffProfile: (db) => applications.setStaffProfile(db, 'submission-1', STAFF),
-  findStaffIdByGameUser: (db) => applications.findStaffIdByGameUser(db, WORKSPACE, '1001'),
-  insertStaffIfAbsent: (db) =>
-    applications.insertStaffIfAbsent(db, {
-      id: STAFF,
-      workspaceId: WORKSPACE,
-      displayName: 'Alice',
-      gameUserId: '1001',
-      gameUsername: 'alice',
-      chatUserId: null,
-      createdAt: NOW,
-    }),
 } satisfies Samples<typeof applications>;

@@ -3,15 +3,13 @@ import type { UserActor } from '../../shared/actor.ts';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../db/types.ts';
 import { AppError, notFound } from '../../shared/errors.ts';
-import { isUuid, newId } from '../../shared/ids.ts';
+import { isUuid } from '../../shared/ids.ts';
 import { recordOperation, type Recorded, type RequestContext } from '../journal/journal.ts';
 import { giveEntryRank } from '../ranks/entry-rank.ts';
-import { rankings } from '../workspaces/rankings.ts';
+import { ensureStaffProfile } from '../staff/upkeep.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';
 import {
-  findStaffIdByGameUser,
   findSubmission,
-  insertStaffIfAbsent,
   setStaffProfile,
   updateSubmissionIf,
   type Submission,
@@ -137,27 +135,6 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
     );
   }
 
-  /** Links the workspace's staff profile for the applicant's game user, creating it when there is none. */
-  async function ensureStaffProfile(
-    trx: Executor,
-    submission: Submission,
-    now: number,
-  ): Promise<{ id: string; created: boolean }> {
-    const applicant = parseApplicant(submission.applicant);
-    const existing = await findStaffIdByGameUser(trx, submission.workspaceId, applicant.gameUserId);
-    if (existing) return { id: existing, created: false };
-    const id = newId();
-    if (await insertStaffIfAbsent(trx, { id, workspaceId: submission.workspaceId, ...applicant, createdAt: now })) {
-      // A new active staff member joins the workspace's leaderboards.
-      await rankings.invalidate(trx, submission.workspaceId);
-      return { id, created: true };
-    }
-    // Another transaction created it between our read and insert.
-    const raced = await findStaffIdByGameUser(trx, submission.workspaceId, applicant.gameUserId);
-    if (!raced) throw new Error('staff profile vanished after a unique conflict');
-    return { id: raced, created: false };
-  }
-
   async function wantsStaffProfile(
     trx: Executor,
     submission: Submission,
@@ -219,7 +196,8 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
         prepare: (submission, permissions) => wantsStaffProfile(trx, submission, permissions, input.createStaffProfile),
         changes: (now) => ({ status: 'accepted', accepted_at: now, updated_at: now }),
         async conclude(accepted, now, withStaff) {
-          const staff = withStaff ? await ensureStaffProfile(trx, accepted, now) : null;
+          const person = { workspaceId: accepted.workspaceId, ...parseApplicant(accepted.applicant), createdAt: now };
+          const staff = withStaff ? await ensureStaffProfile(trx, person) : null;
           if (staff) await setStaffProfile(trx, accepted.id, staff.id);
           // A profile the acceptance creates gets its form's entry rank (docs/ROBLOX.md).
           if (staff?.created) {

@@ -23,29 +23,13 @@ import type { Executor } from '../../db/types.ts';
 import { newId } from '../../shared/ids.ts';
 import { applicantView } from '../applications/submission-item.ts';
 import { failChangesOfErasedStaff } from '../ranks/erased.ts';
-import {
-  anonymiseStaff,
-  clearAttemptAnswer,
-  clearDeliveryAnswer,
-  eraseSubmission,
-  findCommandCopies,
-  findEventCopies,
-  findReceiverAnswers,
-  findResponseCopies,
-  findStaff,
-  findSubmissionCandidates,
-  findWebhookCopies,
-  insertErasure,
-  findNoticeIds,
-  replaceNoticeTexts,
-  setCommandPayload,
-  setEventPayload,
-  setResponseBody,
-  setWebhookBody,
-  type RecordKey,
-  type StaffIdentity,
-  type SubmissionCandidate,
-} from './repository.ts';
+import { eraseSubmission, findSubmissionCandidates, type SubmissionCandidate } from '../applications/upkeep.ts';
+import { findCommandCopies, findEventCopies, setCommandPayload, setEventPayload } from '../journal/upkeep.ts';
+import { anonymiseStaff, findStaffIdentities, type StaffIdentity } from '../staff/upkeep.ts';
+import { findNoticeIds, replaceNoticeTexts } from '../time-off/upkeep.ts';
+import { clearAttemptAnswer, clearDeliveryAnswer, findReceiverAnswers, findWebhookCopies, setWebhookBody } from '../webhooks/upkeep.ts';
+import { findResponseCopies, setResponseBody, type RecordKey } from '../../idempotency/upkeep.ts';
+import { insertErasure } from './repository.ts';
 import { ERASED_APPLICANT, erasedAnswers, identityPatterns, scrubJson, staffAlias } from './scrub.ts';
 
 /** What an erased inactivity notice's reason and decision note become (the reason is required). */
@@ -122,7 +106,7 @@ async function erase(trx: Executor, gameUserId: string, progress: Progress, { wo
   // Every value to erase is read before anything changes: the copies are recognised by them.
   progress('finding the staff profiles and submissions');
   const identity = identityPatterns(gameUserId);
-  const staff = await findStaff(trx, gameUserId, workspaceId);
+  const staff = await findStaffIdentities(trx, gameUserId, workspaceId);
   const candidates = (await findSubmissionCandidates(trx, gameUserId, identity, workspaceId)).filter((c) => isTheirs(c, gameUserId));
   const echoes = erasedValues(gameUserId, candidates, staff);
 

@@ -28,7 +28,6 @@ export const samples = {
   findStaffWorkspace: (db) => ranks.findStaffWorkspace(db, STAFF),
   findRanks: (db) => ranks.findRanks(db, WORKSPACE),
   findSyncConfigured: (db) => ranks.findSyncConfigured(db, WORKSPACE),
-  setStaffRank: (db) => ranks.setStaffRank(db, STAFF, 'Senior Moderator'),
   insertRankChange: (db) => ranks.insertRankChange(db, CHANGE),
   findRankChanges: (db) => ranks.findRankChanges(db, STAFF, 50),
   findRankChange: (db) => ranks.findRankChange(db, 'change-1'),

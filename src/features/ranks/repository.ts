@@ -61,10 +61,6 @@ export async function findSyncConfigured(db: Executor, workspaceId: string): Pro
   return row !== undefined;
 }
 
-export async function setStaffRank(db: Executor, staffId: string, rank: string): Promise<void> {
-  await db.updateTable('staff').set({ rank }).where('id', '=', staffId).execute();
-}
-
 export async function insertRankChange(db: Executor, row: RankChangeRow): Promise<void> {
   await db.insertInto('rank_changes').values(row).execute();
 }

@@ -7,7 +7,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { DAY_MS, type Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
-import * as repository from './repository.ts';
+import { deleteSignInCodesBefore } from '../console/upkeep.ts';
+import { deleteCommandsBefore, deleteEventsBefore } from '../journal/upkeep.ts';
+import { deleteAttemptsBefore, deleteDeliveriesBefore, deleteWebhookEventsBefore } from '../webhooks/upkeep.ts';
 
 /**
  * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:
@@ -35,13 +37,14 @@ export type PrunedTable = (typeof PRUNED_TABLES)[number];
 /** Rows deleted, per table. */
 export type PruneResult = Record<PrunedTable, number>;
 
-const DELETE_BATCH: Record<PrunedTable, (db: Executor, cutoff: number, limit: number) => Promise<number>> = {
-  webhook_attempts: repository.deleteAttemptsBefore,
-  webhook_deliveries: repository.deleteDeliveriesBefore,
-  webhook_events: repository.deleteWebhookEventsBefore,
-  events: repository.deleteEventsBefore,
-  commands: repository.deleteCommandsBefore,
-  console_sign_in_codes: repository.deleteSignInCodesBefore,
+/** Each pruned table's batch statement, run by its owner's module (docs/DATA.md). */
+export const DELETE_BATCH: Record<PrunedTable, (db: Executor, cutoff: number, limit: number) => Promise<number>> = {
+  webhook_attempts: deleteAttemptsBefore,
+  webhook_deliveries: deleteDeliveriesBefore,
+  webhook_events: deleteWebhookEventsBefore,
+  events: deleteEventsBefore,
+  commands: deleteCommandsBefore,
+  console_sign_in_codes: deleteSignInCodesBefore,
 };
 
 export interface PruneOptions {

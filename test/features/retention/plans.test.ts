@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.ts';
-import * as repository from '../../../src/features/retention/repository.ts';
+import { DELETE_BATCH } from '../../../src/features/retention/service.ts';
 import { planOf, statementsOf } from '../../db/query-plans.ts';
 import { DEFAULT_NOW } from '../../helpers/app.ts';
 import { createTestDatabase, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
@@ -9,12 +9,12 @@ const CUTOFF = DEFAULT_NOW - 180 * 86_400_000;
 
 /** Each batch statement, and the index it must read its table by (migrations 0011 and 0012). */
 const BATCHES = [
-  ['webhook_attempts', 'webhook_attempts_started', repository.deleteAttemptsBefore],
-  ['webhook_deliveries', 'webhook_deliveries_finished', repository.deleteDeliveriesBefore],
-  ['webhook_events', 'webhook_events_created', repository.deleteWebhookEventsBefore],
-  ['events', 'events_created', repository.deleteEventsBefore],
-  ['commands', 'commands_created', repository.deleteCommandsBefore],
-  ['console_sign_in_codes', 'console_sign_in_codes_expires', repository.deleteSignInCodesBefore],
+  ['webhook_attempts', 'webhook_attempts_started', DELETE_BATCH.webhook_attempts],
+  ['webhook_deliveries', 'webhook_deliveries_finished', DELETE_BATCH.webhook_deliveries],
+  ['webhook_events', 'webhook_events_created', DELETE_BATCH.webhook_events],
+  ['events', 'events_created', DELETE_BATCH.events],
+  ['commands', 'commands_created', DELETE_BATCH.commands],
+  ['console_sign_in_codes', 'console_sign_in_codes_expires', DELETE_BATCH.console_sign_in_codes],
 ] as const;
 
 describe.each(STORE_KINDS)('retention statement plans (%s)', (kind) => {

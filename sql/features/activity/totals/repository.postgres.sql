@@ -1,9 +1,3 @@
--- lockWorkspacesForTotals
-update workspaces set activity_version = activity_version + 1
-where id = any(array(select json_array_elements_text($1::json)))
-returning id, timezone, activity_version;
--- values: ["[\"workspace-1\"]"]
-
 -- recordTotalsChange
 with write_0 as (
 insert into activity_totals

@@ -1,9 +1,3 @@
--- lockWorkspacesForTotals
-update workspaces set activity_version = activity_version + 1
-where id in (select value from json_each(+?))
-returning id, timezone, activity_version;
--- values: ["[\"workspace-1\"]"]
-
 -- recordTotalsChange
 insert into activity_totals
   (workspace_id, environment, grain, bucket_start, staff_id, worked_ms, started_shifts, carried_shifts)

@@ -8,7 +8,7 @@ import { CompiledOnce, type NamedTerm } from '../../../db/compiled.ts';
 import { jsonRecordset, type RecordsetColumnType } from '../../../db/dialect.ts';
 import type { Database, SqlTerm } from '../../../db/types.ts';
 import type { StoredResult } from '../../../idempotency/index.ts';
-import { idempotencyKeyLock } from '../../../idempotency/records.ts';
+import { applyWithResults, idempotencyKeyLock, noStoredResult } from '../../../idempotency/records.ts';
 import { credentialHolds, type CredentialTerms, type KeyCredential } from '../../../keys/api-key.ts';
 import type { Heartbeat } from './repository.ts';
 import { heartbeatAccepted } from './rules.ts';
@@ -67,7 +67,7 @@ function knownHeartbeatUpdate(
     and ${accepted}
     and ${credentialHolds(t.credential, t.now)}${keyFree === undefined ? sql`` : sql`
     and ${keyFree}`}
-    and not exists (select 1 from idempotency_records where scope = ${t.scope} and key = ${t.key})
+    and ${noStoredResult(t.scope, t.key)}
   returning ${returning}`;
 }
 
@@ -125,14 +125,7 @@ async function storedWithHeartbeat(
   result: RawBuilder<unknown>,
   writes: readonly KnownHeartbeatWrite[],
 ): Promise<boolean[]> {
-  const query = sql<{ scope: string; key: string }>`with heartbeat as (
-  ${update}
-)
-insert into idempotency_records
-  (scope, key, fingerprint, response_status, response_body, request_id, created_at, state, locked_until)
-select ${result}, 'completed', 0
-from heartbeat
-returning scope, key`;
+  const query = applyWithResults(update, result);
   try {
     const stored = new Set((await query.execute(db)).rows.map((row) => `${row.scope}\n${row.key}`));
     return writes.map(({ result }) => stored.has(`${result.scope}\n${result.key}`));

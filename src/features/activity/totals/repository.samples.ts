@@ -2,7 +2,6 @@ import { AUDIENCE, HOUR, NOW, STAFF, WORKSPACE, type Samples } from '../../../db
 import * as totals from './repository.ts';
 
 export const samples = {
-  lockWorkspacesForTotals: (db) => totals.lockWorkspacesForTotals(db, [WORKSPACE]),
   recordTotalsChange: (db) =>
     totals.recordTotalsChange(db, {
       deltas: [

@@ -4,7 +4,7 @@
  */
 import type { Environment } from '../../../shared/actor.ts';
 import { sql, type RawBuilder } from 'kysely';
-import { inJsonList, selectJsonRows, writeTogether, type RecordsetColumnType } from '../../../db/dialect.ts';
+import { selectJsonRows, writeTogether, type RecordsetColumnType } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
 import type { Interval } from '../periods/period-math.ts';
 import { timedOutShift } from '../shifts/rules.ts';
@@ -32,27 +32,6 @@ function forRows(
   return statements;
 }
 
-/** A workspace's row as a totals writer locked it: its time zone and the activity version it moved to. */
-export interface LockedWorkspace {
-  readonly timezone: string;
-  readonly version: number;
-}
-
-/**
- * Locks the workspaces' rows for a change of their totals and returns their time zones and new versions. The
- * lock (an UPDATE that also moves `activity_version`, which report caches are keyed on) orders every totals
- * writer of a workspace after a concurrent time-zone change and its rebuild, so buckets are always those of the
- * zone in force when the change commits; and it makes the version it returns this transaction's own.
- */
-export async function lockWorkspacesForTotals(db: Executor, workspaceIds: readonly string[]): Promise<Map<string, LockedWorkspace>> {
-  const ids = [...new Set(workspaceIds)].sort();
-  if (ids.length === 0) return new Map();
-  const { rows } = await sql<{ id: string; timezone: string; activity_version: number }>`update workspaces set activity_version = activity_version + 1
-where ${inJsonList(db, 'id', ids)}
-returning id, timezone, activity_version`.execute(db);
-  return new Map(rows.map((row) => [row.id, { timezone: row.timezone, version: Number(row.activity_version) }]));
-}
-
 /** Versions of change rows kept per workspace: a cached ranking further behind is recomputed in full. */
 export const CHANGES_KEPT = 4096;
 /** Writers prune once every this many versions (one small range delete). */
@@ -65,7 +44,7 @@ export interface ChangedStaff {
   readonly staffIds: ReadonlySet<string>;
 }
 
-/** A change of the totals, in the transaction that moved the workspaces' versions (lockWorkspacesForTotals). */
+/** A change of the totals, in the transaction that moved the workspaces' versions (lockWorkspacesForTotals, src/features/workspaces/upkeep.ts). */
 export interface TotalsChange {
   readonly deltas: readonly TotalsDelta[];
   /** The longest-shift bounds to raise (none when shifts are taken out). */

@@ -7,6 +7,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../../db/types.ts';
 import { count, noProgress, type Progress } from '../../../shared/progress.ts';
+import { lockWorkspacesForTotals } from '../../workspaces/upkeep.ts';
 import { reportingTimeZone } from '../periods/periods.ts';
 import { longestShifts, totalsDeltas, type BucketRun, type CompletedSpan, type PeriodPlan } from './buckets.ts';
 import {
@@ -15,7 +16,6 @@ import {
   completedShiftsOf,
   findWorkspaceId,
   listWorkspaceIds,
-  lockWorkspacesForTotals,
   raiseLongestShift,
   readStaffWorked,
   recordTotalsChange,

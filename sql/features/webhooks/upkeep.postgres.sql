@@ -1,3 +1,29 @@
+-- findWebhookCopies (everywhere)
+select "id", "body" from "webhook_events" where ("body" like $1 or "body" like $2) order by "id";
+-- values: ["%1001%","%submission-1%"]
+
+-- findWebhookCopies (inWorkspace)
+select "id", "body" from "webhook_events" where ("body" like $1 or "body" like $2) and "workspace_id" = $3 order by "id";
+-- values: ["%1001%","%submission-1%","workspace-1"]
+
+-- setWebhookBody
+update "webhook_events" set "body" = $1 where "id" = $2;
+-- values: ["{}","event-1"]
+
+-- findReceiverAnswers
+select "id", "last_response", "last_error" from "webhook_deliveries" where "event_id" in ($1) order by "id";
+-- values: ["event-1"]
+select "a"."id", "a"."response_excerpt", "a"."error" from "webhook_attempts" as "a" inner join "webhook_deliveries" as "d" on "d"."id" = "a"."delivery_id" where "d"."event_id" in ($1) order by "a"."id";
+-- values: ["event-1"]
+
+-- clearDeliveryAnswer
+update "webhook_deliveries" set "last_response" = $1, "last_error" = $2 where "id" = $3;
+-- values: [null,null,"delivery-1"]
+
+-- clearAttemptAnswer
+update "webhook_attempts" set "response_excerpt" = $1, "error" = $2 where "id" = $3;
+-- values: [null,null,"attempt-1"]
+
 -- deleteAttemptsBefore
 select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
   set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin;
@@ -31,35 +57,5 @@ delete from webhook_events where id in (
   where e.created_at < $1
     and not exists (select 1 from webhook_deliveries as d where d.event_id = e.id)
   order by e.created_at limit $2
-for update skip locked);
--- values: [1757678400000,500]
-
--- deleteEventsBefore
-select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
-  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin;
--- values: []
-delete from events where id in (
-  select e.id from events as e where e.created_at < $1 order by e.created_at limit $2
-for update skip locked);
--- values: [1757678400000,500]
-
--- deleteCommandsBefore
-select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
-  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin;
--- values: []
-delete from commands where id in (
-  select c.id from commands as c
-  where c.created_at < $1
-    and not exists (select 1 from events as e where e.command_id = c.id)
-  order by c.created_at limit $2
-for update skip locked);
--- values: [1757678400000,500]
-
--- deleteSignInCodesBefore
-select set_config('enable_sort', 'off', true) as sort, set_config('enable_seqscan', 'off', true) as seqscan,
-  set_config('enable_hashjoin', 'off', true) as hashjoin, set_config('enable_mergejoin', 'off', true) as mergejoin;
--- values: []
-delete from console_sign_in_codes where code_hash in (
-  select c.code_hash from console_sign_in_codes as c where c.expires_at < $1 order by c.expires_at limit $2
 for update skip locked);
 -- values: [1757678400000,500]

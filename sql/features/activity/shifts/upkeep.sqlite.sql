@@ -1,0 +1,3 @@
+-- insertShiftsUnlessExist
+insert into "shifts" ("id", "workspace_id", "application_id", "environment", "staff_id", "universe_id", "place_id", "server_id", "status", "started_at", "last_heartbeat_at", "last_seen_at", "ended_at", "end_reason", "created_at") values (+?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?, +?) on conflict ("id") do nothing returning "workspace_id", "environment", "staff_id", "started_at", "ended_at", "last_heartbeat_at";
+-- values: ["shift-1","workspace-1","application-1","test","staff-1","42","7","server-1","completed",1773226800000,1773226800000,1773230400000,1773230400000,"manual",1773230400000]
