@@ -196,8 +196,9 @@ export function createApplicationService({ clock }: ApplicationServiceDeps) {
         prepare: (submission, permissions) => wantsStaffProfile(trx, submission, permissions, input.createStaffProfile),
         changes: (now) => ({ status: 'accepted', accepted_at: now, updated_at: now }),
         async conclude(accepted, now, withStaff) {
-          const person = { workspaceId: accepted.workspaceId, ...parseApplicant(accepted.applicant), createdAt: now };
-          const staff = withStaff ? await ensureStaffProfile(trx, person) : null;
+          const staff = withStaff
+            ? await ensureStaffProfile(trx, { workspaceId: accepted.workspaceId, ...parseApplicant(accepted.applicant), createdAt: now })
+            : null;
           if (staff) await setStaffProfile(trx, accepted.id, staff.id);
           // A profile the acceptance creates gets its form's entry rank (docs/ROBLOX.md).
           if (staff?.created) {
