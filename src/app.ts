@@ -60,7 +60,7 @@ import { syncBacklog } from './features/ranks/sync/repository.ts';
 import { createErasureRequestService } from './features/roblox/erasure-requests.ts';
 import { robloxRoutes } from './features/roblox/routes.ts';
 import { systemTimer } from './features/webhooks/timer.ts';
-import { webhookDocument, WEBHOOKS_TAG } from './features/webhooks/openapi.ts';
+import { webhookDocument, WEBHOOKS_TAG } from './openapi/webhook-events.ts';
 import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
 import { createConsoleService } from './features/console/service.ts';
 import { discordRoutes } from './features/discord/routes.ts';

@@ -9,13 +9,13 @@ import {
   RejectResultSchema,
   ReviewUpdateResultSchema,
   UnderReviewResultSchema,
-} from '../applications/schemas.ts';
-import { IntakeResultSchema } from '../applications/intake/schemas.ts';
-import { ShiftDetailSchema, StaffRefSchema } from '../activity/shifts/schemas.ts';
-import { NoticeResultSchema } from '../time-off/schemas.ts';
-import { ChangeResultSchema, SyncFailedSchema } from '../ranks/schemas.ts';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
-import { WEBHOOK_EXAMPLES } from './examples.ts';
+} from '../features/applications/schemas.ts';
+import { IntakeResultSchema } from '../features/applications/intake/schemas.ts';
+import { ShiftDetailSchema, StaffRefSchema } from '../features/activity/shifts/schemas.ts';
+import { NoticeResultSchema } from '../features/time-off/schemas.ts';
+import { ChangeResultSchema, SyncFailedSchema } from '../features/ranks/schemas.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../features/webhooks/event-types.ts';
+import { WEBHOOK_EXAMPLES } from './webhook-examples.ts';
 
 /** The tag the webhook events are listed under. */
 export const WEBHOOKS_TAG = {
