@@ -22,6 +22,8 @@ export type Answer =
 export class FakeOpenCloud {
   readonly calls: OpenCloudCall[] = [];
   answer: (call: OpenCloudCall, index: number) => Answer = () => ({ status: 200 });
+  /** When a call arrives (`at`): the real time unless a test sets its own clock. */
+  now: () => number = Date.now;
   private readonly hanging = new Set<ServerResponse>();
   private server!: Server;
   baseUrl = '';
@@ -50,7 +52,7 @@ export class FakeOpenCloud {
       path: request.url ?? '',
       apiKey: Array.isArray(header) ? header[0] : header,
       body,
-      at: Date.now(),
+      at: this.now(),
     };
     this.calls.push(call);
     const answer = this.answer(call, this.calls.length - 1);
@@ -67,6 +69,12 @@ export class FakeOpenCloud {
         ? JSON.stringify({ path: call.path.split(':')[0] })
         : JSON.stringify({ code: answer.code ?? 'INTERNAL', message: answer.message ?? 'error' }),
     );
+  }
+
+  /** The most calls any one window of `windowMs` received: calls at `at` and in the `windowMs` before it. */
+  busiestWindow(windowMs: number): number {
+    const times = this.calls.map((call) => call.at);
+    return Math.max(0, ...times.map((end) => times.filter((at) => at > end - windowMs && at <= end).length));
   }
 
   /** Paths of the calls so far, `:assignRole`/`:unassignRole` with their role, e.g. `assign 5000001 102`. */
