@@ -16,7 +16,7 @@ import { openExistingStore } from './cli/store.ts';
 
 /** The help: each command's module keeps its own part beside its parsing, so the help loads them all. */
 async function usage(): Promise<string> {
-  const [operations, erase, prune, webhooks, tokens, consoleLink, discord] = await Promise.all([
+  const [operations, erase, prune, webhooks, tokens, consoleLink, discord, roblox] = await Promise.all([
     import('./cli/keys-and-backup.ts'),
     import('./cli/erase.ts'),
     import('./cli/prune.ts'),
@@ -24,6 +24,7 @@ async function usage(): Promise<string> {
     import('./cli/tokens.ts'),
     import('./cli/console-link.ts'),
     import('./cli/discord.ts'),
+    import('./cli/roblox.ts'),
   ]);
   return `Usage: workspace-gateway <command> [options]
 
@@ -42,7 +43,7 @@ Commands:
                         prints a JSON result
 
 ${operations.OPERATIONS_USAGE}${erase.ERASE_USAGE}${prune.PRUNE_USAGE}
-${webhooks.WEBHOOKS_USAGE}${tokens.TOKENS_USAGE}${consoleLink.CONSOLE_LINK_USAGE}${discord.DISCORD_USAGE}
+${webhooks.WEBHOOKS_USAGE}${tokens.TOKENS_USAGE}${consoleLink.CONSOLE_LINK_USAGE}${discord.DISCORD_USAGE}${roblox.ROBLOX_USAGE}
 Options (override the environment):
   --port <n>            listen port (PORT, default 3000)
   --host <addr>         listen address (HOST, default 127.0.0.1)
@@ -153,6 +154,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map<string, ()
   ['console-link', async () => (await import('./cli/console-link.ts')).consoleLink],
   ['prune', async () => (await import('./cli/prune.ts')).prune],
   ['discord', async () => (await import('./cli/discord.ts')).runDiscordCommand],
+  ['roblox', async () => (await import('./cli/roblox.ts')).runRobloxCommand],
 ]);
 
 /** `--help` or `-h` anywhere (before a `--`), whatever else the arguments hold. */

@@ -44,6 +44,10 @@ describe('command-line arguments', { timeout: 120_000 }, () => {
     [['console-link'], 'console-link needs --user'],
     [['console-link', '--user'], '--user needs a value'],
     [['console-link', '--user', 'a', '--workspace', ID], 'console-link takes no --workspace'],
+    [['roblox'], 'roblox needs a subcommand'],
+    [['roblox', 'roles'], 'roblox roles needs --group: --group must be 1 to 20 digits'],
+    [['roblox', 'roles', '--group', '12a'], '--group must be 1 to 20 digits, got "12a"'],
+    [['roblox', 'roles', '--group', '1', '--api-key', 'k'], 'roblox roles takes no --api-key: put the key in ROBLOX_API_KEY'],
   ])('%j is refused on stderr, naming the argument, with the usage and a non-zero exit', async (args, message) => {
     const res = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
     expect(res.code).not.toBe(0);
@@ -62,6 +66,7 @@ describe('command-line arguments', { timeout: 120_000 }, () => {
       expect(res.stdout).toContain('Usage: workspace-gateway <command> [options]');
       expect(res.stdout).toContain('webhooks deliveries --workspace <id>');
       expect(res.stdout).toContain('erase --game-user-id <id>');
+      expect(res.stdout).toContain('roblox roles --group <id> [--api-key-env <NAME>]');
       expect(existsSync(file)).toBe(false);
     },
   );

@@ -18,6 +18,7 @@ import * as journalEventIndex from './migrations/20261129_0015_journal_event_ind
 import * as discord from './migrations/20261206_0016_discord.ts';
 import * as ranks from './migrations/20261206_0017_ranks.ts';
 import * as staffRosterIndex from './migrations/20261206_0018_staff_roster_index.ts';
+import * as robloxCallWindows from './migrations/20261207_0019_roblox_call_windows.ts';
 
 /** Migrations are listed here, in order, so they resolve the same from source and from the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261206_0016_discord': discord,
   '20261206_0017_ranks': ranks,
   '20261206_0018_staff_roster_index': staffRosterIndex,
+  '20261207_0019_roblox_call_windows': robloxCallWindows,
 };
 
 const provider: MigrationProvider = {

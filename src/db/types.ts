@@ -321,6 +321,15 @@ export interface RobloxSettingsTable {
   updated_at: number;
 }
 
+/**
+ * The Open Cloud calls taken under one API key in the last window, shared by the instances (see migration 0019):
+ * `key_hash` the key's SHA-256 in hex (never the key), `calls` a JSON list of the calls' times in ms.
+ */
+export interface RobloxCallWindowTable {
+  key_hash: string;
+  calls: string;
+}
+
 /** A group role as a rank: `rank_order` is the role's rank number; `assignable` 0 for a rank the API never moves. */
 export interface RankTable {
   workspace_id: string;
@@ -397,6 +406,7 @@ export interface Database {
   ranks: RankTable;
   rank_changes: RankChangeTable;
   roblox_erasure_requests: RobloxErasureRequestTable;
+  roblox_call_windows: RobloxCallWindowTable;
 }
 
 export type Db = Kysely<Database>;

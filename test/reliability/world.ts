@@ -289,6 +289,7 @@ const COMPARED: Record<keyof Database, boolean> = {
   ranks: true,
   rank_changes: true,
   roblox_erasure_requests: true,
+  roblox_call_windows: true,
 };
 const COMPARED_TABLES = (Object.keys(COMPARED) as Array<keyof Database>).filter((table) => COMPARED[table]);
 

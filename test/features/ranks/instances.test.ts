@@ -52,7 +52,7 @@ describe.runIf(postgresAvailable)('several instances sharing PostgreSQL (postgre
           pollIntervalMs: 1_000,
           retry: { firstDelayMs: 1_000, maxDelayMs: 60_000 },
           batch: 4,
-          callsPerMinute: 1_000,
+          callLimit: { max: 1_000, windowMs: 60_000 },
         },
       });
     });

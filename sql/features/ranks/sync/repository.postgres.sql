@@ -4,13 +4,9 @@ select c.id from rank_changes as c where c.sync_status = 'pending' and c.next_at
   and not exists (select 1 from rank_changes as e where e.staff_id = c.staff_id and e.sync_status = 'pending' and e.id < c.id) limit 1;
 -- values: [1773230400000,1773230400000]
 
--- recordSyncOutcome (applied)
+-- recordSyncOutcome
 update "rank_changes" set "sync_status" = $1, "attempts" = $2, "last_error" = $3, "applied_at" = $4, "next_attempt_at" = $5, "claimed_until" = $6, "claimed_by" = $7, "updated_at" = $8 where "id" = $9 and "claimed_by" = $10 and "sync_status" = $11;
 -- values: ["applied",1,null,1773230400000,1773230400000,null,null,1773230400000,"change-1","rank_sync_1","pending"]
-
--- recordSyncOutcome (deferred)
-update "rank_changes" set "sync_status" = $1, "attempts" = $2, "applied_at" = $3, "next_attempt_at" = $4, "claimed_until" = $5, "claimed_by" = $6, "updated_at" = $7 where "id" = $8 and "claimed_by" = $9 and "sync_status" = $10;
--- values: ["pending",0,null,1773230401000,null,null,1773230400000,"change-1","rank_sync_1","pending"]
 
 -- releaseChanges
 update "rank_changes" set "claimed_until" = $1, "claimed_by" = $2 where "id" in ($3) and "claimed_by" = $4;

@@ -4,13 +4,9 @@ select c.id from rank_changes as c where c.sync_status = 'pending' and c.next_at
   and not exists (select 1 from rank_changes as e where e.staff_id = c.staff_id and e.sync_status = 'pending' and e.id < c.id) limit 1;
 -- values: [1773230400000,1773230400000]
 
--- recordSyncOutcome (applied)
+-- recordSyncOutcome
 update "rank_changes" set "sync_status" = +?, "attempts" = +?, "last_error" = +?, "applied_at" = +?, "next_attempt_at" = +?, "claimed_until" = +?, "claimed_by" = +?, "updated_at" = +? where "id" = +? and "claimed_by" = +? and "sync_status" = +?;
 -- values: ["applied",1,null,1773230400000,1773230400000,null,null,1773230400000,"change-1","rank_sync_1","pending"]
-
--- recordSyncOutcome (deferred)
-update "rank_changes" set "sync_status" = +?, "attempts" = +?, "applied_at" = +?, "next_attempt_at" = +?, "claimed_until" = +?, "claimed_by" = +?, "updated_at" = +? where "id" = +? and "claimed_by" = +? and "sync_status" = +?;
--- values: ["pending",0,null,1773230401000,null,null,1773230400000,"change-1","rank_sync_1","pending"]
 
 -- releaseChanges
 update "rank_changes" set "claimed_until" = +?, "claimed_by" = +? where "id" in (+?) and "claimed_by" = +?;

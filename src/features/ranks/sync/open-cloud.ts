@@ -8,6 +8,14 @@ import type { Timer } from '../../webhooks/timer.ts';
 
 export type RoleCall = 'assignRole' | 'unassignRole';
 
+/** The calls a change needs: the new role given (when it has one), then the old one taken when it differs. */
+export function roleCalls(fromRoleId: string | null, toRoleId: string | null): Array<{ call: RoleCall; roleId: string }> {
+  const calls: Array<{ call: RoleCall; roleId: string }> = [];
+  if (toRoleId !== null) calls.push({ call: 'assignRole', roleId: toRoleId });
+  if (fromRoleId !== null && fromRoleId !== toRoleId) calls.push({ call: 'unassignRole', roleId: fromRoleId });
+  return calls;
+}
+
 export interface RoleRequest {
   readonly baseUrl: string;
   readonly apiKey: string;

@@ -11,8 +11,8 @@ import { randomBase62 } from '../../../shared/ids.ts';
 import { retryDelayMs, type RetryPolicy } from '../../webhooks/retry.ts';
 import { Pause, type Timer } from '../../webhooks/timer.ts';
 import type { SyncError } from '../rules.ts';
-import { CallLimit } from './call-limit.ts';
-import { callRole, isFinal, type CallOutcome, type RoleCall } from './open-cloud.ts';
+import type { CallWindow } from './call-limit.ts';
+import { callRole, isFinal, roleCalls, type CallOutcome, type RoleCall } from './open-cloud.ts';
 import { writeOutcome } from './outcome.ts';
 import { claimDueChanges, releaseChanges, type ClaimedChange, type SyncOutcome } from './repository.ts';
 
@@ -27,8 +27,11 @@ export interface RankSyncSettings {
   readonly retry: RetryPolicy;
   /** Changes claimed at once (each of another staff member). */
   readonly batch: number;
-  /** Open Cloud calls per minute per API key. */
-  readonly callsPerMinute: number;
+  /**
+   * At most `max` Open Cloud calls per API key in any `windowMs`, across the instances sharing the database
+   * (call-limit.ts); `max` at least 2, a change's most.
+   */
+  readonly callLimit: CallWindow;
 }
 
 export const DEFAULT_RANK_SYNC_SETTINGS: Omit<RankSyncSettings, 'baseUrl'> = {
@@ -37,7 +40,7 @@ export const DEFAULT_RANK_SYNC_SETTINGS: Omit<RankSyncSettings, 'baseUrl'> = {
   pollIntervalMs: 1_000,
   retry: { firstDelayMs: 30_000, maxDelayMs: 60 * 60 * 1000 },
   batch: 20,
-  callsPerMinute: 300,
+  callLimit: { max: 300, windowMs: 60_000 },
 };
 
 /** The log methods the sync uses (pino's shape); nothing it logs carries an API key. */
@@ -62,7 +65,6 @@ export class RankSync {
   private readonly deps: RankSyncDeps;
   private readonly owner = `rank_sync_${randomBase62(12)}`;
   private readonly pause: Pause;
-  private readonly limit: CallLimit;
   private readonly inFlight = new Set<string>();
   private loopDone: Promise<void> = Promise.resolve();
   private stopping = false;
@@ -70,8 +72,8 @@ export class RankSync {
 
   constructor(deps: RankSyncDeps) {
     this.deps = deps;
+    if (deps.settings.callLimit.max < 2) throw new Error('the Open Cloud call limit must allow at least 2 calls, a change\'s most');
     this.pause = new Pause(deps.timer);
-    this.limit = new CallLimit(deps.settings.callsPerMinute, 60_000);
   }
 
   start(): this {
@@ -94,49 +96,51 @@ export class RankSync {
 
   /** One round: claims the due changes and applies them. Returns how many it claimed. */
   async runOnce(): Promise<number> {
+    return (await this.round()).claimed;
+  }
+
+  /**
+   * Claims the due changes whose calls the key's window has room for, and applies them. Those it had no room for
+   * are due again when it has: a round after them finds them not due, so the loop then waits its poll.
+   */
+  private async round(): Promise<{ claimed: number; deferred: number }> {
     const { store, clock, settings } = this.deps;
-    const claimed = await claimDueChanges(store, { now: clock.now(), limit: settings.batch, leaseMs: settings.leaseMs, owner: this.owner });
+    const { changes, deferred } = await claimDueChanges(store, {
+      now: clock.now(),
+      limit: settings.batch,
+      leaseMs: settings.leaseMs,
+      owner: this.owner,
+      calls: settings.callLimit,
+    });
     if (this.stopping) {
-      await releaseChanges(store.write, claimed.map((change) => change.id), this.owner);
-      return 0;
+      await releaseChanges(store.write, changes.map((change) => change.id), this.owner);
+      return { claimed: 0, deferred };
     }
-    await Promise.all(claimed.map((change) => this.apply(change)));
-    return claimed.length;
+    await Promise.all(changes.map((change) => this.apply(change)));
+    return { claimed: changes.length, deferred };
   }
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
-      let claimed = 0;
+      let busy = false;
       this.nudged = false;
       try {
-        claimed = await this.runOnce();
+        const { claimed, deferred } = await this.round();
+        busy = claimed + deferred > 0;
       } catch (err) {
         this.deps.log.error({ err }, 'rank sync could not claim changes');
       }
       if (this.stopping) break;
-      if (claimed === 0 && !this.nudged) await this.pause.wait(this.deps.settings.pollIntervalMs, true);
+      if (!busy && !this.nudged) await this.pause.wait(this.deps.settings.pollIntervalMs, true);
     }
-  }
-
-  /** The calls a change needs: the new role given, then the old one taken when it differs. */
-  private calls(change: ClaimedChange): Array<{ call: RoleCall; roleId: string }> {
-    const calls: Array<{ call: RoleCall; roleId: string }> = [];
-    if (change.toRoleId !== null) calls.push({ call: 'assignRole', roleId: change.toRoleId });
-    if (change.fromRoleId !== null && change.fromRoleId !== change.toRoleId) calls.push({ call: 'unassignRole', roleId: change.fromRoleId });
-    return calls;
   }
 
   private async apply(change: ClaimedChange): Promise<void> {
     const { clock, settings, timer, log } = this.deps;
     this.inFlight.add(change.id);
     try {
-      const calls = this.calls(change);
-      const wait = this.limit.take(change.apiKey, calls.length, clock.now());
-      if (wait > 0) {
-        // Not tried: due again once the key's window has room.
-        await this.record(change, { status: 'deferred', attempts: change.attempts, lastError: null, nextAttemptAt: clock.now() + wait });
-        return;
-      }
+      // Their calls were taken from the key's window when the change was claimed.
+      const calls = roleCalls(change.fromRoleId, change.toRoleId);
       let failure: { call: RoleCall; outcome: CallOutcome } | null = null;
       for (const { call, roleId } of calls) {
         const outcome = await callRole(

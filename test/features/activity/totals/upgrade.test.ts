@@ -21,6 +21,7 @@ import * as journalEventIndex from '../../../../src/db/migrations/20261129_0015_
 import * as discord from '../../../../src/db/migrations/20261206_0016_discord.ts';
 import * as ranks from '../../../../src/db/migrations/20261206_0017_ranks.ts';
 import * as staffRosterIndex from '../../../../src/db/migrations/20261206_0018_staff_roster_index.ts';
+import * as robloxCallWindows from '../../../../src/db/migrations/20261207_0019_roblox_call_windows.ts';
 import { applyProvisioning } from '../../../../src/provisioning/apply.ts';
 import { upgradeStore } from '../../../../src/runtime/upgrade.ts';
 import { DEFAULT_NOW } from '../../../helpers/app.ts';
@@ -55,6 +56,7 @@ const LATER_MIGRATIONS = [
   '20261206_0016_discord',
   '20261206_0017_ranks',
   '20261206_0018_staff_roster_index',
+  '20261207_0019_roblox_call_windows',
 ];
 
 const HOUR = 60 * 60 * 1000;
@@ -103,7 +105,9 @@ describe.each(STORE_KINDS)('upgrading a store with shifts to the activity totals
     // changes), 0007 (completed idempotency records), 0008 (application forms), 0009 (inactivity notice
     // requests), 0010 (the gateway signing key), 0011 (retention indexes), 0012 (console sign-in), 0013 (the
     // notices' indexes), 0014 (the notices' overlap index) and 0015 (the journal's event index), which came
-    // after it, not applied; nor 0016 (Discord), 0017 (ranks) and 0018 (the roster's index).
+    // after it, not applied; nor 0016 (Discord), 0017 (ranks), 0018 (the roster's index) and 0019 (the Open Cloud
+    // call windows).
+    await robloxCallWindows.down(store.db as unknown as Parameters<typeof robloxCallWindows.down>[0]);
     await staffRosterIndex.down(store.db as unknown as Parameters<typeof staffRosterIndex.down>[0]);
     await ranks.down(store.db as unknown as Parameters<typeof ranks.down>[0]);
     await discord.down(store.db as unknown as Parameters<typeof discord.down>[0]);
