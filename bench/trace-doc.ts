@@ -146,7 +146,7 @@ cost in its other rounds).
 Kept as SQL that does less; the several-instance test of batches, server stops and single stops still sees no
 deadlock.
 
-The cached key on every API-key write (\`http/idempotency.ts\`, \`idempotentCall\`; \`idempotency/records.ts\`,
+The cached key on every API-key write (\`http/write-pipeline.ts\`, \`idempotentCall\`; \`idempotency/records.ts\`,
 \`takeKey\`): a start, a stop, a batch, an intake and a request for time off use a key verified within the last
 minute, as the heartbeat did, and the statement that takes the idempotency key checks its credential; when it no
 longer holds, nothing ran, the key is looked up and the write runs as the key now stands. One statement and one

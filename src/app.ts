@@ -12,7 +12,7 @@ import {
   registerUpgradeAnswer,
 } from './http/connections.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.ts';
-import { errorResponse, writePipeline } from './http/idempotency.ts';
+import { errorResponse, writePipeline } from './http/write-pipeline.ts';
 import { createIdempotency } from './idempotency/index.ts';
 import { registerCors } from './http/cors.ts';
 import { loggerOptions } from './http/logging.ts';

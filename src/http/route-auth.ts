@@ -217,7 +217,7 @@ export function chatContext(request: FastifyRequest): ChatContext {
  * Requests with a cached API key (a route declares `useCachedKey`): the request's first statement checks the key's
  * credential (its precondition, see keys/api-key.ts) instead of a lookup before it. When the credential no longer
  * holds, nothing counts: the key is looked up (its refusal, or the actor as the key now stands) and the request
- * runs once more as that actor, without a precondition. The write pipeline (http/idempotency.ts) and the hot reads
+ * runs once more as that actor, without a precondition. The write pipeline (http/write-pipeline.ts) and the hot reads
  * share this.
  */
 

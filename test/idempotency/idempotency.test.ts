@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
 import { AppError, RefusalAfterWrites } from '../../src/shared/errors.ts';
 import pg from 'pg';
-import { errorResponse } from '../../src/http/idempotency.ts';
+import { errorResponse } from '../../src/http/write-pipeline.ts';
 import {
   canonicalJson,
   createIdempotency,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestContext, type WritePipeline } from '../../http/idempotency.ts';
+import { requestContext, type WritePipeline } from '../../http/write-pipeline.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { userActor } from '../../http/route-auth.ts';
 import { optionalBody } from '../../http/validation.ts';

@@ -1,6 +1,6 @@
 /** HTTP glue of the game-server batch calls (docs/API.md, "Game-server batch calls"). */
 import type { FastifyInstance } from 'fastify';
-import type { WritePipeline } from '../../../http/idempotency.ts';
+import type { WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor } from '../../../http/route-auth.ts';
 import {

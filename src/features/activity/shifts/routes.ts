@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../../http/validation.ts';
-import type { WritePipeline } from '../../../http/idempotency.ts';
+import type { WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../../http/openapi-responses.ts';
 import { apiKeyActor, readerActor, type RouteAuth } from '../../../http/route-auth.ts';

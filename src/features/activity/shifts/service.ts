@@ -84,7 +84,7 @@ export interface ShiftServiceDeps {
 
 /**
  * The shift operations. Each write is a plain operation, (transaction, actor, input) -> its answer's data, run by
- * the write pipeline of its route (src/http/idempotency.ts) in one transaction with its stored result.
+ * the write pipeline of its route (src/http/write-pipeline.ts) in one transaction with its stored result.
  */
 export function createShiftService({ store, clock, config }: ShiftServiceDeps) {
   const cutoff = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../../http/validation.ts';
 import { envelope } from '../../../http/envelope.ts';
-import { requestContext, type WritePipeline } from '../../../http/idempotency.ts';
+import { requestContext, type WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
 import { APPLICATIONS_READ } from '../forms/routes.ts';
