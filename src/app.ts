@@ -50,7 +50,7 @@ import { shiftRoutes } from './features/activity/shifts/routes.ts';
 import { createLiveShiftCounter } from './features/activity/shifts/live-count.ts';
 import { createShiftService } from './features/activity/shifts/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
-import { createNoticeDecisionService } from './features/time-off/manager-service.ts';
+import { createNoticeDecisionService } from './features/time-off/decision-service.ts';
 import { noticeRoutes } from './features/time-off/routes.ts';
 import { createNoticeService } from './features/time-off/service.ts';
 import { createStaffService } from './features/staff/service.ts';
@@ -169,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     noticeRoutes({
       service: createNoticeService({ db, clock }),
-      decisions: createNoticeDecisionService({ db, clock }),
+      noticeDecisions: createNoticeDecisionService({ db, clock }),
       writes,
     }),
   );

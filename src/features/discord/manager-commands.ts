@@ -8,7 +8,7 @@ import { parseStringArray, type UserActor } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { ConsoleService } from '../console/service.ts';
-import type { NoticeDecisionService } from '../time-off/manager-service.ts';
+import type { NoticeDecisionService } from '../time-off/decision-service.ts';
 import type { NoticeItem, NoticeResult } from '../time-off/schemas.ts';
 import type { Invocation } from './invocation.ts';
 import { decisionButtons, ephemeral, noticeDays, plain, updateMessage, type ButtonRow } from './messages.ts';
@@ -23,14 +23,14 @@ const REASON_SHOWN = 250;
 
 export interface ManagerCommandsDeps {
   readonly db: Executor;
-  readonly decisions: NoticeDecisionService;
+  readonly noticeDecisions: NoticeDecisionService;
   readonly console: Pick<ConsoleService, 'linkForChatUser'>;
   readonly writes: DiscordWrites;
 }
 
 const NOT_A_MANAGER = 'Only managers who may decide time off can do this.';
 
-export function createManagerCommands({ db, decisions, console, writes }: ManagerCommandsDeps) {
+export function createManagerCommands({ db, noticeDecisions, console, writes }: ManagerCommandsDeps) {
   /** The member the Discord user is in the workspace, as a dashboard user of that workspace alone. */
   async function memberActor(inv: Invocation): Promise<UserActor | undefined> {
     const member = await findChatMember(db, inv.workspaceId, inv.chat.actingChatUserId);
@@ -53,7 +53,7 @@ export function createManagerCommands({ db, decisions, console, writes }: Manage
 
   /** The pending notices as a message: a numbered list and, per notice, a row of Approve and Deny. */
   async function pendingList(actor: UserActor, inv: Invocation): Promise<{ content: string; components: ButtonRow[] }> {
-    const page = await decisions.list(actor, { status: 'pending', environment: inv.environment, limit: PENDING_SHOWN });
+    const page = await noticeDecisions.list(actor, { status: 'pending', environment: inv.environment, limit: PENDING_SHOWN });
     if (page.notices.length === 0) return { content: 'No time off is waiting for a decision.', components: [] };
     const more = page.nextCursor !== null ? ['More are waiting; decide these first, or use the console.'] : [];
     return {
@@ -79,7 +79,7 @@ export function createManagerCommands({ db, decisions, console, writes }: Manage
       const actor = await memberActor(inv);
       if (!mayDecide(actor, inv)) return ephemeral(NOT_A_MANAGER);
       const outcome = await writes<NoticeResult>(inv, { button: `notice:${decision}:${noticeId}` }, (trx) =>
-        decisions[decision](trx, actor, { noticeId, body: {}, request: { requestId: inv.requestId, idempotencyKey: inv.interactionId } }),
+        noticeDecisions[decision](trx, actor, { noticeId, body: {}, request: { requestId: inv.requestId, idempotencyKey: inv.interactionId } }),
       );
       let head: string;
       if (outcome.ok) {

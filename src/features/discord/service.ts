@@ -17,7 +17,7 @@ import { createReportService } from '../activity/reports/service.ts';
 import { createShiftService } from '../activity/shifts/service.ts';
 import { reportingTimeZone } from '../activity/periods/periods.ts';
 import { createConsoleService } from '../console/service.ts';
-import { createNoticeDecisionService } from '../time-off/manager-service.ts';
+import { createNoticeDecisionService } from '../time-off/decision-service.ts';
 import { createNoticeService } from '../time-off/service.ts';
 import { findWorkspace } from '../workspaces/workspace.ts';
 import { COMMAND, LEADERBOARD_PERIODS, LOA, TIMEOFF, type LeaderboardPeriod } from './commands.ts';
@@ -80,7 +80,7 @@ export function createDiscordService({ store, clock, config, idempotency }: Disc
   });
   const managers = createManagerCommands({
     db,
-    decisions: createNoticeDecisionService({ db, clock }),
+    noticeDecisions: createNoticeDecisionService({ db, clock }),
     console: createConsoleService({ store, clock, config }),
     writes,
   });

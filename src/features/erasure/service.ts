@@ -21,7 +21,7 @@ import { count, noProgress, type Progress } from '../../shared/progress.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import { newId } from '../../shared/ids.ts';
-import { applicantView } from '../applications/submission-item.ts';
+import { applicantView } from '../applications/views.ts';
 import { failChangesOfErasedStaff } from '../ranks/erased.ts';
 import { eraseSubmission, findSubmissionCandidates, type SubmissionCandidate } from '../applications/upkeep.ts';
 import { findCommandCopies, findEventCopies, setCommandPayload, setEventPayload } from '../journal/upkeep.ts';

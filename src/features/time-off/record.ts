@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/types.ts';
 import { recordOperation, type CommandActor, type RequestContext } from '../journal/journal.ts';
-import { noticeView } from './notice-view.ts';
+import { noticeView } from './views.ts';
 import type { NoticeRow } from './repository.ts';
 import { NOTICE_OPERATIONS, type NoticeOperation } from './rules.ts';
 import type { NoticeResult } from './schemas.ts';

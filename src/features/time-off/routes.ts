@@ -4,7 +4,7 @@ import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/write-pipeline.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
-import type { NoticeDecisionService } from './manager-service.ts';
+import type { NoticeDecisionService } from './decision-service.ts';
 import {
   ApproveResponseSchema,
   CancelBodySchema,
@@ -50,11 +50,11 @@ const MANAGERS =
 
 export interface NoticeRoutesDeps {
   readonly service: NoticeService;
-  readonly decisions: NoticeDecisionService;
+  readonly noticeDecisions: NoticeDecisionService;
   readonly writes: WritePipeline;
 }
 
-export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
+export function noticeRoutes({ service, noticeDecisions, writes }: NoticeRoutesDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     const tags = ['staff'];
 
@@ -178,7 +178,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
           response: { 200: ListResponseSchema, ...errorResponses({ 403: ['permission_denied'] }) },
         },
       },
-      async (request) => envelope(request, await decisions.list(userActor(request), request.query)),
+      async (request) => envelope(request, await noticeDecisions.list(userActor(request), request.query)),
     );
 
     const decision = (operation: 'approve' | 'deny') => ({
@@ -221,7 +221,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
           response: { 200: ApproveResponseSchema, ...decisionErrors('approve') },
         },
       },
-      writes({ answer: 'meta', actor: userActor, input: decisionInput, operation: decisions.approve }),
+      writes({ answer: 'meta', actor: userActor, input: decisionInput, operation: noticeDecisions.approve }),
     );
 
     app.post<{ Params: NoticeParams }>(
@@ -235,7 +235,7 @@ export function noticeRoutes({ service, decisions, writes }: NoticeRoutesDeps) {
           response: { 200: DenyResponseSchema, ...decisionErrors('deny') },
         },
       },
-      writes({ answer: 'meta', actor: userActor, input: decisionInput, operation: decisions.deny }),
+      writes({ answer: 'meta', actor: userActor, input: decisionInput, operation: noticeDecisions.deny }),
     );
   };
 }

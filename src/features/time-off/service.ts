@@ -11,7 +11,7 @@ import { DAY_MS, parseIsoDateTime, type Clock } from '../../shared/clock.ts';
 import type { RequestContext } from '../journal/journal.ts';
 import { readActingStaff, resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { rankings } from '../workspaces/rankings.ts';
-import { noticeView } from './notice-view.ts';
+import { noticeView } from './views.ts';
 import { recordNoticeOperation } from './record.ts';
 import {
   findNotice,

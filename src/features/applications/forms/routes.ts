@@ -5,7 +5,7 @@ import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
 import type { Executor } from '../../../db/types.ts';
 import { findWorkspaceForm, listForms } from './forms.ts';
 import { FormListResponseSchema, FormParamsSchema, FormReadHeadersSchema, FormResponseSchema, type FormParams } from './schemas.ts';
-import { formView } from './view.ts';
+import { formView } from './views.ts';
 
 export const APPLICATIONS_READ = { kind: 'apiKey', scope: 'applications:read', feature: 'applications' } as const satisfies RouteAuth;
 

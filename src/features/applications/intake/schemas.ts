@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { envelopeSchema } from '../../../http/envelope.ts';
 import { CorrelationHeadersSchema, CorrelationIdHeader, idempotencyKeyHeader } from '../../../http/headers.ts';
 import { SUBMISSION_STATUSES } from '../rules.ts';
-import { SubmissionItemSchema } from '../submission-item.ts';
+import { SubmissionItemSchema } from '../views.ts';
 import * as examples from './examples.ts';
 
 export const GAME_USER_ID_PATTERN = '^[0-9]{1,32}$';

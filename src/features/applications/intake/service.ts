@@ -6,7 +6,7 @@ import { newTimeOrderedId } from '../../../shared/ids.ts';
 import { recordOperation, type RequestContext } from '../../journal/journal.ts';
 import { checkAnswers, storeAnswers } from '../answers.ts';
 import { findWorkspaceForm, type Form } from '../forms/forms.ts';
-import { toSubmissionItem, type SubmissionItem } from '../submission-item.ts';
+import { toSubmissionItem, type SubmissionItem } from '../views.ts';
 import {
   findApplicantState,
   findPendingSubmission,

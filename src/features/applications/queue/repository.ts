@@ -2,7 +2,7 @@ import type { Environment } from '../../../shared/actor.ts';
 import type { TimeCursor } from '../../../shared/paging.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { PENDING_STATUSES, pendingStatus, SUBMISSION_STATUSES } from '../rules.ts';
-import type { SubmissionItemRow } from '../submission-item.ts';
+import type { SubmissionItemRow } from '../views.ts';
 
 export interface QueueFilter {
   readonly workspaceId: string;

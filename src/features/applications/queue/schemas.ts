@@ -5,7 +5,7 @@ import { UuidText } from '../../../http/validation.ts';
 import { UUID_PATTERN } from '../../../shared/ids.ts';
 import { QUESTION_TYPES } from '../answers.ts';
 import { SUBMISSION_STATUSES } from '../rules.ts';
-import { SubmissionItemSchema } from '../submission-item.ts';
+import { SubmissionItemSchema } from '../views.ts';
 import * as examples from './examples.ts';
 
 export const QUEUE_LIMIT_DEFAULT = 25;

@@ -6,7 +6,7 @@ import { isUuid } from '../../../shared/ids.ts';
 import { timeCursor } from '../../../shared/paging.ts';
 import { readAnswers, type AnswerValue } from '../answers.ts';
 import { PENDING_STATUSES } from '../rules.ts';
-import { toSubmissionItem, type SubmissionItemRow } from '../submission-item.ts';
+import { toSubmissionItem, type SubmissionItemRow } from '../views.ts';
 import { assertCanReadSubmission, readableWorkspaces } from './access.ts';
 import { HISTORY_COMMAND_TYPES, toHistoryEntry } from './history.ts';
 import {

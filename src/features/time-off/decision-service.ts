@@ -11,7 +11,7 @@ import { isUuid } from '../../shared/ids.ts';
 import { timeCursor } from '../../shared/paging.ts';
 import type { RequestContext } from '../journal/journal.ts';
 import { rankings } from '../workspaces/rankings.ts';
-import { noticeItemView } from './notice-view.ts';
+import { noticeItemView } from './views.ts';
 import { recordNoticeOperation } from './record.ts';
 import {
   findNotice,
