@@ -27,6 +27,7 @@ export const samples = {
   findStaffLocking: (db) => ranks.findStaffLocking(db, STAFF),
   findStaffWorkspace: (db) => ranks.findStaffWorkspace(db, STAFF),
   findRanks: (db) => ranks.findRanks(db, WORKSPACE),
+  findRanksInOrder: (db) => ranks.findRanksInOrder(db, [WORKSPACE]),
   findSyncConfigured: (db) => ranks.findSyncConfigured(db, WORKSPACE),
   setStaffRank: (db) => ranks.setStaffRank(db, STAFF, 'Senior Moderator'),
   insertRankChange: (db) => ranks.insertRankChange(db, CHANGE),
