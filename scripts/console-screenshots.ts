@@ -1,6 +1,7 @@
 // Screenshots of the console's main pages at 1280 and 360 px for docs/CONSOLE.md, taken from a real gateway:
 // provisions a sample workspace in a temporary SQLite database, serves it, sends applications through the intake
-// API, signs in with a link from `console-link`, and photographs each page in headless Chromium.
+// API, signs in with a link from `console-link`, and photographs each page in headless Chromium. Rank changes go to a
+// fake of Roblox Open Cloud on this machine (test/features/ranks/fake-open-cloud.ts), never to Roblox.
 //
 //   node scripts/console-screenshots.ts [output directory, default docs/console]
 //
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { FakeOpenCloud } from '../test/features/ranks/fake-open-cloud.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/workspace-gateway.js');
@@ -20,7 +22,8 @@ const OUT = resolve(process.argv[2] ?? join(ROOT, 'docs/console'));
 const DAY = 86_400_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'console-screenshots-'));
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`, LOG_LEVEL: 'warn' };
+const openCloud = await FakeOpenCloud.start();
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`, LOG_LEVEL: 'warn', ROBLOX_API_URL: openCloud.baseUrl };
 const ids = { workspace: randomUUID(), form: randomUUID(), app: randomUUID(), key: randomUUID() };
 const staff = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoe'].map((name, i) => ({
   id: randomUUID(),
@@ -53,7 +56,16 @@ const document = {
       name: 'Northwind Roleplay',
       slug: 'northwind',
       timezone: 'Europe/Berlin',
-      members: [{ userId: 'anna', permissions: ['applications.review', 'applications.decide', 'staff.create', 'notices.decide'] }],
+      members: [{ userId: 'anna', permissions: ['applications.review', 'applications.decide', 'staff.create', 'notices.decide', 'staff.rank'] }],
+      roblox: { groupId: '4200001', apiKey: 'screenshots-open-cloud-key' },
+      ranks: [
+        { name: 'Helper', roleId: '100', order: 5 },
+        { name: 'Trial Moderator', roleId: '101', order: 10 },
+        { name: 'Moderator', roleId: '102', order: 20 },
+        { name: 'Senior Moderator', roleId: '103', order: 30 },
+        { name: 'Head Moderator', roleId: '104', order: 40 },
+        { name: 'Owner', roleId: '255', order: 255, assignable: false },
+      ],
       staff,
       shifts,
       inactivityNotices: [
@@ -102,7 +114,7 @@ const cli = (...args: string[]) => execFileSync(process.execPath, [BIN, ...args]
 
 const documentPath = join(dir, 'document.json');
 writeFileSync(documentPath, JSON.stringify(document));
-const provisioned = JSON.parse(cli('provision', documentPath)) as { keys: { secret: string }[] };
+const provisioned = JSON.parse(cli('provision', documentPath, '--create')) as { keys: { secret: string }[] };
 const secret = provisioned.keys[0]?.secret ?? '';
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -178,6 +190,12 @@ try {
   await shoot('staff');
   await page.getByRole('link', { name: 'Ava', exact: true }).click();
   await heading(page, 'Ava');
+  await page.getByRole('button', { name: 'Change rank' }).click();
+  await page.getByLabel('New rank').selectOption('Head Moderator');
+  await page.getByLabel('Reason (optional)').fill('Leads the evening team; trained three new moderators.');
+  await shoot('change-rank');
+  await page.getByRole('button', { name: 'Save rank change' }).click();
+  await page.getByText('Roblox group: applied', { exact: false }).waitFor();
   await shoot('staff-member');
   await page.getByRole('link', { name: 'Leaderboard', exact: true }).click();
   await heading(page, 'Leaderboard');
@@ -189,5 +207,6 @@ try {
   console.log(`wrote the screenshots to ${OUT}`);
 } finally {
   server.kill('SIGTERM');
+  await openCloud.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -59,3 +59,10 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }
+
+/** Every axe-core violation of the page as it is now, whatever its impact (the staff side's pages have none). */
+export async function allAxeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await inPage<AxeResults>(page, 'axe.run()');
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -814,7 +814,7 @@ export interface paths {
         };
         /**
          * The signed-in member and their workspaces
-         * @description Dashboard token, the gateway's own (a console sign-in, `tokens create`) or the identity provider's. The caller's `userId` and the workspaces they are a member of, each with their permissions there, ordered by name then id (empty when none), so a page offers only what the member may do. `X-Service-Workspace-Id` is not needed (when sent, it must name one of them: 403 `workspace_access_denied`).
+         * @description Dashboard token, the gateway's own (a console sign-in, `tokens create`) or the identity provider's. The caller's `userId` and the workspaces they are a member of, each with their permissions there and its ranks (name, order, whether assignable), ordered by name then id (empty when none), so a page offers only what the member may do. `X-Service-Workspace-Id` is not needed (when sent, it must name one of them: 403 `workspace_access_denied`).
          */
         get: operations["getConsoleMe"];
         put?: never;
@@ -11181,7 +11181,30 @@ export interface operations {
                      *               "applications.review",
                      *               "applications.decide",
                      *               "staff.create",
-                     *               "notices.decide"
+                     *               "notices.decide",
+                     *               "staff.rank"
+                     *             ],
+                     *             "ranks": [
+                     *               {
+                     *                 "name": "Trainee",
+                     *                 "order": 10,
+                     *                 "assignable": true
+                     *               },
+                     *               {
+                     *                 "name": "Moderator",
+                     *                 "order": 20,
+                     *                 "assignable": true
+                     *               },
+                     *               {
+                     *                 "name": "Senior Moderator",
+                     *                 "order": 30,
+                     *                 "assignable": true
+                     *               },
+                     *               {
+                     *                 "name": "Owner",
+                     *                 "order": 255,
+                     *                 "assignable": false
+                     *               }
                      *             ]
                      *           },
                      *           {
@@ -11191,7 +11214,8 @@ export interface operations {
                      *             "createStaffProfileOnAccept": false,
                      *             "permissions": [
                      *               "applications.review"
-                     *             ]
+                     *             ],
+                     *             "ranks": []
                      *           }
                      *         ]
                      *       },
@@ -11216,6 +11240,15 @@ export interface operations {
                                 createStaffProfileOnAccept: boolean;
                                 /** @description What the caller may do in this workspace. */
                                 permissions: ("applications.review" | "applications.decide" | "staff.create" | "notices.decide" | "staff.rank")[];
+                                /** @description The workspace's ranks (the provisioning document's `ranks`), by `order`: the names a staff member's rank may take, for a page that changes ranks (`POST /v1/staff/{staffId}/rank`, `staff.rank`). Empty when the workspace has none (any name is then a rank). Role ids and the group's settings are never shown. */
+                                ranks: {
+                                    /** @description The rank's name, as staff `rank` values carry it. */
+                                    name: string;
+                                    /** @description The group role's rank number, unique in the workspace. */
+                                    order: number;
+                                    /** @description Whether the API may give and take it: `false` for a rank such as an owner's (403 `rank_not_assignable`). */
+                                    assignable: boolean;
+                                }[];
                             }[];
                         };
                         meta: {

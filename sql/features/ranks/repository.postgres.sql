@@ -10,6 +10,10 @@ select "workspace_id" from "staff" where "id" = $1;
 select "name", "role_id", "rank_order", "assignable" from "ranks" where "workspace_id" = $1;
 -- values: ["workspace-1"]
 
+-- findRanksInOrder
+select "workspace_id", "name", "rank_order", "assignable" from "ranks" where "workspace_id" in ($1) order by "workspace_id", "rank_order";
+-- values: ["workspace-1"]
+
 -- findSyncConfigured
 select "workspace_id" from "roblox_settings" where "workspace_id" = $1 and "api_key" is not null;
 -- values: ["workspace-1"]

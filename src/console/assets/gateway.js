@@ -2,7 +2,8 @@
 // them). Every write carries a fresh Idempotency-Key: one per attempt, so a retry after an error is a new attempt.
 
 /** @typedef {import('./api.js').Api} Api */
-/** @typedef {'applications.review' | 'applications.decide' | 'staff.create' | 'notices.decide'} Permission */
+/** @typedef {'applications.review' | 'applications.decide' | 'staff.create' | 'notices.decide' | 'staff.rank'} Permission */
+/** @typedef {{ name: string, order: number, assignable: boolean }} WorkspaceRank */
 /** @typedef {'submitted' | 'under_review' | 'accepted' | 'rejected'} SubmissionStatus */
 /** @typedef {'pending' | 'approved' | 'denied' | 'cancelled'} NoticeStatus */
 /**
@@ -12,6 +13,7 @@
  * @property {string} timezone IANA time zone, in which the console shows times
  * @property {boolean} createStaffProfileOnAccept the workspace setting the "Create staff profile" box starts from
  * @property {Permission[]} permissions
+ * @property {WorkspaceRank[]} ranks the workspace's ranks by `order`; empty when it has none
  */
 /** @typedef {{ userId: string, workspaces: Workspace[] }} Me */
 /** @typedef {{ token: string, expiresAt: string, userId: string }} SignedIn */

@@ -1,5 +1,6 @@
-// The staff side's API reads (docs/API.md, "Staff in the console"), with the shapes of their answers: the roster, a
-// staff member's page, the leaderboard and who is on duty. Any member may read them.
+// The staff side's API calls (docs/API.md, "Staff in the console"), with the shapes of their answers: the roster, a
+// staff member's page, the leaderboard and who is on duty, which any member may read; and a staff member's rank
+// changes, which members with `staff.rank` make (docs/ROBLOX.md).
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {{ totalMinutes: number, requiredMinutes: number, progressPercent: number }} WeekFigures */
@@ -28,8 +29,21 @@
  * @property {{ start: string, totalMinutes: number, requiredMinutes: number }[]} weeks
  * @property {{ id: string, startedAt: string, endedAt: string, minutes: number, endReason: string }[]} recentShifts
  * @property {{ id: string, startsAt: string, endsAt: string, status: import('./gateway.js').NoticeStatus, createdAt: string, decidedAt: string | null }[]} notices
- * @property {{ id: string, fromRank: string | null, toRank: string | null, reason: string | null, changedBy: string, createdAt: string }[]} rankChanges
+ * @property {RankChange[]} rankChanges
  */
+/** @typedef {'pending' | 'applied' | 'failed' | 'not_configured'} SyncStatus */
+/**
+ * A rank change and its sync to the Roblox group.
+ * @typedef {object} RankChange
+ * @property {string} id
+ * @property {string | null} fromRank
+ * @property {string} toRank
+ * @property {string | null} reason
+ * @property {string} changedBy
+ * @property {string} createdAt
+ * @property {{ status: SyncStatus, attempts: number, lastError: { status: number | null, code: string, message: string } | null, appliedAt: string | null }} sync
+ */
+/** @typedef {{ staff: { id: string, rank: string | null }, change: RankChange }} RankChanged */
 /**
  * @typedef {object} LeaderboardEntry
  * @property {string} staffId
@@ -92,6 +106,21 @@ export function staffGateway(api) {
     onDuty: async ({ environment, cursor }) =>
       /** @type {ActivePage} */ (
         await api.call('/v1/activity/shifts/active', { query: { environment, limit: '50', ...cursorQuery(cursor) } })
+      ),
+    /** @param {string} id @returns {Promise<RankChange[]>} the newest first */
+    rankChanges: async (id) =>
+      /** @type {{ changes: RankChange[] }} */ (await api.call(`/v1/staff/${encodeURIComponent(id)}/rank-changes`)).changes,
+    /**
+     * Gives the staff member `rank`, with a fresh Idempotency-Key; `reason` is left out when empty.
+     * @param {string} id @param {string} rank @param {string} reason @returns {Promise<RankChanged>}
+     */
+    changeRank: async (id, rank, reason) =>
+      /** @type {RankChanged} */ (
+        await api.call(`/v1/staff/${encodeURIComponent(id)}/rank`, {
+          method: 'POST',
+          body: reason.trim() === '' ? { rank } : { rank, reason: reason.trim() },
+          idempotent: true,
+        })
       ),
   };
 }

@@ -117,8 +117,9 @@ export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps)
           summary: 'The signed-in member and their workspaces',
           description:
             'Dashboard token, the gateway\'s own (a console sign-in, `tokens create`) or the identity provider\'s. ' +
-            'The caller\'s `userId` and the workspaces they are a member of, each with their permissions there, ' +
-            'ordered by name then id (empty when none), so a page offers only what the member may do. ' +
+            'The caller\'s `userId` and the workspaces they are a member of, each with their permissions there and ' +
+            'its ranks (name, order, whether assignable), ordered by name then id (empty when none), so a page ' +
+            'offers only what the member may do. ' +
             '`X-Service-Workspace-Id` is not needed (when sent, it must name one of them: 403 ' +
             '`workspace_access_denied`).',
           tags,

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { envelopeSchema } from '../../http/envelope.ts';
 import { CorrelationHeadersSchema, CorrelationIdHeader } from '../../http/headers.ts';
 import { PERMISSIONS } from '../../shared/actor.ts';
+import { WorkspaceRankSchema } from '../ranks/schemas.ts';
 import { ChatHeadersSchema } from '../staff/schemas.ts';
 
 const META = { requestId: 'req_7Hq2LmX9cTz4Rb8Kw1Np', correlationId: 'req_7Hq2LmX9cTz4Rb8Kw1Np' };
@@ -97,6 +98,12 @@ export const ConsoleMeSchema = Type.Object({
       permissions: Type.Array(Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission))), {
         description: 'What the caller may do in this workspace.',
       }),
+      ranks: Type.Array(WorkspaceRankSchema, {
+        description:
+          'The workspace\'s ranks (the provisioning document\'s `ranks`), by `order`: the names a staff member\'s ' +
+          'rank may take, for a page that changes ranks (`POST /v1/staff/{staffId}/rank`, `staff.rank`). Empty ' +
+          'when the workspace has none (any name is then a rank). Role ids and the group\'s settings are never shown.',
+      }),
     }),
     { description: 'The workspaces the caller is a member of, ordered by name then id; empty for none.' },
   ),
@@ -115,9 +122,22 @@ export const ConsoleMeResponseSchema = {
             name: 'Acme',
             timezone: 'Europe/Berlin',
             createStaffProfileOnAccept: true,
-            permissions: ['applications.review', 'applications.decide', 'staff.create', 'notices.decide'],
+            permissions: ['applications.review', 'applications.decide', 'staff.create', 'notices.decide', 'staff.rank'],
+            ranks: [
+              { name: 'Trainee', order: 10, assignable: true },
+              { name: 'Moderator', order: 20, assignable: true },
+              { name: 'Senior Moderator', order: 30, assignable: true },
+              { name: 'Owner', order: 255, assignable: false },
+            ],
           },
-          { id: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', name: 'Beta', timezone: 'UTC', createStaffProfileOnAccept: false, permissions: ['applications.review'] },
+          {
+            id: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',
+            name: 'Beta',
+            timezone: 'UTC',
+            createStaffProfileOnAccept: false,
+            permissions: ['applications.review'],
+            ranks: [],
+          },
         ],
       },
       meta: META,

@@ -16,6 +16,8 @@ import {
   obtainSigningKey,
   type IssuedToken,
 } from '../../keys/dashboard-token.ts';
+import { ranksOfWorkspaces } from '../ranks/catalog.ts';
+import type { WorkspaceRank } from '../ranks/schemas.ts';
 import { readChatWorkspace, type ChatContext } from '../staff/service.ts';
 import { consumeSignInCode, findMemberByChatUser, findMemberWorkspaces, insertSignInCode } from './repository.ts';
 
@@ -39,6 +41,7 @@ export interface ConsoleMe {
     readonly timezone: string;
     readonly createStaffProfileOnAccept: boolean;
     readonly permissions: Permission[];
+    readonly ranks: WorkspaceRank[];
   }>;
 }
 
@@ -104,9 +107,13 @@ export function createConsoleService({ store, clock, config }: ConsoleServiceDep
       return issueDashboardToken(spent.key, { userId: spent.userId, ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS, now });
     },
 
-    /** The caller and their workspaces, each with the caller's permissions there (known ones, in their usual order). */
+    /**
+     * The caller and their workspaces, each with the caller's permissions there (known ones, in their usual order)
+     * and its ranks by order (docs/ROBLOX.md), so the console offers only the ranks that can be given.
+     */
     async me(actor: UserActor): Promise<ConsoleMe> {
       const rows = await findMemberWorkspaces(db, actor.userId);
+      const ranks = await ranksOfWorkspaces(db, rows.map((row) => row.id));
       return {
         userId: actor.userId,
         workspaces: rows.map((row) => {
@@ -117,6 +124,7 @@ export function createConsoleService({ store, clock, config }: ConsoleServiceDep
             timezone: row.timezone,
             createStaffProfileOnAccept: row.create_staff_profile_on_accept === 1,
             permissions: PERMISSIONS.filter((p) => held.includes(p)),
+            ranks: ranks.get(row.id) ?? [],
           };
         }),
       };

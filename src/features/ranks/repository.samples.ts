@@ -27,6 +27,7 @@ export const samples = {
   findStaffLocking: (db) => ranks.findStaffLocking(db, STAFF),
   findStaffWorkspace: (db) => ranks.findStaffWorkspace(db, STAFF),
   findRanks: (db) => ranks.findRanks(db, WORKSPACE),
+  findRanksInOrder: (db) => ranks.findRanksInOrder(db, [WORKSPACE]),
   findSyncConfigured: (db) => ranks.findSyncConfigured(db, WORKSPACE),
   insertRankChange: (db) => ranks.insertRankChange(db, CHANGE),
   findRankChanges: (db) => ranks.findRankChanges(db, STAFF, 50),

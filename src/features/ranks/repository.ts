@@ -50,6 +50,18 @@ export async function findRanks(db: Executor, workspaceId: string) {
   return db.selectFrom('ranks').select(['name', 'role_id', 'rank_order', 'assignable']).where('workspace_id', '=', workspaceId).execute();
 }
 
+/** The ranks of the workspaces, each workspace's in rank order (for the console, src/features/ranks/catalog.ts). */
+export async function findRanksInOrder(db: Executor, workspaceIds: readonly string[]) {
+  if (workspaceIds.length === 0) return [];
+  return db
+    .selectFrom('ranks')
+    .select(['workspace_id', 'name', 'rank_order', 'assignable'])
+    .where('workspace_id', 'in', [...workspaceIds])
+    .orderBy('workspace_id')
+    .orderBy('rank_order')
+    .execute();
+}
+
 /** Whether the workspace's group can be synced: a group id and an API key. */
 export async function findSyncConfigured(db: Executor, workspaceId: string): Promise<boolean> {
   const row = await db

@@ -25,6 +25,18 @@ export const RankStaffSchema = Type.Object(
 );
 export type RankStaff = Static<typeof RankStaffSchema>;
 
+export const WorkspaceRankSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: RANK_NAME_MAX, description: 'The rank\'s name, as staff `rank` values carry it.' }),
+    order: Type.Integer({ minimum: 1, maximum: 255, description: 'The group role\'s rank number, unique in the workspace.' }),
+    assignable: Type.Boolean({
+      description: 'Whether the API may give and take it: `false` for a rank such as an owner\'s (403 `rank_not_assignable`).',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type WorkspaceRank = Static<typeof WorkspaceRankSchema>;
+
 export const SyncErrorSchema = Type.Object(
   {
     status: Type.Union([Type.Integer(), Type.Null()], { description: 'The HTTP status Open Cloud answered; null for a timeout or a network error.' }),

@@ -1,8 +1,10 @@
 // /console/staff/<id>: one staff member's week and month, the last 8 weeks against the requirement, recent shifts,
-// time off and rank history. Times are in the workspace's time zone.
+// time off and rank history, with "Change rank" for members with `staff.rank` (change-rank.js). Times are in the
+// workspace's time zone.
 import { details, field, h, replace, select } from '../dom.js';
 import { heading, statusBadge } from '../ui.js';
 import { minutesText, onDutyBadge, weekProgress, zonedTime } from './staff-parts.js';
+import { rankPanel } from './change-rank.js';
 import { chosen, ENVIRONMENTS } from './queue.js';
 import { weekChart } from './week-chart.js';
 
@@ -27,6 +29,7 @@ export async function renderStaffMember(signed, id) {
   const zone = page.week.period.timezone;
   const { staff } = page;
   const environmentSelect = select('environment', ENVIRONMENTS, environment);
+  const rank = rankPanel(signed, page, zone);
   replace(
     signed.root,
     h('p', { class: 'back' }, h('a', { href: '/console/staff' }, 'Back to the staff')),
@@ -46,11 +49,12 @@ export async function renderStaffMember(signed, id) {
     ),
     details([
       ['Game user', `${staff.gameUsername} (${staff.gameUserId})`],
-      ['Rank', staff.rank ?? '—'],
+      ['Rank', rank.current],
       ['Status', staff.status === 'active' ? 'Active' : 'Inactive'],
       ['On duty', onDutyBadge(staff.activeShift, Date.now()) ?? 'No'],
       ['Time zone', zone],
     ]),
+    rank.control,
     section('This week', [
       weekProgress(page.week, 'This week\'s progress'),
       details([
@@ -68,7 +72,7 @@ export async function renderStaffMember(signed, id) {
     section('The last 8 weeks', [weekChart(page.weeks, zone)]),
     section('Recent shifts', [recentShifts(page, zone)]),
     section('Time off', [timeOff(page, zone)]),
-    section('Rank history', [rankHistory(page, zone)]),
+    section('Rank history', [rank.history]),
   );
 }
 
@@ -103,17 +107,5 @@ function timeOff(page, zone) {
     'ul',
     { class: 'plain-list', 'aria-label': 'Time off' },
     page.notices.map((notice) => h('li', {}, zonedTime(notice.startsAt, zone), ' to ', zonedTime(notice.endsAt, zone), ' ', statusBadge(notice.status))),
-  );
-}
-
-/** @param {StaffPage} page @param {string} zone */
-function rankHistory(page, zone) {
-  if (page.rankChanges.length === 0) return h('p', { class: 'empty' }, 'No rank changes recorded.');
-  return h(
-    'ul',
-    { class: 'plain-list', 'aria-label': 'Rank history' },
-    page.rankChanges.map((change) =>
-      h('li', {}, zonedTime(change.createdAt, zone), ` · ${change.fromRank ?? 'no rank'} to ${change.toRank ?? 'no rank'} · by ${change.changedBy}`),
-    ),
   );
 }
