@@ -1,4 +1,5 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
+import { probePrerequisites, WITHOUT_POSTGRES } from './test/helpers/prerequisites.ts';
 
 /**
  * The unit suite: tests that need neither a database server nor a gateway process (pure rules, period
@@ -30,26 +31,34 @@ const UNIT = [
  */
 const ALONE = ['test/db/checkpointer.test.ts'];
 
-export default defineConfig({
-  test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    maxWorkers: 2,
-    reporters: ['default'],
-    projects: [
-      { extends: true, test: { name: 'unit', include: UNIT, sequence: { groupOrder: 0 } } },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...UNIT, ...ALONE],
-          globalSetup: ['test/helpers/global-setup.ts'],
-          sequence: { groupOrder: 0 },
+export default defineConfig(async (): Promise<ViteUserConfig> => {
+  // PostgreSQL, Redis, Chromium and Lua, probed once for the whole run (test/helpers/prerequisites.ts): the test
+  // files read what was found through inject('prerequisites'), and a suite's PostgreSQL run is reported skipped
+  // when no server answers. The integration project's global setup prints it, and fails the run under CI=true.
+  const prerequisites = await probePrerequisites();
+  return {
+    test: {
+      provide: { prerequisites },
+      ...(prerequisites.postgres ? {} : { testNamePattern: WITHOUT_POSTGRES }),
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      pool: 'forks',
+      maxWorkers: 2,
+      reporters: ['default'],
+      projects: [
+        { extends: true, test: { name: 'unit', include: UNIT, sequence: { groupOrder: 0 } } },
+        {
+          extends: true,
+          test: {
+            name: 'integration',
+            include: ['test/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...UNIT, ...ALONE],
+            globalSetup: ['test/helpers/global-setup.ts'],
+            sequence: { groupOrder: 0 },
+          },
         },
-      },
-      { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
-    ],
-  },
+        { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      ],
+    },
+  };
 });

@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAxeViolations } from '../helpers/browser.ts';
+import { chromiumMissing, launchChromium, seriousAxeViolations } from '../helpers/browser.ts';
 import { READONLY_USER_ID, REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 import { consoleLink, consoleWorld, REVIEW_ONLY_USER_ID, watchedPage, type ConsoleWorld, type WatchedPage } from './world.ts';
@@ -20,7 +20,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(STORE_KINDS)('signing in to the console and what a member is offered (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('signing in to the console and what a member is offered (%s)', (kind) => {
   let world: ConsoleWorld;
   const pages: WatchedPage[] = [];
   const open = async (width?: number) => {

@@ -7,7 +7,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inPage, launchChromium } from '../helpers/browser.ts';
+import { chromiumMissing, inPage, launchChromium } from '../helpers/browser.ts';
 import { REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 import { apiAs, consoleLink, consoleWorld, watchedPage, type ConsoleWorld, type WatchedPage } from './world.ts';
@@ -24,7 +24,7 @@ interface Detail {
   readonly data: { readonly submission: { readonly status: string; readonly staffProfileId: string | null } };
 }
 
-describe.each(STORE_KINDS)('accepting in the console follows the workspace setting (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('accepting in the console follows the workspace setting (%s)', (kind) => {
   describe.each([true, false])('createStaffProfileOnAccept: %s', (setting) => {
     let world: ConsoleWorld;
     let watched: WatchedPage;
@@ -69,7 +69,7 @@ describe.each(STORE_KINDS)('accepting in the console follows the workspace setti
   });
 });
 
-describe.each(STORE_KINDS)('the console a newcomer meets (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('the console a newcomer meets (%s)', (kind) => {
   let world: ConsoleWorld;
   let watched: WatchedPage;
   beforeAll(async () => {

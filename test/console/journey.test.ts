@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inPage, launchChromium, seriousAxeViolations } from '../helpers/browser.ts';
+import { chromiumMissing, inPage, launchChromium, seriousAxeViolations } from '../helpers/browser.ts';
 import { REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 import {
@@ -33,7 +33,7 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
   expect(await seriousAxeViolations(page), where).toEqual([]);
 }
 
-describe.each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('the console in a browser (%s)', (kind) => {
   let world: ConsoleWorld;
   let watched: WatchedPage;
   let page: Page;
