@@ -106,8 +106,8 @@ describe.skipIf(chromiumMissing).each(STORE_KINDS)('signing in to the console an
     expect(await page.getByLabel('Workspace', { exact: true }).count()).toBe(0);
     await expect(page.locator('header').innerText()).resolves.toContain('Acme workspace');
 
-    await page.getByRole('link', { name: 'hostile', exact: true }).click();
-    await page.getByRole('heading', { name: 'Application from hostile' }).waitFor();
+    await page.getByRole('link', { name: 'hostile display', exact: true }).click();
+    await page.getByRole('heading', { name: 'Application from hostile display' }).waitFor();
     expect(await page.getByRole('button', { name: 'Save review' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Mark under review' }).count()).toBe(1);
     for (const name of ['Accept', 'Reject', 'Approve', 'Deny']) {
