@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 import { probePrerequisites, WITHOUT_POSTGRES } from './test/helpers/prerequisites.ts';
 
@@ -37,6 +38,11 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
   // when no server answers. The integration project's global setup prints it, and fails the run under CI=true.
   const prerequisites = await probePrerequisites();
   return {
+    resolve: {
+      // The TypeScript client's examples import it by its package name; in this repository that is its source, as
+      // the `workspace-gateway-source` condition of its package.json says (tsconfig.json, and `node --conditions`).
+      alias: [{ find: /^@workspace-gateway\/client$/, replacement: fileURLToPath(new URL('clients/typescript/src/index.ts', import.meta.url)) }],
+    },
     test: {
       provide: { prerequisites },
       ...(prerequisites.postgres ? {} : { testNamePattern: WITHOUT_POSTGRES }),
