@@ -10,6 +10,7 @@ import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhook
 import { startBackgroundJobs } from './runtime/jobs.ts';
 import { DEFAULT_RANK_SYNC_SETTINGS, startRankSync } from './features/ranks/sync/sync.ts';
 import { systemTimer } from './features/webhooks/timer.ts';
+import { openMetricsWarning } from './features/monitoring/open-metrics.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
 
 /** PostgreSQL connections of the webhook dispatcher (claims, results), apart from the API's pool. */
@@ -118,6 +119,8 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
     await closeStores();
     throw error;
   }
+  const metricsWarning = openMetricsWarning(config);
+  if (metricsWarning !== null) app.log.warn({ host: config.host }, metricsWarning);
   let stopping: Promise<void> | undefined;
   return {
     app,

@@ -9,7 +9,7 @@ import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
 import { newId, randomBase62 } from '../src/shared/ids.ts';
 import { runCli, startCli, type ServingProcess } from './helpers/cli.ts';
 import { bearer, buildFixture, seed, UNIVERSE_ID } from './helpers/fixtures.ts';
-import { createTestDatabase, STORE_KINDS, type TestDatabase } from './helpers/stores.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from './helpers/stores.ts';
 
 /** Enough rows that the copy takes many backup steps (writes land between them). */
 const EXTRA_STAFF = 3_000;
@@ -150,7 +150,7 @@ describe('backup (sqlite)', { timeout: 180_000 }, () => {
   });
 });
 
-describe.runIf(STORE_KINDS.includes('postgres'))('backup (postgres)', () => {
+describe.runIf(postgresAvailable)('backup (postgres)', () => {
   it('says to use pg_dump, exits non-zero and writes nothing', async () => {
     const database = await createTestDatabase('postgres');
     const dir = mkdtempSync(join(tmpdir(), 'wsg-backup-pg-'));

@@ -83,6 +83,18 @@ describe('README and docs', () => {
     expect(printed.filter(({ script }) => !Object.hasOwn(scripts, script))).toEqual([]);
   });
 
+  it('every test path an `npx vitest run` command of the pages names is a file or folder of the repository', () => {
+    const named = PAGES.flatMap((page) =>
+      codeSnippets(read(page)).flatMap((snippet) =>
+        [...snippet.matchAll(/npx vitest run((?: +[\w./-]+)+)/g)].flatMap((m) =>
+          (m[1] ?? '').trim().split(/ +/).filter((word) => word.startsWith('test/')).map((path) => ({ page, path })),
+        ),
+      ),
+    );
+    expect(named.map(({ path }) => path)).toContain('test/features/time-off');
+    expect(named.filter(({ path }) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
   it('the first two commands are the fresh-clone start and the test command CI runs', () => {
     const block = /```sh\n([^\n]*)\n([^\n]*)\n```/.exec(README);
     const [start, test] = [block?.[1], block?.[2]].map((line) => (line ?? '').split(/\s#/)[0]?.trim());

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { ROOT } from '../helpers/cli.ts';
 
 /**
@@ -9,20 +10,12 @@ import { ROOT } from '../helpers/cli.ts';
 export const CLIENT_DIR = join(ROOT, 'clients/roblox');
 const LUA_PATH = ['src/WorkspaceGateway/Core/?.lua', 'spec/support/?.lua', 'e2e/?.lua', ''].join(';') + ';';
 
-function which(command: string): string | undefined {
-  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
-  return found.status === 0 ? found.stdout.trim() : undefined;
-}
-
-export const lua = which('lua5.1');
-export const busted = which('busted');
-/** True when the Lua tools are not installed (then the Lua tests say so loudly, and fail the run under CI). */
-export const luaToolsMissing = !lua || !busted;
-if (luaToolsMissing) {
-  const message = 'lua5.1 and busted are required for the game-server client tests (Debian: lua5.1 lua-busted lua-socket)';
-  if (process.env.CI === 'true') throw new Error(`${message}; CI requires them.`);
-  console.error(`\n!! ${message}; the Lua tests are NOT running.\n`);
-}
+/** lua5.1 and busted, as found when the run began (test/helpers/prerequisites.ts), or null when missing. */
+const tools = inject('prerequisites').lua;
+export const lua = tools?.lua;
+export const busted = tools?.busted;
+/** True when the Lua tools are not installed: the Lua tests are skipped (the run says so once, and fails under CI). */
+export const luaToolsMissing = tools === null;
 
 export interface LuaRun {
   readonly code: number | null;

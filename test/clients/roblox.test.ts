@@ -192,7 +192,7 @@ interface SubmissionView {
     status: string;
     environment: string;
     answers: Array<{ questionId: string; label: string; type: string; value: unknown }>;
-    history: Array<{ type: string; actor: { type: string; id: string } }>;
+    history: Array<{ type: string; actor: { type: string; id: string; name: string | null } }>;
   };
 }
 
@@ -324,7 +324,7 @@ describe.skipIf(toolsMissing).each(STORE_KINDS)('game-server client: the applica
           ['tz', 'choice', 'EU'],
         ]);
         expect(submission.history.map((h) => [h.type, h.actor])).toEqual([
-          ['submitted', { type: 'api_key', id: fixture.ids.applicationId }],
+          ['submitted', { type: 'api_key', id: fixture.ids.applicationId, name: 'Acme game' }],
         ]);
       } finally {
         expect(await server.stop('SIGTERM')).toBe(0);

@@ -13,7 +13,7 @@ import { systemTimer } from '../../src/features/webhooks/timer.ts';
 import type { StaffDocument } from '../../src/provisioning/schema.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
-import { allAxeViolations, inPage, launchChromium } from '../helpers/browser.ts';
+import { allAxeViolations, chromiumMissing, inPage, launchChromium } from '../helpers/browser.ts';
 import { runCli } from '../helpers/cli.ts';
 import {
   buildFixture,
@@ -118,7 +118,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(STORE_KINDS)('"Change rank" on a staff member\'s page (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('"Change rank" on a staff member\'s page (%s)', (kind) => {
   let world: RankWorld;
   const pages: WatchedPage[] = [];
   /** The Idempotency-Key of every rank change the pages sent. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffDocument } from '../../src/provisioning/schema.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
-import { inPage, launchChromium } from '../helpers/browser.ts';
+import { chromiumMissing, inPage, launchChromium } from '../helpers/browser.ts';
 import { runCli } from '../helpers/cli.ts';
 import { buildFixture, READONLY_USER_ID, seed, type Fixture } from '../helpers/fixtures.ts';
 import { STORE_KINDS, type StoreKind } from '../helpers/stores.ts';
@@ -76,7 +76,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(STORE_KINDS)('the console\'s staff side (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('the console\'s staff side (%s)', (kind) => {
   let world: StaffWorld;
   const pages: WatchedPage[] = [];
   const open = async (width: number) => {

@@ -5,7 +5,7 @@ import { migrateToLatest, migratorFor } from '../../src/db/migrate.ts';
 import { randomBase62 } from '../../src/shared/ids.ts';
 import { POSTGRES_URL } from '../helpers/postgres.ts';
 import { readStoredSchema } from '../helpers/schema.ts';
-import { createTestDatabase, STORE_KINDS } from '../helpers/stores.ts';
+import { createTestDatabase, postgresAvailable, STORE_KINDS } from '../helpers/stores.ts';
 
 /** Every migration of this build, in the order they apply: the files of src/db/migrations. */
 const MIGRATIONS = readdirSync(new URL('../../src/db/migrations/', import.meta.url))
@@ -64,7 +64,7 @@ describe.each(STORE_KINDS)('upgrading a store (%s)', (kind) => {
   });
 });
 
-describe.skipIf(!STORE_KINDS.includes('postgres'))('migrations on a shared PostgreSQL database', () => {
+describe.runIf(postgresAvailable)('migrations on a shared PostgreSQL database', () => {
   it('are not disturbed by other schemas being created and dropped at the same moment', async () => {
     // Other gateways or test runs sharing the database create and drop schemas all the time; the migrator must
     // only look at its own schema (the stock introspection reads every table and fails on a dropped one).

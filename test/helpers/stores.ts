@@ -2,18 +2,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { openStore, type Store } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { randomBase62 } from '../../src/shared/ids.ts';
-import { POSTGRES_URL, probePostgres, urlWithSchema } from './postgres.ts';
+import { POSTGRES_URL, urlWithSchema } from './postgres.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
-export const postgresAvailable = await probePostgres();
+/** Whether a PostgreSQL server answered when the run began (vitest.config.ts, test/helpers/prerequisites.ts). */
+export const postgresAvailable = inject('prerequisites').postgres;
 
-/** Every store the suite runs on here: SQLite always, PostgreSQL wherever a server answers. */
-export const STORE_KINDS: StoreKind[] = postgresAvailable ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * Every store a suite runs on: `describe.each(STORE_KINDS)('… (%s)', …)`. The title names the store in
+ * parentheses, `(postgres)` or `(postgres, …)`: where no PostgreSQL server answers, the configuration's name pattern
+ * skips those runs, and Vitest reports their tests as skipped (test/helpers/prerequisites.ts).
+ */
+export const STORE_KINDS: StoreKind[] = ['sqlite', 'postgres'];
 
 export interface TestDatabase {
   readonly kind: StoreKind;

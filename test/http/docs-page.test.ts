@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { checkedFetch } from '../helpers/contract.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { chromiumMissing, launchChromium } from '../helpers/browser.ts';
 
 interface DocumentedOperation {
   readonly operationId: string;
@@ -34,7 +34,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(STORE_KINDS)('the reference page at /docs (%s)', (kind) => {
+describe.skipIf(chromiumMissing).each(STORE_KINDS)('the reference page at /docs (%s)', (kind) => {
   let ctx: TestContext;
   let base: string;
 

@@ -23,10 +23,6 @@ import { Receiver } from '../features/webhooks/receiver.ts';
 import { OutageLoad, probeReadiness, type Answer } from './outage-load.ts';
 import { killAll, seedLoadWorld, sleep, startGateway, writeFigures } from './serving.ts';
 
-if (!postgresAvailable) {
-  console.error(`!! PostgreSQL is not reachable at ${POSTGRES_URL}: test/reliability/database-outage.test.ts is SKIPPED.`);
-}
-
 const WRITERS = 6;
 const WARM_UP_MS = 2_000;
 const OUTAGE_MS = 8_000;

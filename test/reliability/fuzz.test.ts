@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
 import { bearer } from '../helpers/fixtures.ts';
-import { STORE_KINDS, type StoreKind } from '../helpers/stores.ts';
+import { postgresAvailable, STORE_KINDS, type StoreKind } from '../helpers/stores.ts';
 import { describeRequest, injectOptions, requestArbitrary, type FuzzRequest } from './hostile-requests.ts';
 import { knownValues, type KnownValues } from './hostile-values.ts';
 import { servedRoutes, servedRoutesOf } from './served-routes.ts';
@@ -184,7 +184,7 @@ describe.each(STORE_KINDS)('fuzzing every served route (%s)', (kind) => {
   );
 });
 
-describe.runIf(STORE_KINDS.length > 1)('both stores', () => {
+describe.runIf(postgresAvailable)('both stores', () => {
   it('answer the same fuzzed requests with the same statuses, in the same order', () => {
     expect(tally.postgres?.sequence).toEqual(tally.sqlite?.sequence);
   });

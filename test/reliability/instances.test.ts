@@ -28,20 +28,6 @@ const SHIFT_TIMEOUT_SECONDS = 600;
  */
 const DEADLOCK_TIMEOUT_MS = 10_000;
 
-if (!postgresAvailable) {
-  console.error(
-    [
-      '',
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-      `!!  PostgreSQL is not reachable at ${POSTGRES_URL}`,
-      '!!  test/reliability/instances.test.ts (several gateway instances) is SKIPPED.',
-      '!!  Set TEST_DATABASE_URL or start a server to run it.',
-      '!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!',
-      '',
-    ].join('\n'),
-  );
-}
-
 const errorCode = (r: WireResponse) => (r.body as { error?: { code?: string } } | null)?.error?.code;
 
 /** How an answer to a request sharing its key with others was settled. */

@@ -5,15 +5,16 @@
 // Wire `activityCommand`, `applicationCommand`, `loaCommand` and `reviewCommand` to your chat library's command
 // handlers; each returns the message to post (`reviewCommand` one to send as an ephemeral reply).
 //
-//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts <guildId> <chatUserId>
-//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts application <gameUserId>
-//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts loa <guildId> <chatUserId> list
-//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.ts review <guildId> <chatUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js <guildId> <chatUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js application <gameUserId>
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js loa <guildId> <chatUserId> list
+//   GATEWAY_URL=https://gateway.example.com GATEWAY_API_KEY=wsk_live_… node chat-bot.js review <guildId> <chatUserId>
 //
-// (Node runs the TypeScript file as it is; compiled to chat-bot.js, the same commands run it.)
+// The installed package holds this file compiled to chat-bot.js (node node_modules/@workspace-gateway/client/
+// examples/chat-bot.js …); in the repository, `node --conditions=workspace-gateway-source chat-bot.ts …` runs the source.
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
-import { createGatewayClient, GatewayError, type GatewayClient } from '../src/index.ts';
+import { createGatewayClient, GatewayError, type GatewayClient } from '@workspace-gateway/client';
 import { LOA_USAGE, loaCommand, parseLoa } from './loa.ts';
 import { reviewCommand } from './review.ts';
 
@@ -93,11 +94,11 @@ export async function applicationCommand(gateway: GatewayClient, gameUserId: str
 }
 
 const USAGE = [
-  'usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts <guildId> <chatUserId>',
-  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts application <gameUserId>',
-  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts loa <guildId> <chatUserId> ask <first day> <last day> <reason>',
-  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts loa <guildId> <chatUserId> list | cancel <notice id>',
-  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.ts review <guildId> <chatUserId>',
+  'usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js <guildId> <chatUserId>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js application <gameUserId>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js loa <guildId> <chatUserId> ask <first day> <last day> <reason>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js loa <guildId> <chatUserId> list | cancel <notice id>',
+  '       GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot.js review <guildId> <chatUserId>',
   '',
 ].join('\n');
 

@@ -6,7 +6,7 @@
 //   /loa ask 2026-12-01T18:00:00+01:00 2026-12-02T09:00:00+01:00 Travelling
 //   /loa list
 //   /loa cancel <notice id>
-import { GatewayError, type GatewayClient, type SuccessBody } from '../src/index.ts';
+import { GatewayError, type GatewayClient, type SuccessBody } from '@workspace-gateway/client';
 import type { CommandContext } from './chat-bot.ts';
 
 export type LoaCommand =

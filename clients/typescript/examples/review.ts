@@ -4,7 +4,7 @@
 // (the provisioning document's `members`). The bot's key needs `console:link` (docs/API.md, "Console sign-in").
 //
 //   /review
-import { GatewayError, type GatewayClient } from '../src/index.ts';
+import { GatewayError, type GatewayClient } from '@workspace-gateway/client';
 import type { CommandContext } from './chat-bot.ts';
 
 /** An answer only the member who ran the command sees (Discord: an ephemeral interaction response). */

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookEvent } from '../src/index.ts';
+import type { WebhookEvent } from '@workspace-gateway/client';
 import { period } from './loa.ts';
 
 /** Bodies larger than this are refused unread (the gateway's are a few KB). */

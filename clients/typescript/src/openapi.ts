@@ -9368,7 +9368,8 @@ export interface operations {
                      *               "type": "submitted",
                      *               "actor": {
                      *                 "type": "api_key",
-                     *                 "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b"
+                     *                 "id": "3e4f5a6b-7c8d-4e9f-8a0b-1c2d3e4f5a6b",
+                     *                 "name": "Main game"
                      *               },
                      *               "at": "2026-03-10T09:30:00.000Z",
                      *               "reviewNote": null
@@ -9379,7 +9380,8 @@ export interface operations {
                      *               "type": "marked_under_review",
                      *               "actor": {
                      *                 "type": "dashboard_user",
-                     *                 "id": "user_2f9Kq8LmX4"
+                     *                 "id": "user_2f9Kq8LmX4",
+                     *                 "name": null
                      *               },
                      *               "at": "2026-03-11T12:00:00.000Z",
                      *               "reviewNote": "Checking references first."
@@ -9440,6 +9442,8 @@ export interface operations {
                                         type: "dashboard_user" | "api_key";
                                         /** @description The dashboard user's id, or the API key's application id. */
                                         id: string;
+                                        /** @description The API key's application's name; null for a dashboard user, whom the gateway knows by id only. */
+                                        name: string | null;
                                     };
                                     /** Format: date-time */
                                     at: string;

@@ -42,7 +42,7 @@
  * @typedef {object} HistoryEntry
  * @property {string} commandId
  * @property {'submitted' | 'marked_under_review' | 'review_updated' | 'accepted' | 'rejected'} type
- * @property {{ type: 'dashboard_user' | 'api_key', id: string }} actor
+ * @property {{ type: 'dashboard_user' | 'api_key', id: string, name: string | null }} actor the application's name for an API key
  * @property {string} at
  * @property {string | null} reviewNote
  */

@@ -6,7 +6,7 @@ import { createGatewayClient, type GatewayClient } from '../../../clients/typesc
 import { loaCommand, parseLoa, type LoaCommand } from '../../../clients/typescript/examples/chat-bot.ts';
 import { ROOT, type ServingProcess } from '../../helpers/cli.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { checkedTransport, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.ts';
+import { checkedTransport, FROM_SOURCE, provisionedDatabase, serveGateway, tokenFor, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
 const CHAT_BOT = join(ROOT, 'clients/typescript/examples/chat-bot.ts');
 const run = promisify(execFile);
@@ -144,13 +144,13 @@ describe.each(STORE_KINDS)('the chat bot\'s /loa against a real gateway (%s)', (
   it('runs as a program: `node chat-bot.ts loa …` prints the answer', async () => {
     const env = { ...process.env, GATEWAY_URL: server.baseUrl, GATEWAY_API_KEY: provisioned.apiKey };
     const chatUserId = provisioned.staffChat.program ?? '';
-    const asked = await run(process.execPath, [CHAT_BOT, 'loa', WORLD.guildId, chatUserId, 'ask', '2099-06-01', '2099-06-01', 'A', 'wedding'], { env });
+    const asked = await run(process.execPath, [FROM_SOURCE, CHAT_BOT, 'loa', WORLD.guildId, chatUserId, 'ask', '2099-06-01', '2099-06-01', 'A', 'wedding'], { env });
     expect(asked.stdout).toBe('Asked: time off 1 June 2099. A manager will decide; `/loa list` shows where it stands.\n');
-    const listed = await run(process.execPath, [CHAT_BOT, 'loa', WORLD.guildId, chatUserId, 'list'], { env });
+    const listed = await run(process.execPath, [FROM_SOURCE, CHAT_BOT, 'loa', WORLD.guildId, chatUserId, 'list'], { env });
     expect(listed.stdout).toMatch(/^\*\*Your time off\*\*\n- 1 June 2099: A wedding, waiting for a manager\. Id: /);
-    const week = await run(process.execPath, [CHAT_BOT, WORLD.guildId, WORLD.alice.chatUserId], { env });
+    const week = await run(process.execPath, [FROM_SOURCE, CHAT_BOT, WORLD.guildId, WORLD.alice.chatUserId], { env });
     expect(week.stdout).toMatch(/^\*\*Your week\*\*: /);
-    const usage = await run(process.execPath, [CHAT_BOT, 'loa', WORLD.guildId, chatUserId, 'holiday'], { env });
+    const usage = await run(process.execPath, [FROM_SOURCE, CHAT_BOT, 'loa', WORLD.guildId, chatUserId, 'holiday'], { env });
     expect(usage.stdout).toContain('Use `/loa ask <first day> <last day> <reason>`');
   });
 });
@@ -189,12 +189,12 @@ describe('/loa refusals a gateway gives only under load or to a faulty bot', () 
 describe('the chat bot as a program', () => {
   it('without a gateway address or key prints its usage and exits 2', async () => {
     const env = { ...process.env, GATEWAY_URL: '', GATEWAY_API_KEY: '' };
-    const failure = await run(process.execPath, [CHAT_BOT], { env }).then(
+    const failure = await run(process.execPath, [FROM_SOURCE, CHAT_BOT], { env }).then(
       () => undefined,
       (error: unknown) => error as { code: number; stdout: string; stderr: string },
     );
     expect(failure?.code).toBe(2);
     expect(failure?.stdout).toBe('');
-    expect(failure?.stderr).toMatch(/^usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot\.ts <guildId> <chatUserId>\n/);
+    expect(failure?.stderr).toMatch(/^usage: GATEWAY_URL=… GATEWAY_API_KEY=… node chat-bot\.js <guildId> <chatUserId>\n/);
   });
 });

@@ -6,7 +6,7 @@ import { createGatewayClient, type GatewayClient } from '../../../clients/typesc
 import { reviewCommand } from '../../../clients/typescript/examples/chat-bot.ts';
 import { ROOT, type ServingProcess } from '../../helpers/cli.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { checkedTransport, provisionedDatabase, serveGateway, WORLD, type ProvisionedDatabase } from './gateway.ts';
+import { checkedTransport, FROM_SOURCE, provisionedDatabase, serveGateway, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
 const CHAT_BOT = join(ROOT, 'clients/typescript/examples/chat-bot.ts');
 const run = promisify(execFile);
@@ -52,7 +52,7 @@ describe.each(STORE_KINDS)('the chat bot\'s /review against a real gateway (%s)'
 
   it('runs as a program: `node chat-bot.ts review <guildId> <chatUserId>` prints the answer', async () => {
     const env = { ...process.env, GATEWAY_URL: server.baseUrl, GATEWAY_API_KEY: provisioned.apiKey };
-    const { stdout } = await run(process.execPath, [CHAT_BOT, 'review', WORLD.guildId, WORLD.ownerChatUserId], { env });
+    const { stdout } = await run(process.execPath, [FROM_SOURCE, CHAT_BOT, 'review', WORLD.guildId, WORLD.ownerChatUserId], { env });
     expect(stdout).toMatch(LINK);
   });
 });

@@ -9,6 +9,13 @@ import { TEST_JWT_SECRET } from '../../helpers/app.ts';
 import { dashboardToken } from '../../helpers/fixtures.ts';
 import { createTestDatabase, type StoreKind, type TestDatabase } from '../../helpers/stores.ts';
 
+/**
+ * The Node.js option that runs an example of the client from this repository: the examples import the client by
+ * its package name, which this condition of its package.json resolves to its source (an installed package's
+ * examples are compiled JavaScript, resolved to its `dist/`).
+ */
+export const FROM_SOURCE = '--conditions=workspace-gateway-source';
+
 /** The provisioned world the client tests run against (the repository's example, plus submissions of their own). */
 export const WORLD = {
   guildId: '1122334455667788',

@@ -18,6 +18,7 @@ interface Manifest {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  scripts?: Record<string, string>;
 }
 
 /**
@@ -54,6 +55,9 @@ describe('TypeScript client package, packed and installed from its tarball', () 
     expect(manifest.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\^0\.17\./) as unknown });
     expect(manifest.peerDependencies?.standardwebhooks).toMatch(/^\^1\./);
     expect(manifest.peerDependenciesMeta?.standardwebhooks?.optional).toBe(true);
+    // Compiled when packed (and published), never on an install: nothing runs in the integrator's project.
+    expect(manifest.scripts?.prepare).toBeUndefined();
+    expect(manifest.scripts?.prepack).toBe('npm run build');
   });
 
   it('its README names every operation of the client', () => {
@@ -66,7 +70,7 @@ describe('TypeScript client package, packed and installed from its tarball', () 
 
   it('installs compiled JavaScript with declarations, its README, licence and examples, and openapi-fetch but not the optional peer', () => {
     const installed = join(project, 'node_modules/@workspace-gateway/client');
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'examples/webhook-receiver.ts']) {
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'README.md', 'LICENSE', 'examples/webhook-receiver.ts', 'examples/webhook-receiver.js']) {
       expect(existsSync(join(installed, file)), file).toBe(true);
     }
     expect(existsSync(join(project, 'node_modules/openapi-fetch/package.json'))).toBe(true);

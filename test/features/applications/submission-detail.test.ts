@@ -19,7 +19,7 @@ interface Detail {
     commandId: string;
     eventId: string;
     type: string;
-    actor: { type: string; id: string };
+    actor: { type: string; id: string; name: string | null };
     at: string;
     reviewNote: string | null;
   }>;
@@ -111,12 +111,12 @@ describe.each(STORE_KINDS)('applications: one submission (%s)', (kind) => {
     expect(submission.reviewerNotes).toBe('Solid.');
     expect(submission.staffProfileId).toMatch(/^[0-9a-f-]{36}$/);
     expect(submission.decidedAt).toBe(recorded[2]!.at);
-    const user = { type: 'dashboard_user', id: REVIEWER_USER_ID };
+    const user = { type: 'dashboard_user', id: REVIEWER_USER_ID, name: null };
     expect(submission.history).toEqual([
       {
         ...submit,
         type: 'submitted',
-        actor: { type: 'api_key', id: fixture.ids.applicationId },
+        actor: { type: 'api_key', id: fixture.ids.applicationId, name: 'Acme game' },
         at: new Date(submittedAt).toISOString(),
         reviewNote: null,
       },

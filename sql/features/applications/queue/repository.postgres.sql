@@ -11,8 +11,8 @@ select "s"."id", "s"."form_id", "s"."status", "s"."environment", "s"."applicant"
 -- values: ["submission-1"]
 
 -- listHistory
-select "c"."id" as "command_id", "e"."id" as "event_id", "c"."type", "c"."actor_type", "c"."actor_id", "c"."payload", "c"."created_at" from "commands" as "c" inner join "events" as "e" on "e"."command_id" = "c"."id" where "c"."submission_id" = $1 and "c"."type" in ($2, $3) order by "c"."created_at", "c"."id";
--- values: ["submission-1","application.submission.submit","application.submission.accept"]
+select "c"."id" as "command_id", "e"."id" as "event_id", "c"."type", "c"."actor_type", "c"."actor_id", "a"."name" as "application_name", "c"."payload", "c"."created_at" from "commands" as "c" inner join "events" as "e" on "e"."command_id" = "c"."id" left join "applications" as "a" on "a"."id" = "c"."actor_id" and "c"."actor_type" = $1 where "c"."submission_id" = $2 and "c"."type" in ($3, $4) order by "c"."created_at", "c"."id";
+-- values: ["api_key","submission-1","application.submission.submit","application.submission.accept"]
 
 -- listForms
 select "id", "name" from "application_forms" where "workspace_id" in ($1);

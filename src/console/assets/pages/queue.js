@@ -49,11 +49,12 @@ export function environmentField(control) {
 }
 
 /**
- * The applicant as a reviewer knows them: the game username, else the display name, else the game user id.
+ * The applicant by the name they go by: their display name, else their game username, else their game user id
+ * (the game username, unique in the game, is shown beside it where the applicant is listed).
  * @param {SubmissionItem['applicant']} applicant
  */
 export function applicantName(applicant) {
-  return applicant.gameUsername ?? applicant.displayName ?? `Game user ${applicant.gameUserId}`;
+  return applicant.displayName ?? applicant.gameUsername ?? `Game user ${applicant.gameUserId}`;
 }
 
 /**
@@ -138,6 +139,7 @@ function row(submission) {
     { class: 'card' },
     h('h2', { class: 'card-title' }, h('a', { href: `/console/applications/${submission.id}` }, applicantName(submission.applicant))),
     details([
+      ['Game username', submission.applicant.gameUsername ?? '—'],
       ['Form', submission.formName ?? 'No form'],
       ['Status', statusBadge(submission.status)],
       ['Submitted', time(submission.createdAt)],

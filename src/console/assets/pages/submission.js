@@ -27,9 +27,18 @@ function answerText(value) {
   return h('span', { class: 'text' }, String(value));
 }
 
+/**
+ * Who did it: a member by their user id (the gateway knows members by id only), an application by its name.
+ * @param {HistoryEntry['actor']} actor
+ */
+function actorText(actor) {
+  if (actor.type === 'dashboard_user') return actor.id;
+  return `the application ${actor.name ?? actor.id}`;
+}
+
 /** @param {HistoryEntry} entry */
 function historyItem(entry) {
-  const who = entry.actor.type === 'dashboard_user' ? entry.actor.id : `the application ${entry.actor.id}`;
+  const who = actorText(entry.actor);
   return h(
     'li',
     {},
@@ -79,7 +88,7 @@ export async function renderSubmission(signed, id, done = null) {
         ['Submitted', time(submission.createdAt)],
         ['Reviewed', time(submission.reviewedAt)],
         ['Decided', time(submission.decidedAt)],
-        ['Staff profile', submission.staffProfileId ?? '—'],
+        ['Staff member', submission.staffProfileId === null ? '—' : staffLink(submission)],
       ]),
     ),
     h(
@@ -102,6 +111,17 @@ export async function renderSubmission(signed, id, done = null) {
       h('ol', { class: 'history' }, submission.history.map(historyItem)),
     ),
   );
+}
+
+/**
+ * The staff member an acceptance made of the applicant (or linked them to): a link to their page, in the
+ * submission's environment.
+ * @param {SubmissionDetail} submission
+ */
+function staffLink(submission) {
+  const query = submission.environment === 'live' ? '' : `?environment=${submission.environment}`;
+  const href = `/console/staff/${encodeURIComponent(submission.staffProfileId ?? '')}${query}`;
+  return h('a', { href }, `${applicantName(submission.applicant)}'s staff page`);
 }
 
 /**
@@ -248,8 +268,8 @@ function decisionSection(signed, submission, reload) {
               const result = await signed.gateway.accept(id, note.value, createProfile ? createProfile.checked : undefined);
               if (result.staffProfileId === null) return 'Accepted.';
               return result.staffProfileCreated
-                ? `Accepted. Staff profile ${result.staffProfileId} created.`
-                : `Accepted. Linked to the existing staff profile ${result.staffProfileId}.`;
+                ? 'Accepted. A staff profile was created: their staff page is linked above.'
+                : 'Accepted. Linked to their existing staff profile: their staff page is linked above.';
             }, `Accept ${applicantName(submission.applicant)}'s application?`)
           : null,
         mayDecide

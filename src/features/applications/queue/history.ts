@@ -25,7 +25,10 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
     commandId: row.command_id,
     eventId: row.event_id,
     type,
-    actor: { type: row.actor_type === 'api_key' ? 'api_key' : 'dashboard_user', id: row.actor_id },
+    actor:
+      row.actor_type === 'api_key'
+        ? { type: 'api_key', id: row.actor_id, name: row.application_name }
+        : { type: 'dashboard_user', id: row.actor_id, name: null },
     at: toIso(Number(row.created_at)),
     reviewNote: reviewNote(row.payload),
   };

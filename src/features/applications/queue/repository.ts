@@ -75,21 +75,28 @@ export interface HistoryRow {
   readonly type: string;
   readonly actor_type: string;
   readonly actor_id: string;
+  /** The application's name when an API key's application acted; else null. */
+  readonly application_name: string | null;
   readonly payload: string;
   readonly created_at: number;
 }
 
-/** The submission's recorded commands of `types` with their events, oldest first (then by command id). */
+/**
+ * The submission's recorded commands of `types` with their events, oldest first (then by command id), each with
+ * the name of the application whose API key sent it.
+ */
 export async function listHistory(db: Executor, submissionId: string, types: readonly string[]): Promise<HistoryRow[]> {
   return db
     .selectFrom('commands as c')
     .innerJoin('events as e', 'e.command_id', 'c.id')
+    .leftJoin('applications as a', (join) => join.onRef('a.id', '=', 'c.actor_id').on('c.actor_type', '=', 'api_key'))
     .select([
       'c.id as command_id',
       'e.id as event_id',
       'c.type',
       'c.actor_type',
       'c.actor_id',
+      'a.name as application_name',
       'c.payload',
       'c.created_at',
     ])

@@ -116,6 +116,9 @@ const HistoryEntrySchema = Type.Object(
       {
         type: Type.Union([Type.Literal('dashboard_user'), Type.Literal('api_key')]),
         id: Type.String({ description: 'The dashboard user\'s id, or the API key\'s application id.' }),
+        name: Type.Union([Type.String(), Type.Null()], {
+          description: 'The API key\'s application\'s name; null for a dashboard user, whom the gateway knows by id only.',
+        }),
       },
       { additionalProperties: false },
     ),
