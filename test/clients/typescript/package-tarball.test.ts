@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_DIR, packClient } from './pack.ts';
 import { createGatewayClient } from '../../../clients/typescript/src/index.ts';
-import { ROOT } from '../../helpers/cli.ts';
+
 
 const run = promisify(execFile);
-const CLIENT_DIR = join(ROOT, 'clients/typescript');
+
 
 interface Manifest {
   name: string;
@@ -34,8 +35,7 @@ describe('TypeScript client package, packed and installed from its tarball', () 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'wsg-pack-'));
     project = join(work, 'bot');
-    const { stdout } = await run('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: CLIENT_DIR, timeout: 120_000 });
-    tarball = join(work, stdout.trim().split('\n').at(-1)!);
+    tarball = await packClient(work);
     await run('mkdir', [project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bot', private: true, type: 'module' }));
     const install = (mode: string) =>

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type ServingProcess } from '../../helpers/cli.ts';
+import { CLIENT_DIR, packClient } from './pack.ts';
+import type { ServingProcess } from '../../helpers/cli.ts';
 import { provisionedDatabase, serveGateway, WORLD, type ProvisionedDatabase } from './gateway.ts';
 
 const run = promisify(execFile);
-const CLIENT_DIR = join(ROOT, 'clients/typescript');
+
 
 /**
  * The TypeScript client as a bot installs it: packed in its folder (`npm pack`, whose prepack step compiles it and
@@ -27,8 +28,7 @@ describe('TypeScript client package, packed from the repository and installed', 
     project = join(work, 'bot');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bot', private: true, type: 'module' }));
-    const { stdout } = await run('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: CLIENT_DIR, timeout: 120_000 });
-    const tarball = join(work, stdout.trim().split('\n').at(-1) ?? '');
+    const tarball = await packClient(work);
     // standardwebhooks: the optional peer the webhook receiver example imports, which a project receiving webhooks adds.
     await run('npm', ['install', tarball, 'standardwebhooks@^1.1.1', '--no-audit', '--no-fund', '--prefer-offline'], {
       cwd: project,
