@@ -158,7 +158,9 @@ describe.skipIf(chromiumMissing).each(STORE_KINDS)('the console\'s staff side (%
     await page.getByRole('link', { name: 'Leaderboard', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Leaderboard', level: 1 }).waitFor();
-    // The navigation moved the focus to the heading; Tab goes on to the page's first control.
+    // Once the page has its data, the navigation moves the focus to the heading; Tab goes on to the page's first
+    // control. (The heading is drawn before the data arrives, so the focus is waited for, not read at once.)
+    await page.waitForFunction('document.activeElement?.tagName === "H1"', undefined, { timeout: 10_000 });
     expect(await inPage<string>(page, 'document.activeElement?.tagName')).toBe('H1');
     await page.keyboard.press('Tab');
     expect(await inPage<string>(page, 'document.activeElement?.getAttribute("name")')).toBe('period');

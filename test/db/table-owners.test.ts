@@ -37,7 +37,7 @@ describe('each table has one owner (docs/DATA.md)', () => {
         return use.kind === 'read' && module !== entry?.owner && !entry?.readers.includes(module);
       })
       .map((use) => `${use.file} reads ${use.table}`);
-    expect(unlisted).toEqual([]);
+    expect(unlisted, 'a new reader: run `npm run docs:generate` to list it in docs/DATA.md').toEqual([]);
   });
 
   it('every listed reader still reads the table (the list stays true)', () => {
@@ -46,7 +46,7 @@ describe('each table has one owner (docs/DATA.md)', () => {
         .filter((reader) => !uses.some((use) => use.kind === 'read' && use.table === table && moduleOf(use.file) === reader))
         .map((reader) => `${reader} no longer reads ${table}`),
     );
-    expect(stale).toEqual([]);
+    expect(stale, 'run `npm run docs:generate` to list the readers again').toEqual([]);
   });
 
   it('writes name their table: a builder given a table in a variable is only the store helper of an upsert', () => {

@@ -22,7 +22,7 @@ describe('modules and their direction', () => {
   });
 
   it('docs/ARCHITECTURE.md draws the modules as the code imports them', () => {
-    expect(drawnInDocs(), 'redraw the block from moduleDrawing() (test/helpers/imports.ts)').toEqual(moduleDrawing());
+    expect(drawnInDocs(), 'run `npm run docs:generate` to redraw it').toEqual(moduleDrawing());
   });
 
   it('docs/ARCHITECTURE.md stays short enough to read first (at most 200 lines)', () => {
