@@ -29,7 +29,8 @@ Kinds: ${KIND_NAMES.map((kind) => `\`${kind}\``).join(', ')} (a heartbeat on a s
 \`Idempotency-Key\` and \`recordedAt\`; a batch heartbeat of ${HEARTBEAT_BATCH_SIZE} started shifts of one game server; a start, and a
 stop, of another staff member's shift; a submission to the application form with the API key; a reviewer's
 rejection of a new submission, with a dashboard token; an inactivity notice asked for through the bot's key, a day of its
-own; a manager's approval of a new pending notice; the week leaderboard's first page; the chat summary). Per store, a table gives
+own; a manager's approval of a new pending notice; the week leaderboard's first page; the chat summary; a page of 25
+of the roster with a member's dashboard token). Per store, a table gives
 for each kind the files of each repeat (lowest-highest), those in every repeat, those in any, and those beyond
 \`GET /health\` (in every repeat of the kind and in no repeat of \`/health\`); then the files of heartbeat and
 intake (of every kind with \`--verbose\`), those beyond \`/health\` marked \`+\`. A file in some repeats only is work
@@ -58,6 +59,7 @@ const STATEMENT_ROWS: readonly StatementRow[] = [
   { kind: '`approval` (of a pending notice)', before: [14, 2], after: [10, 2] },
   { kind: '`leaderboard` (week, page 1, ranking cached)', before: [4, 4], after: [3, 3] },
   { kind: '`summary`', before: [5, 5], after: [3, 3] },
+  { kind: '`roster` (page of 25, a member\'s token)', before: [6, 6], after: [3, 3] },
 ];
 
 /**
