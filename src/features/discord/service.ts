@@ -19,7 +19,6 @@ import { reportingTimeZone } from '../activity/periods/periods.ts';
 import { createConsoleService } from '../console/service.ts';
 import { createNoticeDecisionService } from '../time-off/manager-service.ts';
 import { createNoticeService } from '../time-off/service.ts';
-import { findWorkspace } from '../workspaces/workspace.ts';
 import { COMMAND, LEADERBOARD_PERIODS, LOA, TIMEOFF, type LeaderboardPeriod } from './commands.ts';
 import { discordActor, type Invocation } from './invocation.ts';
 import { createManagerCommands } from './manager-commands.ts';
@@ -138,12 +137,11 @@ export function createDiscordService({ store, clock, config, idempotency }: Disc
       const workspace = workspaces.find((w) => w.guild_id !== null && w.guild_id === guildId && w.chat_status === 'connected');
       const id = text(interaction.id);
       if (guildId === undefined || userId === undefined || workspace === undefined || id === undefined) return ephemeral(ELSEWHERE);
-      const settings = await findWorkspace(db, workspace.workspace_id);
       const inv: Invocation = {
         applicationId,
         interactionId: id,
         workspaceId: workspace.workspace_id,
-        timeZone: reportingTimeZone(settings?.timezone),
+        timeZone: reportingTimeZone(workspace.timezone),
         environment: workspace.environment,
         chat: { guildId, actingChatUserId: userId },
         userName: text(member?.nick) ?? text(user?.global_name) ?? text(user?.username) ?? userId,
