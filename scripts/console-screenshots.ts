@@ -102,7 +102,8 @@ const cli = (...args: string[]) => execFileSync(process.execPath, [BIN, ...args]
 
 const documentPath = join(dir, 'document.json');
 writeFileSync(documentPath, JSON.stringify(document));
-const provisioned = JSON.parse(cli('provision', documentPath)) as { keys: { secret: string }[] };
+// A fresh database: provision makes it only when asked to.
+const provisioned = JSON.parse(cli('provision', '--create', documentPath)) as { keys: { secret: string }[] };
 const secret = provisioned.keys[0]?.secret ?? '';
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -175,15 +176,18 @@ try {
   await shoot('stats');
   await page.getByRole('link', { name: 'Staff', exact: true }).click();
   await heading(page, 'Staff');
+  await page.getByRole('list', { name: 'Staff' }).waitFor();
   await shoot('staff');
   await page.getByRole('link', { name: 'Ava', exact: true }).click();
   await heading(page, 'Ava');
   await shoot('staff-member');
   await page.getByRole('link', { name: 'Leaderboard', exact: true }).click();
   await heading(page, 'Leaderboard');
+  await page.getByRole('list', { name: 'Ranking' }).waitFor();
   await shoot('leaderboard');
   await page.getByRole('link', { name: 'On duty', exact: true }).click();
   await heading(page, 'On duty');
+  await page.getByRole('list', { name: 'Shifts under way' }).waitFor();
   await shoot('on-duty');
   await browser.close();
   console.log(`wrote the screenshots to ${OUT}`);
