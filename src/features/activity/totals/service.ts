@@ -181,6 +181,8 @@ export function workedMsInBucket(
 ): number {
   const { run } = plan;
   if (run === null || plan.edges.length > 0) throw new Error('workedMsInBucket reads a period of one bucket');
+  // Without active shifts the bucket is the whole of it (workedInPlan would sum that one row).
+  if (active.length === 0) return bucketWorkedMs;
   const rows: WorkedRow[] = [
     {
       ...NO_SHIFT,
