@@ -37,7 +37,8 @@ export interface DiscordServiceDeps {
 
 export interface InteractionContext {
   readonly requestId: string;
-  readonly baseUrl: string;
+  /** The gateway's public address, asked for only by a command that needs it (`/review`). */
+  readonly baseUrl: () => string;
 }
 
 const APPLICATION_ID = /^[0-9]{1,32}$/;
