@@ -110,6 +110,12 @@ rounds; runs 3,756 to 4,816) against 4,474 (4,396 to 5,115), 12% less; a request
 3,835) against 3,679 (3,192 to 4,184), and in a first run of three rounds 4,352 (2,953 to 4,812) against 3,279
 (3,271 to 3,563). Within the noise, or under the 15% a technique must show: kept as SQL that does less.
 
+A roster page (\`roster/repository.ts\`, \`listRosterPage\`): the page of staff, each staff member's week bucket of
+the totals, shifts without an end and approved notices in one statement, where it sent four (the page, the
+totals, the notices, the live shifts); with the member's memberships and the workspace, 3 statements instead of
+6. Measured against the week leaderboard page in "Measurements behind the design", "The roster page against a
+leaderboard page".
+
 The acting chat user's workspace and staff profile (\`staff/profiles.ts\`, \`findWorkspaceWithChatStaff\`): one read
 where the summary, \`GET /v1/staff/me\` and a request for time off sent two statements at once; the summary sends
 4 statements, a request 12 (11 with the journal's one statement below). Measured A/B on PostgreSQL against the build before the core work (three interleaved
