@@ -231,14 +231,87 @@ three times as long for the earlier build too (interleaved: busy mix heartbeat p
   (\`features/webhooks/repository.ts\`): with statistics that had not followed a backlog, its planner read every
   due row and sorted them, 22 ms a claim at 15,000 due against about 1 ms in index order.
 
+### The roster page against a leaderboard page
+
+A roster page of 25 (\`GET /v1/staff\`, \`roster\`, a member's dashboard token) is to cost at most a week
+leaderboard page of 25 (\`leaderboard-week\`, an API key). The leaderboard serves its ranking from a cache
+(\`reports/ranking-cache.ts\`): a page reads the workspace (checking the key's credential in the same statement),
+its 25 profiles and their approved notices, 3 statements. The roster sent 6: the member's memberships, the
+workspace, the page of staff, the week's totals of those 25 (the union read of \`totals/repository.ts\`), their
+approved notices and their live shifts; the last two found the page's shifts under way through the workspace's
+partial index of active shifts (\`shifts_active_by_start\`), so each read every shift under way in the workspace.
+Now a page is one statement (\`roster/repository.ts\`, \`listRosterPage\`): the page of staff through
+\`staff_roster\`, and for each staff member their row of the week's bucket of the totals, their shifts without an
+end (\`shifts_staff_ended\`) and their approved notices overlapping the week (\`inactivity_notices_staff_end\`),
+each found by index per staff member; 3 statements in all, with the memberships and the workspace. The week's
+figures are the totals' own arithmetic (\`workedMsInBucket\` over \`workedInPlan\`) and the leaderboard's
+requirement, so they stay the leaderboard's and the summary's (a property test compares the three). The
+memberships are read with a \`sql\` template (a builder cost 17 µs of CPU in isolation, the template 13), and the
+answer's nullable fields are JSON Schema type lists instead of unions: the response serializer wrote a page of 25
+in 20 µs (the leaderboard's 9), validating every nullable value against each branch of its union, and now in 9 to
+11. No index was needed.
+
+Measured with \`npm run bench -- --quick --only leaderboard-week,roster,summary,discord-activity --duration 4
+--compare <the build before>\` (500 staff, saturated, CPU per request, builds interleaved on one database), on the
+shared 2-core machine with other work running throughout (\`GET /health\` cost 67 to 149 µs from run to run, 32 in
+a quiet full run), so each figure is a ratio within one run:
+
+| roster page over week leaderboard page | before | after |
+|---|---|---|
+| SQLite (8 runs each) | 1.39 to 2.26, median 1.68 | 0.90 to 1.39, median 1.07 |
+| PostgreSQL, database included (6 runs each) | 1.57 to 2.07, median 1.95 | 0.66 to 1.18, median 1.07 |
+| PostgreSQL, the gateway's CPU alone | 1.59 to 2.25 | 0.79 to 1.10, median 1.04 |
+
+A roster page itself cost 1.19x and 1.60x as much before (SQLite, means of two sessions of four rounds) and 1.83x
+and 1.89x (PostgreSQL, two sessions of three). On PostgreSQL the database's CPU is every process of the server,
+which other sessions may use too: its ratios scatter more than the gateway's.
+
+Where the rest goes, on SQLite (each statement alone on the quick dataset, best of 15 rounds of 1,000 calls):
+the roster's page statement costs about 115 µs: the page of staff 48, each staff member's week bucket 29, their
+shifts without an end 20, their notices 15 to 18; the memberships 13 more. A leaderboard page reads its 25 profiles
+by id in 36 µs and their notices in 15; its totals come from the cached ranking, computed once per activity version for
+the whole workspace. So a roster page reads per staff member, about 50 µs a page, what the leaderboard computed
+once and kept, and it authenticates a member (the memberships) where the leaderboard checks a cached key inside its
+first statement. On PostgreSQL, where a statement's round trip costs more than the index probes inside it, the
+page's one statement puts the roster about level with the leaderboard. Reaching at most 1x on SQLite would take
+the week's totals from the leaderboard's cached ranking instead of the totals (a cache shared between two
+features, a technique to be measured against its 15% rule), not yet done.
+
 ### Discord signature check
 
 Every Discord interaction ([DISCORD.md](DISCORD.md)) is verified before anything else: an Ed25519 signature of
 its timestamp and raw body, with \`node:crypto\`, the application's key parsed once and kept.
 \`node bench/discord-signature.ts 20000\` measures the check alone on a signed \`/activity\` interaction of 502
-bytes. On the AMD EPYC machine, shared with other work at the time (wall time was four to five times the CPU
-time, so only the CPU figure means anything), three runs gave 89, 117 and 104 µs of CPU per check, Node 24.
-That is what an interaction costs beyond the API operation it calls, with the read of the application's
-workspaces (and, for a command, of its workspace). A full benchmark of the interactions endpoint against the
-operations it wraps has not been run yet.
+bytes, and the \`discord-activity\` scenario measures it the same way in every run (the gateway's verifier, in the
+load generator's process, 20,000 checks after a warm-up). On the AMD EPYC machine, shared with other work, it cost
+74 to 126 µs of CPU per check, mostly 76 to 90 (the median of 28 runs: 83 µs), Node 24: about 0.08 ms. Checking 512
+different signed interactions in turn costs the same as checking one again and again (82 µs against 79, best of
+eight rounds).
+
+### A Discord interaction against the API read it wraps
+
+A signed \`/activity\` interaction is to cost at most 1.1x the API read it wraps (\`GET /v1/activity/me/summary\` of
+the same kind of staff member, \`summary\`) plus the signature check alone. Beyond the summary's three statements
+an interaction reads its application's workspaces (with their public key, guild and time zone) before checking the
+signature, parses the JSON itself, and writes a Discord message. Two costs went: the workspace was read again for
+its time zone (now in the first read; one statement fewer), and the check for text no store holds walked the raw
+body's bytes one index at a time (about 25 µs of CPU an interaction in a profile, finding nothing: the service reads
+the JSON itself); the gateway's public address is now worked out only for \`/review\`.
+
+Measured in the same runs as the roster above (interaction over summary + the check alone, CPU per request):
+
+| | before | after |
+|---|---|---|
+| SQLite (8 runs each) | 1.04 to 2.29, median 1.50 | 0.84 to 1.28, median 1.22 |
+| PostgreSQL, database included (6 runs each) | 0.80 to 1.39, median 1.24 | 0.53 to 1.21, median 0.87 |
+| PostgreSQL, the gateway's CPU alone | 0.90 to 1.48 | 0.61 to 1.20, median 0.89 |
+
+On PostgreSQL, where its statements cost more than the check and the glue, an interaction is within the target. On
+SQLite it is not: in one process, without HTTP (the services called directly on the quick dataset, median of ten
+rounds of 1,000), an interaction cost 278 µs against 237 for the summary and the check (129 and 87): 41 µs more,
+of which the read of the application's workspaces is 14 and the JSON 2, the rest the interaction's own routing and
+message. Through the app's request handling the gap is larger (requests injected in one process, medians of ten
+rounds of 1,000: a PING, which reads and checks and answers \`{ "type": 1 }\`, cost 227 µs against 43 for
+\`GET /health\`, about 80 more than its read and its check), so the signed POST's own handling is the next place to
+look.
 `;

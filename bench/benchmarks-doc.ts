@@ -15,6 +15,7 @@ import { markdownTable } from './tables.ts';
 import { requestFilesSection } from './trace-doc.ts';
 import { LATENCY_CONNECTIONS, LATENCY_SCENARIOS, TARGET_ROWS, type StoreName } from './targets.ts';
 import { DELIVERY_RATE_TARGET, EVENT_TO_DELIVERY_P99_TARGET_MS } from './webhooks.ts';
+import { SIGNATURE_CHECKS, SIGNED_PER_PHASE } from './discord-scenarios.ts';
 
 /** `a`, `b` and `c`. */
 function codeList(names: readonly string[]): string {
@@ -168,6 +169,7 @@ ${n(NOTICE_DECISIONS.full)} pending notices (${full.warmupSeconds + full.duratio
 | \`leaderboard-week-deep\` | the same at the cursor after position ${n(full.deepPosition)} (found by following \`nextCursor\` in setup) |
 | \`leaderboard-month\` | \`GET /v1/activity/leaderboard?period=month\`, page 1 (the heaviest report) |
 | \`roster\` | \`GET /v1/staff?limit=25\` with a member's dashboard token: the active staff by name, page 1, each with its week's figures and shift under way (to cost at most a \`leaderboard-week\` page of the same size) |
+| \`discord-activity\` | \`POST /v1/discord/applications/{applicationId}/interactions\`: Discord's \`/activity\` command of a random staff member, signed with the Ed25519 key of an application made for the run (${n(SIGNED_PER_PHASE)} signed per phase by the load generator, random staff drawn as \`summary\` draws them); compared with \`summary\`, the API read it wraps, plus the signature check alone, measured in the load generator with the gateway's verifier over ${n(SIGNATURE_CHECKS)} checks |
 | \`queue\` | \`GET /v1/applications/submissions\` with a reviewer's dashboard token: the default filter (pending), page 1 (25 items), among the big workspace's ${n(full.submissions)} submissions |
 | \`submission\` | \`GET /v1/applications/submissions/{submissionId}\` for a random one of the ${n(1000)} newest submissions with a recorded review history (20 answers each) |
 | \`heartbeat\` | \`POST /v1/activity/shifts/{id}/heartbeat\` round-robin over ${n(full.heartbeatShifts)} active shifts (started in setup, one per staff member), a unique \`Idempotency-Key\` per request |
@@ -194,8 +196,8 @@ function targets(): string {
 
 Recorded, not yet required: a run prints each with its measured value and pass or fail, and never fails on one.
 CPU costs include the database's on PostgreSQL; "busy" is the rate of the busy level above, each stream alone.
-The last six were set before and are kept: they are latencies and rates of their own, not shares of a saturated
-event loop.
+The p50 latencies, the cold page's and the webhooks' were set before and are kept: they are latencies and rates
+of their own, not shares of a saturated event loop.
 
 ${markdownTable(['target', 'SQLite', 'PostgreSQL'], rows, () => false)}
 `;

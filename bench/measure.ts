@@ -13,7 +13,7 @@ import { PROFILES, type OpenTiming } from './profiles.ts';
 import type { ScenarioRecord } from './report.ts';
 import { buildScenarios, type Scenario } from './scenarios.ts';
 import type { ServerProcess } from './server.ts';
-import { LATENCY_CONNECTIONS, LATENCY_SCENARIOS, type TargetResult } from './targets.ts';
+import { LATENCY_CONNECTIONS, LATENCY_SCENARIOS, type StoreName, type TargetResult } from './targets.ts';
 
 export interface Measured {
   readonly scenarios: ScenarioRecord[];
@@ -23,6 +23,7 @@ export interface Measured {
 }
 
 export interface MeasureContext {
+  readonly store: StoreName;
   readonly server: ServerProcess;
   readonly prepared: PreparedDatabase;
   readonly options: BenchOptions;
@@ -96,6 +97,7 @@ export async function measureScenarios(ctx: MeasureContext): Promise<Measured> {
   if (openapi.status !== 200) throw new Error(`GET /openapi.json answered ${openapi.status}`);
   const contract = new ResponseContract(openapi.body as ConstructorParameters<typeof ResponseContract>[0]);
   const all = buildScenarios({
+    store: ctx.store,
     baseUrl: server.baseUrl,
     databaseUrl: prepared.url,
     meter: server.meter,
@@ -147,7 +149,7 @@ export async function measureScenarios(ctx: MeasureContext): Promise<Measured> {
           report(ctx, `${scenario.name} at ${LATENCY_CONNECTIONS} connections`, latency, latencyRecord);
         }
       }
-      if (scenario.targets) targets.push(...scenario.targets());
+      if (scenario.targets) targets.push(...scenario.targets(records));
     } catch (error) {
       const message = errorMessage(error);
       log(`  FAILED: ${message}`);

@@ -131,7 +131,7 @@ async function measureBuild(run: BuildRun): Promise<RunRecord> {
       log(`load generator not pinned (${pin.reason})`);
     }
     try {
-      measured = await measureScenarios({ server, prepared, options, runTag, failures, log, interrupted: () => interrupted });
+      measured = await measureScenarios({ store, server, prepared, options, runTag, failures, log, interrupted: () => interrupted });
     } finally {
       if (pin && 'release' in pin) pin.release();
       try {

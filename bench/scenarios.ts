@@ -10,10 +10,12 @@ import type { CpuMeter } from './cpu.ts';
 import type { OpenScenario } from './open/scenario.ts';
 import { openScenario } from './open/scenario.ts';
 import { Random } from './random.ts';
-import type { TargetResult } from './targets.ts';
+import type { ScenarioRecord } from './report.ts';
+import type { StoreName, TargetResult } from './targets.ts';
 import { webhookScenarios } from './webhooks.ts';
 import { applicationScenarios } from './application-scenarios.ts';
 import { noticeScenarios } from './notice-scenarios.ts';
+import { discordScenarios } from './discord-scenarios.ts';
 import { staffScenarios } from './staff-scenarios.ts';
 import { createWorkload, dataOf, fail, LEADERBOARD, type Workload, type WorkloadContext } from './workload.ts';
 import { writeScenarios } from './write-scenarios.ts';
@@ -28,6 +30,7 @@ export const SCENARIO_NAMES = [
   'leaderboard-week-deep',
   'leaderboard-month',
   'roster',
+  'discord-activity',
   'queue',
   'submission',
   'heartbeat',
@@ -45,6 +48,7 @@ export const SCENARIO_NAMES = [
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface ScenarioContext extends WorkloadContext {
+  readonly store: StoreName;
   /** The database the server runs on (scenarios that set up data the API cannot, e.g. webhook endpoints). */
   readonly databaseUrl: string;
   /** The gateway's (and database's) CPU, for costs a scenario measures itself (webhook deliveries). */
@@ -77,8 +81,8 @@ export interface Scenario {
    * many (`start`: one per free staff member).
    */
   amount?(warmup: boolean): number;
-  /** Targets the scenario judges itself, read after it was measured. */
-  targets?(): TargetResult[];
+  /** Targets the scenario judges itself, read after it was measured, with the run's records so far. */
+  targets?(records: readonly ScenarioRecord[]): TargetResult[];
   /** Undoes what prepare set up that later scenarios must not see (e.g. a webhook endpoint). */
   cleanup?(): Promise<void>;
   /** Requests timed one at a time instead of a load (`cold-leaderboard`): how many, and one of them (ms). */
@@ -333,6 +337,7 @@ export function buildScenarios(ctx: ScenarioContext): Scenario[] {
     'leaderboard-month': leaderboardMonth,
     ...writes,
     ...staffScenarios(ctx, workload),
+    ...discordScenarios(ctx, workload),
     ...applicationScenarios(ctx, workload),
     ...noticeScenarios(ctx),
     open: openScenario(ctx, workload, [writes.heartbeat, writes['heartbeat-batch'], writes['start-stop']]),

@@ -66,6 +66,13 @@ export const TARGETS = {
   /** Asking for an inactivity notice, and approving one: CPU per operation over a shift start's alone. */
   noticeRequestOverStart: both(1),
   noticeDecideOverStart: both(1),
+  /** A roster page of 25 with a member's token: CPU per read over a week leaderboard page of 25's (`roster` over `leaderboard-week`). */
+  rosterOverLeaderboard: both(1),
+  /**
+   * A signed `/activity` interaction: CPU per interaction over the API read it wraps (`summary`) plus the signature
+   * check alone (measured in the run, discord-scenarios.ts).
+   */
+  discordOverSummaryAndCheck: both(1.1),
 } as const satisfies Record<string, PerStore>;
 
 /** The targets table of docs/BENCHMARKS.md: what each target says, with its limit per store. */
@@ -88,6 +95,11 @@ export const TARGET_ROWS: ReadonlyArray<{ readonly text: string; readonly limit:
   { text: 'intake: CPU per submission over a shift start\'s alone (`intake` over `start`)', limit: (s) => `<= ${TARGETS.intakeOverStart[s]} x` },
   { text: 'asking for an inactivity notice: CPU per notice over a shift start\'s alone (`notice-request` over `start`)', limit: (s) => `<= ${TARGETS.noticeRequestOverStart[s]} x` },
   { text: 'approving a notice: CPU per approval over a shift start\'s alone (`notice-decide` over `start`)', limit: (s) => `<= ${TARGETS.noticeDecideOverStart[s]} x` },
+  { text: 'a roster page of 25: CPU per read over a week leaderboard page of 25\'s (`roster` over `leaderboard-week`)', limit: (s) => `<= ${TARGETS.rosterOverLeaderboard[s]} x` },
+  {
+    text: 'a signed `/activity` interaction: CPU over the summary\'s plus the signature check\'s alone (`discord-activity` over `summary` + the check)',
+    limit: (s) => `<= ${TARGETS.discordOverSummaryAndCheck[s]} x`,
+  },
 ];
 
 const NOT_RUN: TargetResult['measured'] = 'not run';
@@ -110,6 +122,22 @@ function openPhase(open: OpenRecord | null, level: string, phase: string): OpenP
 
 function perShift(cost: OperationCost | null | undefined): number | null {
   return cost && cost.shiftsPerOperation ? cost.totalUs / cost.shiftsPerOperation : null;
+}
+
+/**
+ * A signed `/activity` interaction's CPU over the summary's plus the signature check's alone (`checkUs`, measured in
+ * the run), judged by the `discord-activity` scenario once it is measured.
+ */
+export function discordTarget(store: StoreName, scenarios: readonly ScenarioRecord[], checkUs: number | null): TargetResult {
+  const closed = (name: string) => scenarios.find((s) => s.name === name && (s.phase ?? 'throughput') === 'throughput')?.cost;
+  const interaction = closed('discord-activity');
+  const summary = closed('summary');
+  const wrapped = summary && checkUs !== null ? summary.totalUs + checkUs : null;
+  const ratio = interaction && wrapped ? interaction.totalUs / wrapped : null;
+  const limit = TARGETS.discordOverSummaryAndCheck[store];
+  return judge(`signed /activity interaction CPU <= ${limit} x the summary's + the signature check's`, ratio, limit, (r) =>
+    `${r.toFixed(2)} x (${us(interaction?.totalUs ?? 0)} per interaction vs ${us(summary?.totalUs ?? 0)} per summary + ${us(checkUs ?? 0)} per check alone)`,
+  );
 }
 
 export function evaluateTargets(
@@ -208,5 +236,12 @@ export function evaluateTargets(
   overStart('intake', 'intake CPU per submission', TARGETS.intakeOverStart[store]);
   overStart('notice-request', 'notice request CPU per notice', TARGETS.noticeRequestOverStart[store]);
   overStart('notice-decide', 'notice approval CPU per approval', TARGETS.noticeDecideOverStart[store]);
+  const roster = closed('roster')?.cost;
+  const rosterRatio = roster && page && page.totalUs > 0 ? roster.totalUs / page.totalUs : null;
+  out.push(
+    judge(`roster page CPU <= ${TARGETS.rosterOverLeaderboard[store]} x a week leaderboard page's (25 each)`, rosterRatio, TARGETS.rosterOverLeaderboard[store], (r) =>
+      `${r.toFixed(2)} x (${us(roster?.totalUs ?? 0)} per page vs ${us(page?.totalUs ?? 0)})`,
+    ),
+  );
   return out;
 }

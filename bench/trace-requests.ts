@@ -23,6 +23,7 @@ export const KIND_NAMES = [
   'approval',
   'leaderboard',
   'summary',
+  'roster',
 ] as const;
 export type KindName = (typeof KIND_NAMES)[number];
 /** The reference every other kind is set against: a request that reaches no feature. */
@@ -102,6 +103,7 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
   let batchBody: { serverId: string; shiftIds: string[] } | null = null;
   let reviewed: string | null = null;
   let reviewer: Record<string, string> | null = null;
+  let member: Record<string, string> | null = null;
   let manager: Record<string, string> | null = null;
   let pendingNotice: string | null = null;
   // Each notice a whole day of its own, two months after the data's (which lie around now): none overlaps another.
@@ -213,6 +215,16 @@ export function traceRequests(baseUrl: string, plan: DatasetPlan, runTag: string
           'x-chat-guild-id': big.guildId,
           'x-acting-chat-user-id': worker.chatUserId,
         });
+      },
+    },
+    roster: {
+      name: 'roster',
+      title: 'GET /v1/staff?limit=25',
+      before: async () => {
+        member ??= { ...(await dashboardHeaders(REVIEWER_ID)), 'x-service-workspace-id': big.id };
+      },
+      send: async () => {
+        await get('roster', '/v1/staff?limit=25', member ?? {});
       },
     },
   };

@@ -114,6 +114,7 @@ const cli = (...args: string[]) => execFileSync(process.execPath, [BIN, ...args]
 
 const documentPath = join(dir, 'document.json');
 writeFileSync(documentPath, JSON.stringify(document));
+// A fresh database: provision makes it only when asked to.
 const provisioned = JSON.parse(cli('provision', documentPath, '--create')) as { keys: { secret: string }[] };
 const secret = provisioned.keys[0]?.secret ?? '';
 const port = await freePort();
@@ -187,6 +188,7 @@ try {
   await shoot('stats');
   await page.getByRole('link', { name: 'Staff', exact: true }).click();
   await heading(page, 'Staff');
+  await page.getByRole('list', { name: 'Staff' }).waitFor();
   await shoot('staff');
   await page.getByRole('link', { name: 'Ava', exact: true }).click();
   await heading(page, 'Ava');
@@ -199,9 +201,11 @@ try {
   await shoot('staff-member');
   await page.getByRole('link', { name: 'Leaderboard', exact: true }).click();
   await heading(page, 'Leaderboard');
+  await page.getByRole('list', { name: 'Ranking' }).waitFor();
   await shoot('leaderboard');
   await page.getByRole('link', { name: 'On duty', exact: true }).click();
   await heading(page, 'On duty');
+  await page.getByRole('list', { name: 'Shifts under way' }).waitFor();
   await shoot('on-duty');
   await browser.close();
   console.log(`wrote the screenshots to ${OUT}`);

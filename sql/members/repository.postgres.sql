@@ -1,3 +1,3 @@
 -- findMemberships
-select "workspace_id", "permissions" from "members" where "user_id" = $1;
+select workspace_id, permissions from members where user_id = $1;
 -- values: ["user-1"]

@@ -1,3 +1,3 @@
 -- findMemberships
-select "workspace_id", "permissions" from "members" where "user_id" = +?;
+select workspace_id, permissions from members where user_id = +?;
 -- values: ["user-1"]

@@ -163,3 +163,23 @@ export async function rowsOf<R>(db: Executor, query: RawBuilder<R>): Promise<R[]
 export function byCodePoints(db: Executor, expression: string): RawBuilder<string> {
   return dialectOf(db) === 'postgres' ? sql<string>`${sql.raw(expression)} collate "C"` : sql<string>`${sql.raw(expression)}`;
 }
+
+/**
+ * An aggregate over a correlated subquery's rows: a JSON array holding, per row, the JSON array of `columns` (of
+ * the subquery's tables, written as constant text), or null over no row. For the few rows of another table a read
+ * carries beside each of its own (a staff member's shifts under way), in the same statement. jsonArraysOf reads it.
+ */
+export function jsonArrays(db: Executor, columns: readonly string[]): RawBuilder<unknown> {
+  const list = sql.raw(columns.join(', '));
+  return dialectOf(db) === 'postgres'
+    ? sql`json_agg(json_build_array(${list}))`
+    : sql`nullif(json_group_array(json_array(${list})), '[]')`;
+}
+
+/** The rows of a jsonArrays value (SQLite answers it as text, PostgreSQL parsed), each an array; none for null. */
+export function jsonArraysOf(value: unknown): unknown[][] {
+  if (value === null || value === undefined) return [];
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!Array.isArray(parsed) || !parsed.every(Array.isArray)) throw new Error('a JSON aggregate is not an array of arrays');
+  return parsed as unknown[][];
+}

@@ -209,7 +209,8 @@ async function rejectInvalidText(request: FastifyRequest): Promise<void> {
     ['body', request.body, schema.body],
   ];
   for (const [part, values, partSchema] of parts) {
-    if (partSchema === undefined || values === null || typeof values !== 'object') continue;
+    // A body kept as raw bytes (a route that checks their signature, and reads them itself) holds no text yet.
+    if (partSchema === undefined || values === null || typeof values !== 'object' || ArrayBuffer.isView(values)) continue;
     const record = values as Record<string, unknown>;
     const names = part === 'body' ? Object.keys(record) : declaredNames(partSchema);
     for (const name of names) {

@@ -3,6 +3,8 @@
  * request by src/http/dashboard-auth.ts. Its own module, beside keys/: HTTP glue reads it, and a feature's
  * repository is the feature's own.
  */
+import { sql } from 'kysely';
+import { rowsOf } from '../db/dialect.ts';
 import type { Executor } from '../db/types.ts';
 
 /** The user's memberships: each workspace with the JSON array of the user's permissions there. */
@@ -10,5 +12,6 @@ export async function findMemberships(
   db: Executor,
   userId: string,
 ): Promise<Array<{ readonly workspace_id: string; readonly permissions: string }>> {
-  return db.selectFrom('members').select(['workspace_id', 'permissions']).where('user_id', '=', userId).execute();
+  // Every dashboard request reads it: a `sql` template costs less to build than a Kysely builder.
+  return rowsOf(db, sql<{ workspace_id: string; permissions: string }>`select workspace_id, permissions from members where user_id = ${userId}`);
 }

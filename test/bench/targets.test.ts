@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateTargets, type TargetResult } from '../../bench/targets.ts';
+import { discordTarget, evaluateTargets, type TargetResult } from '../../bench/targets.ts';
 import { cost, open, scenario, scenarios } from './fixtures.ts';
 
 function byStart(results: readonly TargetResult[], start: string): TargetResult {
@@ -109,5 +109,30 @@ describe('benchmark: targets', () => {
     }
     const withoutStart = [...scenarios, scenario('notice-request', 'throughput', { cost: cost('notice', 300) })];
     expect(byStart(evaluateTargets('sqlite', withoutStart, open, 240), 'notice request CPU').pass).toBeNull();
+  });
+
+  it('judges a roster page against a week leaderboard page of the same size, on both stores', () => {
+    for (const store of ['sqlite', 'postgres'] as const) {
+      const cheaper = evaluateTargets(store, [...scenarios, scenario('roster', 'throughput', { cost: cost('request', 216) })], open, 240);
+      expect(byStart(cheaper, 'roster page CPU <= 1 x')).toMatchObject({ pass: true, measured: '0.90 x (216 µs per page vs 240 µs)' });
+      const dearer = evaluateTargets(store, [...scenarios, scenario('roster', 'throughput', { cost: cost('request', 360) })], open, 240);
+      expect(byStart(dearer, 'roster page CPU <= 1 x')).toMatchObject({ pass: false, measured: '1.50 x (360 µs per page vs 240 µs)' });
+    }
+    expect(byStart(results, 'roster page CPU')).toMatchObject({ pass: null, measured: 'not run' });
+  });
+
+  it('judges a signed interaction against the summary plus the signature check alone; without either, not run', () => {
+    const measured = [
+      ...scenarios,
+      scenario('summary', 'throughput', { cost: cost('request', 300) }),
+      scenario('discord-activity', 'throughput', { cost: cost('request', 420) }),
+    ];
+    expect(discordTarget('sqlite', measured, 100)).toMatchObject({
+      pass: true,
+      measured: '1.05 x (420 µs per interaction vs 300 µs per summary + 100 µs per check alone)',
+    });
+    expect(discordTarget('postgres', measured, 50)).toMatchObject({ pass: false, measured: expect.stringMatching(/^1\.20 x/) });
+    expect(discordTarget('sqlite', measured, null)).toMatchObject({ pass: null, measured: 'not run' });
+    expect(discordTarget('sqlite', scenarios, 100)).toMatchObject({ pass: null, measured: 'not run' });
   });
 });

@@ -32,6 +32,13 @@ async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/**
+ * The hour and minute of an instant in a time zone, as the page's locale writes them (the reference a shown start
+ * must contain: a page that ignored the zone would show the reader's).
+ */
+const clockIn = (page: Page, iso: string, timeZone: string) =>
+  inPage<string>(page, `new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: ${JSON.stringify(timeZone)} }).format(new Date(${JSON.stringify(iso)}))`);
+
 /** Whether the page scrolls sideways (it must not, at 360 px). */
 const scrollsSideways = (page: Page) => inPage<boolean>(page, 'document.documentElement.scrollWidth > window.innerWidth');
 
@@ -39,6 +46,8 @@ interface StaffWorld {
   readonly ctx: TestContext;
   readonly base: string;
   readonly fixture: Fixture;
+  /** When Alice's shift under way started (ISO). */
+  readonly aliceStartedAt: string;
 }
 
 async function staffWorld(kind: StoreKind): Promise<StaffWorld> {
@@ -58,8 +67,9 @@ async function staffWorld(kind: StoreKind): Promise<StaffWorld> {
     notices: [notice(alice, iso(now - 20 * DAY), iso(now - 16 * DAY), 'approved', 'a private reason')],
   });
   await seed(ctx, fixture);
-  await insertActiveShift(ctx, fixture, { staffId: alice, startedAt: iso(now - 25 * 60_000), lastSeenAt: iso(now - 10_000), environment: 'live' });
-  return { ctx, base, fixture };
+  const aliceStartedAt = iso(now - 25 * 60_000);
+  await insertActiveShift(ctx, fixture, { staffId: alice, startedAt: aliceStartedAt, lastSeenAt: iso(now - 10_000), environment: 'live' });
+  return { ctx, base, fixture, aliceStartedAt };
 }
 
 async function signIn(world: StaffWorld, page: Page, userId: string): Promise<void> {
@@ -107,6 +117,12 @@ describe.skipIf(chromiumMissing).each(STORE_KINDS)('the console\'s staff side (%
     for (const name of ['Applications', 'Time off', 'Stats']) expect(await page.getByRole('link', { name, exact: true }).count(), name).toBe(0);
     const alice = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Alice', exact: true }) });
     await expect(alice.innerText()).resolves.toMatch(/On duty · 2[45] min/);
+    // When the shift started, as a clock time of the workspace's time zone (Europe/Berlin, not the browser's UTC).
+    const berlinStart = await clockIn(page, world.aliceStartedAt, 'Europe/Berlin');
+    expect(berlinStart).not.toBe(await clockIn(page, world.aliceStartedAt, 'UTC'));
+    const since = alice.locator(`time[datetime="${world.aliceStartedAt}"]`);
+    await expect(since.innerText()).resolves.toContain(berlinStart);
+    await expect(alice.innerText()).resolves.toMatch(/On shift since/);
     await expect(page.getByRole('listitem').filter({ hasText: 'Bob' }).innerText()).resolves.toContain('3 h of 1 h (300 %)');
     expect(await page.locator('main').getByText('On duty', { exact: false }).count()).toBe(1);
     // A hostile display name is text.
@@ -143,12 +159,45 @@ describe.skipIf(chromiumMissing).each(STORE_KINDS)('the console\'s staff side (%
 
     await page.getByRole('link', { name: 'On duty', exact: true }).click();
     await page.getByRole('heading', { name: 'On duty', level: 1 }).waitFor();
-    await expect(page.getByRole('list', { name: 'Shifts under way' }).innerText()).resolves.toContain('Alice');
+    const underWay = page.getByRole('list', { name: 'Shifts under way' });
+    await expect(underWay.innerText()).resolves.toContain('Alice');
+    await expect(underWay.locator(`time[datetime="${world.aliceStartedAt}"]`).innerText()).resolves.toContain(berlinStart);
     expect(await axeViolations(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
     await page.getByLabel('Environment', { exact: true }).selectOption('test');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByText('Nobody is on duty right now.', { exact: false }).waitFor();
+  });
+
+  it('remembers the environment the member chose, from one staff page to the next, as the queue does', async () => {
+    const { page } = await open(1280);
+    await signIn(world, page, READONLY_USER_ID);
+    await page.getByRole('heading', { name: 'Staff', level: 1 }).waitFor();
+    const environment = page.getByLabel('Environment', { exact: true });
+    await expect(environment.inputValue()).resolves.toBe('live');
+    await environment.selectOption('test');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/environment=test/);
+    // Alice is on shift in live only.
+    await page.getByRole('link', { name: 'Alice', exact: true }).waitFor();
+    expect(await page.locator('main').getByText('On duty', { exact: false }).count()).toBe(0);
+
+    for (const [link, heading] of [['Leaderboard', 'Leaderboard'], ['On duty', 'On duty'], ['Staff', 'Staff']] as const) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await expect(environment.inputValue(), heading).resolves.toBe('test');
+    }
+    await page.getByRole('link', { name: 'Alice', exact: true }).click();
+    await page.getByRole('heading', { name: 'Alice', level: 1 }).waitFor();
+    await expect(environment.inputValue()).resolves.toBe('test');
+    await page.getByText('No completed shifts in this environment yet.', { exact: false }).waitFor();
+    // Choosing live on a staff member's page is remembered too.
+    await environment.selectOption('live');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('list', { name: 'Recent shifts' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the staff' }).click();
+    await page.getByRole('heading', { name: 'Staff', level: 1 }).waitFor();
+    await expect(environment.inputValue()).resolves.toBe('live');
   });
 
   it('works by keyboard alone, and shows an API error as the API words it', async () => {

@@ -5293,10 +5293,17 @@ export interface operations {
                                 gameUsername: string;
                                 /** @description The staff member's chat user id; null when none. */
                                 chatUserId: string | null;
-                                /** @description Null without a department. */
+                                /**
+                                 * Format: uuid
+                                 * @description Null without a department.
+                                 */
                                 departmentId: string | null;
                                 /** @description Null without a rank. */
                                 rank: string | null;
+                                /**
+                                 * @description `active` or `inactive`.
+                                 * @enum {string}
+                                 */
                                 status: "active" | "inactive";
                                 /** @description The current week (Monday 00:00 in the workspace time zone) exactly as the leaderboard's entry and the activity summary compute it. */
                                 week: {
@@ -5605,10 +5612,17 @@ export interface operations {
                                 gameUsername: string;
                                 /** @description The staff member's chat user id; null when none. */
                                 chatUserId: string | null;
-                                /** @description Null without a department. */
+                                /**
+                                 * Format: uuid
+                                 * @description Null without a department.
+                                 */
                                 departmentId: string | null;
                                 /** @description Null without a rank. */
                                 rank: string | null;
+                                /**
+                                 * @description `active` or `inactive`.
+                                 * @enum {string}
+                                 */
                                 status: "active" | "inactive";
                                 /** @description The current week (Monday 00:00 in the workspace time zone) exactly as the leaderboard's entry and the activity summary compute it. */
                                 week: {

@@ -1,5 +1,9 @@
 -- findApplicationWorkspaces
-select "d"."workspace_id", "d"."public_key", "d"."environment", "w"."chat_guild_id" as "guild_id", "w"."chat_status" from "discord_connections" as "d" inner join "workspaces" as "w" on "w"."id" = "d"."workspace_id" where "d"."application_id" = +? order by "d"."workspace_id";
+select d.workspace_id, d.public_key, d.environment, w.chat_guild_id as guild_id, w.chat_status, w.timezone
+from discord_connections as d
+join workspaces as w on w.id = d.workspace_id
+where d.application_id = +?
+order by d.workspace_id;
 -- values: ["123456789012345678"]
 
 -- findChatMember

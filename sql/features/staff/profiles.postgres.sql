@@ -82,46 +82,6 @@ left join departments as d on d.id = s.department_id
 where s.id = any(array(select json_array_elements_text($1::json)));
 -- values: ["[\"staff-1\",\"staff-2\"]"]
 
--- listStaffPage (first)
-select s.id,
-       s.workspace_id,
-       s.display_name,
-       s.game_user_id,
-       s.game_username,
-       s.chat_user_id,
-       s.rank,
-       s.status,
-       s.weekly_required_minutes,
-       d.id as department_id,
-       d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
-where s.workspace_id = $1 and s.status in ($2)
-order by s.display_name collate "C", s.id collate "C"
-limit $3;
--- values: ["workspace-1","active",51]
-
--- listStaffPage (filtered)
-select s.id,
-       s.workspace_id,
-       s.display_name,
-       s.game_user_id,
-       s.game_username,
-       s.chat_user_id,
-       s.rank,
-       s.status,
-       s.weekly_required_minutes,
-       d.id as department_id,
-       d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
-where s.workspace_id = $1 and s.status in ($2, $3) and s.department_id = $4 and s.rank = $5 and (s.display_name collate "C" > $6 or (s.display_name collate "C" = $7 and s.id collate "C" > $8))
-order by s.display_name collate "C", s.id collate "C"
-limit $9;
--- values: ["workspace-1","active","inactive","department-1","Moderator","Alice","Alice","staff-1",51]
-
 -- findStaffProfile
 select s.id,
        s.workspace_id,

@@ -82,46 +82,6 @@ left join departments as d on d.id = s.department_id
 where s.id in (select value from json_each(+?));
 -- values: ["[\"staff-1\",\"staff-2\"]"]
 
--- listStaffPage (first)
-select s.id,
-       s.workspace_id,
-       s.display_name,
-       s.game_user_id,
-       s.game_username,
-       s.chat_user_id,
-       s.rank,
-       s.status,
-       s.weekly_required_minutes,
-       d.id as department_id,
-       d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
-where s.workspace_id = +? and s.status in (+?)
-order by s.display_name, s.id
-limit +?;
--- values: ["workspace-1","active",51]
-
--- listStaffPage (filtered)
-select s.id,
-       s.workspace_id,
-       s.display_name,
-       s.game_user_id,
-       s.game_username,
-       s.chat_user_id,
-       s.rank,
-       s.status,
-       s.weekly_required_minutes,
-       d.id as department_id,
-       d.name as department_name,
-       d.weekly_required_minutes as department_weekly_required_minutes
-from staff as s
-left join departments as d on d.id = s.department_id
-where s.workspace_id = +? and s.status in (+?, +?) and s.department_id = +? and s.rank = +? and (s.display_name > +? or (s.display_name = +? and s.id > +?))
-order by s.display_name, s.id
-limit +?;
--- values: ["workspace-1","active","inactive","department-1","Moderator","Alice","Alice","staff-1",51]
-
 -- findStaffProfile
 select s.id,
        s.workspace_id,

@@ -18,8 +18,8 @@ export interface Invocation {
   /** The Discord user's shown name. */
   readonly userName: string;
   readonly requestId: string;
-  /** The gateway's public address, for console sign-in links. */
-  readonly baseUrl: string;
+  /** The gateway's public address, for console sign-in links (worked out when asked for). */
+  readonly baseUrl: () => string;
 }
 
 /**

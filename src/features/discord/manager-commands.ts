@@ -97,7 +97,7 @@ export function createManagerCommands({ db, noticeDecisions, console, writes }: 
 
     async review(inv: Invocation, actorOfKey: Parameters<ConsoleService['linkForChatUser']>[0]): Promise<APIInteractionResponse> {
       try {
-        const link = await console.linkForChatUser(actorOfKey, inv.chat, inv.baseUrl);
+        const link = await console.linkForChatUser(actorOfKey, inv.chat, inv.baseUrl());
         return ephemeral(`Your console sign-in link (private, usable once, for 10 minutes): ${link.url}`);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

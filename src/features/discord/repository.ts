@@ -2,7 +2,9 @@
  * The reads of an interaction (docs/DISCORD.md): the workspaces a Discord application answers for, and the member
  * a Discord user is in one of them.
  */
+import { sql } from 'kysely';
 import type { Environment } from '../../shared/actor.ts';
+import { rowsOf } from '../../db/dialect.ts';
 import type { Executor } from '../../db/types.ts';
 
 export interface ApplicationWorkspace {
@@ -11,17 +13,21 @@ export interface ApplicationWorkspace {
   readonly environment: Environment;
   readonly guild_id: string | null;
   readonly chat_status: string | null;
+  /** The workspace's time zone as stored (reportingTimeZone reads it). */
+  readonly timezone: string;
 }
 
-/** The workspaces connected to this Discord application, each with its chat guild. */
+/** The workspaces connected to this Discord application, each with its chat guild and time zone. */
 export async function findApplicationWorkspaces(db: Executor, applicationId: string): Promise<ApplicationWorkspace[]> {
-  return db
-    .selectFrom('discord_connections as d')
-    .innerJoin('workspaces as w', 'w.id', 'd.workspace_id')
-    .select(['d.workspace_id', 'd.public_key', 'd.environment', 'w.chat_guild_id as guild_id', 'w.chat_status'])
-    .where('d.application_id', '=', applicationId)
-    .orderBy('d.workspace_id')
-    .execute();
+  // Every interaction reads it first: a `sql` template costs less to build than a Kysely builder.
+  return rowsOf(
+    db,
+    sql<ApplicationWorkspace>`select d.workspace_id, d.public_key, d.environment, w.chat_guild_id as guild_id, w.chat_status, w.timezone
+from discord_connections as d
+join workspaces as w on w.id = d.workspace_id
+where d.application_id = ${applicationId}
+order by d.workspace_id`,
+  );
 }
 
 export interface ChatMember {

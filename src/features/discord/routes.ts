@@ -61,7 +61,7 @@ export function discordRoutes({ service, baseUrl }: DiscordRoutesDeps) {
         const answer = await service.handle(
           request.params.applicationId,
           { signature: headerValue(request, 'x-signature-ed25519'), timestamp: headerValue(request, 'x-signature-timestamp'), body },
-          { requestId: request.id, baseUrl: baseUrl(request) },
+          { requestId: request.id, baseUrl: () => baseUrl(request) },
         );
         if (answer === null) throw unauthenticated('The interaction signature is missing, invalid or stale, or the application is unknown.');
         return answer;

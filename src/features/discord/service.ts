@@ -19,7 +19,6 @@ import { reportingTimeZone } from '../activity/periods/periods.ts';
 import { createConsoleService } from '../console/service.ts';
 import { createNoticeDecisionService } from '../time-off/decision-service.ts';
 import { createNoticeService } from '../time-off/service.ts';
-import { findWorkspace } from '../workspaces/workspace.ts';
 import { COMMAND, LEADERBOARD_PERIODS, LOA, TIMEOFF, type LeaderboardPeriod } from './commands.ts';
 import { discordActor, type Invocation } from './invocation.ts';
 import { createManagerCommands } from './manager-commands.ts';
@@ -38,7 +37,8 @@ export interface DiscordServiceDeps {
 
 export interface InteractionContext {
   readonly requestId: string;
-  readonly baseUrl: string;
+  /** The gateway's public address, asked for only by a command that needs it (`/review`). */
+  readonly baseUrl: () => string;
 }
 
 const APPLICATION_ID = /^[0-9]{1,32}$/;
@@ -138,12 +138,11 @@ export function createDiscordService({ store, clock, config, idempotency }: Disc
       const workspace = workspaces.find((w) => w.guild_id !== null && w.guild_id === guildId && w.chat_status === 'connected');
       const id = text(interaction.id);
       if (guildId === undefined || userId === undefined || workspace === undefined || id === undefined) return ephemeral(ELSEWHERE);
-      const settings = await findWorkspace(db, workspace.workspace_id);
       const inv: Invocation = {
         applicationId,
         interactionId: id,
         workspaceId: workspace.workspace_id,
-        timeZone: reportingTimeZone(settings?.timezone),
+        timeZone: reportingTimeZone(workspace.timezone),
         environment: workspace.environment,
         chat: { guildId, actingChatUserId: userId },
         userName: text(member?.nick) ?? text(user?.global_name) ?? text(user?.username) ?? userId,

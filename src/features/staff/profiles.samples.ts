@@ -1,4 +1,4 @@
-import { CREDENTIAL, NOW, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
+import { CREDENTIAL, noQuery, NOW, STAFF, WORKSPACE, type Samples } from '../../db/samples.ts';
 import { credentialHolds } from '../../keys/api-key.ts';
 import * as staff from './profiles.ts';
 
@@ -10,16 +10,7 @@ export const samples = {
   },
   findStaffByGameUser: (db) => staff.findStaffByGameUser(db, WORKSPACE, '1001'),
   findStaffProfiles: (db) => staff.findStaffProfiles(db, WORKSPACE, [STAFF, 'staff-2']),
-  listStaffPage: {
-    first: (db) => staff.listStaffPage(db, WORKSPACE, { statuses: ['active'], departmentId: null, rank: null, after: null, limit: 51 }),
-    filtered: (db) =>
-      staff.listStaffPage(db, WORKSPACE, {
-        statuses: ['active', 'inactive'],
-        departmentId: 'department-1',
-        rank: 'Moderator',
-        after: { displayName: 'Alice', id: STAFF },
-        limit: 51,
-      }),
-  },
+  profileColumns: noQuery('a constant select list'),
+  profileOfRow: noQuery('reads a selected row'),
   findStaffProfile: (db) => staff.findStaffProfile(db, WORKSPACE, STAFF),
 } satisfies Samples<typeof staff>;

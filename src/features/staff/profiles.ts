@@ -3,13 +3,13 @@
  * feature's shared read module. Other features import these, never a repository of this one.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { byCodePoints, inJsonList, rowsOf } from '../../db/dialect.ts';
+import { inJsonList, rowsOf } from '../../db/dialect.ts';
 import { checkHolds, holdsColumn, type Precondition } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';
 
 /** A staff member with their department's fields (null without one). */
-interface StaffProfileRow {
+export interface StaffProfileRow {
   readonly id: string;
   readonly workspace_id: string;
   readonly display_name: string;
@@ -40,8 +40,11 @@ const PROFILE_COLUMNS: readonly (readonly [keyof StaffProfileRow, string])[] = [
   ['department_weekly_required_minutes', 'd.weekly_required_minutes'],
 ];
 
-/** The select list of the profile's columns, each named with `prefix` (constant text, no values). */
-function profileColumns(prefix: '' | 'staff_'): RawBuilder<unknown> {
+/**
+ * The select list of the profile's columns over staff (`s`) and their departments (`d`), each named with `prefix`
+ * (constant text, no values): for reads that join more to a profile (the roster's page, activity/roster).
+ */
+export function profileColumns(prefix: '' | 'staff_'): RawBuilder<unknown> {
   const named = PROFILE_COLUMNS.map(([name, expression]) =>
     expression.endsWith(`.${prefix}${name}`) ? expression : `${expression} as ${prefix}${name}`,
   );
@@ -70,7 +73,8 @@ export interface StaffProfile {
   readonly weeklyRequiredMinutesOverride: number | null;
 }
 
-function toProfile(row: StaffProfileRow): StaffProfile {
+/** The profile of a row selected with `profileColumns('')`. */
+export function profileOfRow(row: StaffProfileRow): StaffProfile {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -132,7 +136,7 @@ where w.id = ${workspaceId}`,
   checkHolds(precondition !== undefined, row);
   if (!row) return { workspace: undefined, staff: undefined };
   const staff = staffOfJoinedRow(row);
-  return { workspace: workspaceOfRow(row), staff: staff && toProfile(staff) };
+  return { workspace: workspaceOfRow(row), staff: staff && profileOfRow(staff) };
 }
 
 export async function findStaffByGameUser(
@@ -141,7 +145,7 @@ export async function findStaffByGameUser(
   gameUserId: string,
 ): Promise<StaffProfile | undefined> {
   const [row] = await rowsOf(db, staffProfiles(sql<boolean>`s.workspace_id = ${workspaceId} and s.game_user_id = ${gameUserId}`));
-  return row ? toProfile(row) : undefined;
+  return row ? profileOfRow(row) : undefined;
 }
 
 /** Profiles of some staff members of the workspace (e.g. one leaderboard page). */
@@ -154,46 +158,11 @@ export async function findStaffProfiles(
   // By primary key only, the workspace checked on the rows: with a workspace predicate in the statement, SQLite
   // without statistics prefers the workspace index and reads every staff row of the workspace.
   const rows = await rowsOf(db, staffProfiles(inJsonList(db, 's.id', ids)));
-  return rows.filter((row) => row.workspace_id === workspaceId).map(toProfile);
-}
-
-/** Which staff members a roster lists, and where its page starts (after this display name and id). */
-export interface RosterFilter {
-  readonly statuses: readonly string[];
-  readonly departmentId: string | null;
-  readonly rank: string | null;
-  readonly after: { readonly displayName: string; readonly id: string } | null;
-  readonly limit: number;
-}
-
-/**
- * One page of the workspace's staff by display name then id, both compared by code points (the roster, docs/API.md,
- * "Staff in the console"): at most `limit` after the cursor.
- */
-export async function listStaffPage(db: Executor, workspaceId: string, filter: RosterFilter): Promise<StaffProfile[]> {
-  const name = byCodePoints(db, 's.display_name');
-  const id = byCodePoints(db, 's.id');
-  const conditions: RawBuilder<unknown>[] = [
-    sql`s.workspace_id = ${workspaceId}`,
-    sql`s.status in (${sql.join(filter.statuses)})`,
-  ];
-  if (filter.departmentId !== null) conditions.push(sql`s.department_id = ${filter.departmentId}`);
-  if (filter.rank !== null) conditions.push(sql`s.rank = ${filter.rank}`);
-  const after = filter.after;
-  if (after !== null) {
-    conditions.push(sql`(${name} > ${after.displayName} or (${name} = ${after.displayName} and ${id} > ${after.id}))`);
-  }
-  const rows = await rowsOf(
-    db,
-    staffProfiles(sql<boolean>`${sql.join(conditions, sql` and `)}`, sql`
-order by ${name}, ${id}
-limit ${filter.limit}`),
-  );
-  return rows.map(toProfile);
+  return rows.filter((row) => row.workspace_id === workspaceId).map(profileOfRow);
 }
 
 /** A staff member of the workspace by id (any status), or undefined. */
 export async function findStaffProfile(db: Executor, workspaceId: string, staffId: string): Promise<StaffProfile | undefined> {
   const [row] = await rowsOf(db, staffProfiles(sql<boolean>`s.id = ${staffId} and s.workspace_id = ${workspaceId}`));
-  return row ? toProfile(row) : undefined;
+  return row ? profileOfRow(row) : undefined;
 }

@@ -140,6 +140,8 @@ describe.each(STORE_KINDS)('Discord commands (%s)', (kind) => {
     const secondStaff = world.fixture.second.staff.bob.chatUserId!;
     await world.send(command({ guildId: SECOND_GUILD_ID, userId: secondStaff }, 'loa', { start: '2026-03-27', end: '2026-03-27', reason: 'Trip' }, 'request'));
     const [other] = (await notices()).filter((n) => n.workspace_id === world.fixture.second.ids.workspaceId);
+    // The dates are the days of the second workspace's time zone (SECOND_TIME_ZONE: 4 hours behind UTC then).
+    expect([Number(other!.starts_at), Number(other!.ends_at)]).toEqual([Date.parse('2026-03-27T04:00:00Z'), Date.parse('2026-03-28T04:00:00Z')]);
     const res = await world.send(press(reviewer, `notice:approve:${other!.id}`));
     expect(expectMessage(res.body, 4, EPHEMERAL)).toBe('That notice is not one of this server\'s; nothing was changed.');
     const row = await world.ctx.store.db.selectFrom('inactivity_notices').select('status').where('id', '=', other!.id).executeTakeFirstOrThrow();

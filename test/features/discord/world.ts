@@ -7,6 +7,8 @@ import { discordApplication, signedInteraction, type DiscordApplication, type Di
 /** Chat user ids of the members: the reviewer (every permission) and the read-only member (none). */
 export const REVIEWER_CHAT = '7001';
 export const READONLY_CHAT = '7002';
+/** The second workspace's time zone: a command's dates are its local days. */
+export const SECOND_TIME_ZONE = 'America/New_York';
 
 export interface DiscordWorld {
   ctx: TestContext;
@@ -18,7 +20,7 @@ export interface DiscordWorld {
 
 /**
  * One app per file: the fixture's two workspaces both connected to one Discord application (each its own guild),
- * the members of the first with chat user ids.
+ * the members of the first with chat user ids; the first in UTC, the second in SECOND_TIME_ZONE.
  */
 export function useDiscordWorld(kind: StoreKind): DiscordWorld {
   const world = {} as DiscordWorld;
@@ -35,7 +37,7 @@ export function useDiscordWorld(kind: StoreKind): DiscordWorld {
         { userId: READONLY_USER_ID, permissions: [], chatUserId: READONLY_CHAT },
       ],
     });
-    Object.assign(second!, { discord });
+    Object.assign(second!, { discord, timezone: SECOND_TIME_ZONE });
     await seed(world.ctx, world.fixture);
     world.send = async (interaction) => {
       const signed = signedInteraction(world.discord, interaction, world.ctx.clock.now());

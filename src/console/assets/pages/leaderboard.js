@@ -2,7 +2,7 @@
 import { field, h, replace, select } from '../dom.js';
 import { heading, messages, pager } from '../ui.js';
 import { minutesText, zonedTime } from './staff-parts.js';
-import { chosen, ENVIRONMENTS } from './queue.js';
+import { chosen, chosenEnvironment, ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../staff-gateway.js').LeaderboardCursor} LeaderboardCursor */
@@ -17,7 +17,7 @@ const PERIODS = [
 export async function renderLeaderboard(signed) {
   const params = signed.url.searchParams;
   const period = chosen(params, 'period', PERIODS);
-  const environment = chosen(params, 'environment', ENVIRONMENTS);
+  const environment = chosenEnvironment(params);
   const periodSelect = select('period', PERIODS, period);
   const environmentSelect = select('environment', ENVIRONMENTS, environment);
   const feedback = messages();

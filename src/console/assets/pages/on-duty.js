@@ -1,15 +1,16 @@
-// /console/on-duty: the shifts under way now, oldest first, with how long each has run.
+// /console/on-duty: the shifts under way now, oldest first, with when each started (in the workspace's time zone)
+// and how long it has run; in the member's last choice of environment by default.
 import { details, field, h, replace, select } from '../dom.js';
 import { heading, messages, pager } from '../ui.js';
-import { elapsedText } from './staff-parts.js';
-import { chosen, ENVIRONMENTS } from './queue.js';
+import { elapsedText, startedAt } from './staff-parts.js';
+import { chosenEnvironment, ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../staff-gateway.js').ActiveCursor} ActiveCursor */
 
 /** @param {Signed} signed */
 export async function renderOnDuty(signed) {
-  const environment = chosen(signed.url.searchParams, 'environment', ENVIRONMENTS);
+  const environment = chosenEnvironment(signed.url.searchParams);
   const environmentSelect = select('environment', ENVIRONMENTS, environment);
   const feedback = messages();
   const results = h('div', { class: 'results' });
@@ -38,6 +39,7 @@ export async function renderOnDuty(signed) {
     feedback.clear();
     try {
       const page = await signed.staff.onDuty({ environment, cursor });
+      const now = Date.now();
       replace(
         results,
         page.shifts.length === 0
@@ -55,6 +57,7 @@ export async function renderOnDuty(signed) {
                   { class: 'card' },
                   h('h2', { class: 'card-title' }, h('a', { href: `/console/staff/${encodeURIComponent(shift.staff.id)}` }, shift.staff.displayName)),
                   details([
+                    ['Started', startedAt(shift.startedAt, signed.workspace.timezone, now)],
                     ['On duty for', elapsedText(shift.elapsedSeconds)],
                     ['Game user', shift.staff.gameUserId],
                     ['Server', h('code', {}, shift.serverId)],

@@ -5,7 +5,7 @@ import { details, field, h, replace, select } from '../dom.js';
 import { heading, statusBadge } from '../ui.js';
 import { minutesText, onDutyBadge, weekProgress, zonedTime } from './staff-parts.js';
 import { rankPanel } from './change-rank.js';
-import { chosen, ENVIRONMENTS } from './queue.js';
+import { chosenEnvironment, ENVIRONMENTS } from './queue.js';
 import { weekChart } from './week-chart.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
@@ -24,7 +24,7 @@ const END_REASONS = {
  * @param {string} id
  */
 export async function renderStaffMember(signed, id) {
-  const environment = chosen(signed.url.searchParams, 'environment', ENVIRONMENTS);
+  const environment = chosenEnvironment(signed.url.searchParams);
   const page = await signed.staff.member(id, environment);
   const zone = page.week.period.timezone;
   const { staff } = page;

@@ -53,6 +53,27 @@ export function zonedTime(iso, timeZone, options = {}) {
 }
 
 /**
+ * When a shift under way started, as a clock time in the workspace's time zone, named (`<time>`): the time of day
+ * alone when it started on the zone's day of `now`, else with its day.
+ * @param {string} iso the shift's start
+ * @param {string} timeZone
+ * @param {number} now epoch ms
+ */
+export function startedAt(iso, timeZone, now) {
+  const date = new Date(iso);
+  const clock = { hour: /** @type {const} */ ('2-digit'), minute: /** @type {const} */ ('2-digit'), timeZoneName: /** @type {const} */ ('short') };
+  let text = iso;
+  try {
+    const day = (/** @type {Date} */ d) => d.toLocaleDateString('en-CA', { timeZone });
+    const today = day(date) === day(new Date(now));
+    text = date.toLocaleString(undefined, today ? { ...clock, timeZone } : { ...clock, month: 'short', day: 'numeric', timeZone });
+  } catch {
+    text = date.toLocaleString();
+  }
+  return h('time', { datetime: iso }, text);
+}
+
+/**
  * "On duty" with how long, for whoever is on shift now; nothing otherwise.
  * @param {{ startedAt: string } | null} shift
  * @param {number} now epoch ms

@@ -1,9 +1,10 @@
-// /console/staff: the roster, active staff and 50 a page by default, filtered by status, rank and environment;
-// "On duty" on whoever is on shift now, and each week's progress against the requirement.
+// /console/staff: the roster, active staff and 50 a page by default, filtered by status, rank and environment (the
+// member's last choice of environment by default); "On duty" on whoever is on shift now, with when their shift
+// started in the workspace's time zone, and each week's progress against the requirement.
 import { details, field, h, replace, select } from '../dom.js';
 import { heading, messages, pager } from '../ui.js';
-import { onDutyBadge, weekProgress } from './staff-parts.js';
-import { chosen, ENVIRONMENTS } from './queue.js';
+import { onDutyBadge, startedAt, weekProgress } from './staff-parts.js';
+import { chosen, chosenEnvironment, ENVIRONMENTS } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
 /** @typedef {import('../staff-gateway.js').RosterItem} RosterItem */
@@ -20,7 +21,7 @@ const STATUSES = [
 export async function renderStaff(signed) {
   const params = signed.url.searchParams;
   const status = chosen(params, 'status', STATUSES);
-  const environment = chosen(params, 'environment', ENVIRONMENTS);
+  const environment = chosenEnvironment(params);
   const rank = (params.get('rank') ?? '').trim();
   const statusSelect = select('status', STATUSES, status);
   const environmentSelect = select('environment', ENVIRONMENTS, environment);
@@ -67,7 +68,7 @@ export async function renderStaff(signed) {
                 ? 'No more staff.'
                 : 'No staff match these filters. Choose another status or rank; staff join the workspace through its provisioning document or an accepted application.',
             )
-          : h('ul', { class: 'cards', 'aria-label': 'Staff' }, page.staff.map((item) => staffCard(item, environment, now))),
+          : h('ul', { class: 'cards', 'aria-label': 'Staff' }, page.staff.map((item) => staffCard(item, environment, signed.workspace.timezone, now))),
         pager({
           hasNext: page.nextCursor !== null,
           onFirstPage: cursor === null,
@@ -86,9 +87,10 @@ export async function renderStaff(signed) {
 /**
  * @param {RosterItem} item
  * @param {string} environment
+ * @param {string} timeZone the workspace's, in which a shift's start is shown
  * @param {number} now
  */
-function staffCard(item, environment, now) {
+function staffCard(item, environment, timeZone, now) {
   const href = `/console/staff/${encodeURIComponent(item.id)}${environment === 'live' ? '' : `?environment=${environment}`}`;
   return h(
     'li',
@@ -98,6 +100,7 @@ function staffCard(item, environment, now) {
       ['Game user', `${item.gameUsername} (${item.gameUserId})`],
       ['Rank', item.rank ?? '—'],
       ['Status', item.status === 'active' ? 'Active' : 'Inactive'],
+      ...(item.activeShift === null ? [] : [/** @type {const} */ (['On shift since', startedAt(item.activeShift.startedAt, timeZone, now)])]),
       ['This week', weekProgress(item.week, `${item.displayName}: this week's progress`)],
     ]),
   );

@@ -18,6 +18,9 @@ import type { NoticeRow, StaffShiftRow } from './repository.ts';
 import type { WorkedRow } from '../totals/service.ts';
 import type { InactivityEffect, ReportActiveShift } from './schemas.ts';
 
+/** What a notice's waiver is computed from: its span. */
+export type NoticeSpan = Pick<NoticeRow, 'starts_at' | 'ends_at'>;
+
 export interface PeriodTotals {
   readonly totalSeconds: number;
   readonly totalMinutes: number;
@@ -108,7 +111,7 @@ export function noticeWaiver(notices: readonly NoticeRow[], requirementMinutes: 
   };
 }
 
-export function noticeInterval(notice: NoticeRow): Interval {
+export function noticeInterval(notice: NoticeSpan): Interval {
   return { start: notice.starts_at, end: notice.ends_at };
 }
 

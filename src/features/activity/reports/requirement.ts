@@ -8,14 +8,18 @@ import type { Period, ResolvedPeriod } from '../periods/periods.ts';
 import type { StaffProfile } from '../../staff/profiles.ts';
 import { weeklyRequirement } from '../../staff/requirement.ts';
 import type { WorkspaceSettings } from '../../workspaces/workspace.ts';
-import { noticeInterval } from './report-arithmetic.ts';
-import type { NoticeRow } from './repository.ts';
+import { noticeInterval, type NoticeSpan } from './report-arithmetic.ts';
 
 /**
  * The minutes required in `period`: the weekly requirement scaled to it (calendar days for a week or month,
  * elapsed time for a custom range), less what the approved notices overlapping it waive; never below 0.
  */
-export function requiredMinutes(weekly: number, period: Period, scaling: RequirementScaling, notices: readonly NoticeRow[]): number {
+export function requiredMinutes(
+  weekly: number,
+  period: Period,
+  scaling: RequirementScaling,
+  notices: readonly NoticeSpan[],
+): number {
   const requirement = requirementForPeriod(weekly, period, scaling);
   const waived = notices.length === 0 ? 0 : waivedForNotices(requirement, notices.map(noticeInterval), period);
   return Math.max(0, requirement - waived);
@@ -39,7 +43,7 @@ export function weekFigures(totalMinutes: number, required: number): WeekFigures
 export function requirementCalculator(
   period: ResolvedPeriod,
   settings: WorkspaceSettings,
-  noticesByStaff: ReadonlyMap<string, readonly NoticeRow[]>,
+  noticesByStaff: ReadonlyMap<string, readonly NoticeSpan[]>,
 ): (profile: StaffProfile) => number {
   const scaling = period.kind === 'custom' ? 'custom' : 'calendar';
   const scaled = new Map<number, number>();

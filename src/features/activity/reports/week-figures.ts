@@ -1,41 +1,55 @@
 /**
- * The current week's figures of some staff members, read as the leaderboard reads a week: their worked time from
- * the totals (totals/service.ts, `workspaceWorked`) and their approved notices of the environment, with the
- * requirement of requirement.ts. The roster reads its page's figures here.
+ * A week's figures as the leaderboard computes them: worked time from the totals (totals/service.ts) and the
+ * requirement of requirement.ts less what the approved notices of the environment waive. The roster computes its
+ * page's figures here, and a staff member's page reads its periods here.
  */
 import type { Executor } from '../../../db/types.ts';
 import { monthPeriod, reportingTimeZone, weeksUpTo, type Period } from '../periods/periods.ts';
 import type { StaffProfile } from '../../staff/profiles.ts';
 import type { Workspace } from '../../workspaces/workspace.ts';
-import { planPeriod, rowsByStaff, staffWorked, workspaceWorked, type Worked } from '../totals/service.ts';
+import {
+  planPeriod,
+  staffWorked,
+  workedMsInBucket,
+  type ActiveShiftTimes,
+  type Worked,
+} from '../totals/service.ts';
 import { weeklyRequirement } from '../../staff/requirement.ts';
-import { activeRows, splitShifts, totalsFromMs, type PeriodTotals } from './report-arithmetic.ts';
+import { activeRows, splitShifts, totalsFromMs, type NoticeSpan, type PeriodTotals } from './report-arithmetic.ts';
 import { findApprovedNotices, type ReportAudience, type StaffShiftRow } from './repository.ts';
 import { requiredMinutes, requirementCalculator, weekFigures, type WeekFigures } from './requirement.ts';
 
-/** The current week's figures of each of `profiles` (by staff id). */
-export async function readWeekFigures(
-  db: Executor,
-  audience: ReportAudience,
+/** What one read selected of a staff member's current week (the roster's page, activity/roster/repository.ts). */
+export interface StaffWeekRows {
+  readonly profile: StaffProfile;
+  /** Their worked milliseconds in the week's bucket of the totals. */
+  readonly weekWorkedMs: number;
+  /** Their shifts of the environment without an end: the active ones, live and timed out. */
+  readonly activeShifts: readonly ActiveShiftTimes[];
+  /** Their approved notices of the environment overlapping the week. */
+  readonly notices: readonly NoticeSpan[];
+}
+
+/**
+ * The current week's figures of the staff members of `staff`, one at a time: their worked time as the leaderboard
+ * computes it from the totals (totals/service.ts, `workedMsInBucket`), and the requirement of requirement.ts less what
+ * their notices waive.
+ */
+export function weekFiguresCalculator(
   workspace: Workspace,
-  profiles: readonly StaffProfile[],
+  staff: readonly StaffWeekRows[],
   week: Period,
   timedOutBefore: number,
-): Promise<Map<string, WeekFigures>> {
-  const out = new Map<string, WeekFigures>();
-  if (profiles.length === 0) return out;
-  const ids = profiles.map((profile) => profile.id);
-  const [totals, notices] = await Promise.all([
-    workspaceWorked(db, { ...audience, staffIds: ids }, planPeriod(week, week.timeZone), timedOutBefore),
-    findApprovedNotices(db, audience.environment, ids, week),
-  ]);
-  const requiredOf = requirementCalculator({ ...week, kind: 'week' }, workspace.settings, rowsByStaff(notices));
-  for (const profile of profiles) {
-    const worked = totals.get(profile.id);
-    const { totalMinutes } = totalsFromMs(worked?.totalMs ?? 0, worked?.completedShifts ?? 0);
-    out.set(profile.id, weekFigures(totalMinutes, requiredOf(profile)));
-  }
-  return out;
+): (row: StaffWeekRows) => WeekFigures {
+  const plan = planPeriod(week, week.timeZone);
+  const notices = new Map<string, readonly NoticeSpan[]>();
+  for (const row of staff) if (row.notices.length > 0) notices.set(row.profile.id, row.notices);
+  const requiredOf = requirementCalculator({ ...week, kind: 'week' }, workspace.settings, notices);
+  return (row) => {
+    const workedMs = workedMsInBucket(plan, row.profile.id, row.weekWorkedMs, row.activeShifts, timedOutBefore);
+    const { totalMinutes } = totalsFromMs(workedMs, 0);
+    return weekFigures(totalMinutes, requiredOf(row.profile));
+  };
 }
 
 /** Weeks a staff member's page shows, the current one included. */
@@ -55,7 +69,7 @@ function totalsOf(worked: Worked | undefined): PeriodTotals {
 }
 
 /**
- * One staff member's current week (with requirement and progress, as readWeekFigures and the summary give them),
+ * One staff member's current week (with requirement and progress, as weekFiguresCalculator and the summary give them),
  * month, last PAGE_WEEKS weeks and live shift: one totals read for every period, and their approved notices.
  */
 export async function readStaffPeriods(

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { envelopeSchema } from '../../../http/envelope.ts';
 import { UuidText } from '../../../http/validation.ts';
 import { UUID_PATTERN } from '../../../shared/ids.ts';
@@ -12,7 +12,7 @@ import {
   TotalMinutesSchema,
   TotalSecondsSchema,
 } from '../reports/schemas.ts';
-import { END_REASONS } from '../shifts/schemas.ts';
+import { END_REASONS, StringEnum } from '../shifts/schemas.ts';
 import { RankChangeSchema } from '../../ranks/schemas.ts';
 import * as examples from './examples.ts';
 
@@ -109,40 +109,41 @@ export const WeekSchema = Type.Object(
   },
 );
 
-const NullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+/**
+ * A schema that also admits null, as one JSON Schema `type` list: the response serializer writes it by the value's
+ * type, where a union (`anyOf`) would validate every value against each branch to choose one.
+ */
+function Nullable<T extends TSchema>(schema: T, description: string) {
+  const type: unknown = schema.type;
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], description });
+}
 
 export const RosterItemSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   displayName: Type.String(),
   gameUserId: Type.String(),
   gameUsername: Type.String(),
-  chatUserId: NullableText('The staff member\'s chat user id; null when none.'),
-  departmentId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Null without a department.' }),
-  rank: NullableText('Null without a rank.'),
-  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  chatUserId: Nullable(Type.String(), 'The staff member\'s chat user id; null when none.'),
+  departmentId: Nullable(Type.String({ format: 'uuid' }), 'Null without a department.'),
+  rank: Nullable(Type.String(), 'Null without a rank.'),
+  status: StringEnum(['active', 'inactive'], '`active` or `inactive`.'),
   week: WeekSchema,
-  activeShift: Type.Union(
-    [Type.Object({ id: Type.String({ format: 'uuid' }), startedAt: Instant('Game-server start time.') }), Type.Null()],
-    {
-      description:
-        'The shift under way in the environment read (the most recently started when several applications have ' +
-        'one); null when the staff member is not on duty. A shift that timed out is not under way.',
-    },
+  activeShift: Nullable(
+    Type.Object({ id: Type.String({ format: 'uuid' }), startedAt: Instant('Game-server start time.') }),
+    'The shift under way in the environment read (the most recently started when several applications have one); ' +
+      'null when the staff member is not on duty. A shift that timed out is not under way.',
   ),
 });
 export type RosterItem = Static<typeof RosterItemSchema>;
 
 const RosterSchema = Type.Object({
   staff: Type.Array(RosterItemSchema),
-  nextCursor: Type.Union(
-    [
-      Type.Object({
-        cursorDisplayName: Type.String({ description: 'Pass as `cursorDisplayName`.' }),
-        cursorId: Type.String({ format: 'uuid', description: 'Pass as `cursorId`.' }),
-      }),
-      Type.Null(),
-    ],
-    { description: 'Cursor of the next page; null on the last.' },
+  nextCursor: Nullable(
+    Type.Object({
+      cursorDisplayName: Type.String({ description: 'Pass as `cursorDisplayName`.' }),
+      cursorId: Type.String({ format: 'uuid', description: 'Pass as `cursorId`.' }),
+    }),
+    'Cursor of the next page; null on the last.',
   ),
 });
 export type Roster = Static<typeof RosterSchema>;

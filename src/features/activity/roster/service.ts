@@ -12,14 +12,15 @@ import { isUuid } from '../../../shared/ids.ts';
 import { cursorPair } from '../../../shared/paging.ts';
 import { wholeMinutes } from '../periods/period-math.ts';
 import { reportingTimeZone, weekPeriod, type Period } from '../periods/periods.ts';
-import { staleBefore, wholeSecondsBetween } from '../shifts/rules.ts';
+import { isLive, staleBefore, wholeSecondsBetween } from '../shifts/rules.ts';
 import { lastRankChanges } from '../../ranks/history.ts';
-import { findStaffProfile, listStaffPage, type StaffProfile } from '../../staff/profiles.ts';
+import { findStaffProfile, type StaffProfile } from '../../staff/profiles.ts';
 import { memberWorkspaceId } from '../../workspaces/membership.ts';
 import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
 import type { WeekFigures } from '../reports/requirement.ts';
-import { readStaffPeriods, readWeekFigures } from '../reports/week-figures.ts';
-import { findLiveShifts, listRecentNotices, listRecentShifts, type PageNoticeRow, type RecentShiftRow } from './repository.ts';
+import { readStaffPeriods, weekFiguresCalculator } from '../reports/week-figures.ts';
+import type { ActiveShiftTimes } from '../totals/service.ts';
+import { listRecentNotices, listRecentShifts, listRosterPage, type PageNoticeRow, type RecentShiftRow } from './repository.ts';
 import {
   DEFAULT_ROSTER_LIMIT,
   type Roster,
@@ -96,16 +97,15 @@ function noticeView(row: PageNoticeRow): StaffPage['notices'][number] {
   };
 }
 
-/** The live shift of each staff member: the most recently started (then the greatest id) of theirs. */
-function latestByStaff<R extends { readonly staff_id: string; readonly started_at: number; readonly id: string }>(rows: readonly R[]): Map<string, R> {
-  const out = new Map<string, R>();
-  for (const row of rows) {
-    const seen = out.get(row.staff_id);
-    if (seen === undefined || row.started_at > seen.started_at || (row.started_at === seen.started_at && row.id > seen.id)) {
-      out.set(row.staff_id, row);
-    }
+/** The live shift among a staff member's active ones: the most recently started (then the greatest id). */
+function liveShiftOf(shifts: readonly ActiveShiftTimes[], timedOutBefore: number): ActiveShiftTimes | null {
+  let live: ActiveShiftTimes | null = null;
+  for (const shift of shifts) {
+    if (!isLive(shift, timedOutBefore)) continue;
+    const later = live === null || shift.started_at > live.started_at || (shift.started_at === live.started_at && shift.id > live.id);
+    if (later) live = shift;
   }
-  return out;
+  return live;
 }
 
 export function createRosterService({ db, read, clock, config }: RosterServiceDeps) {
@@ -122,31 +122,27 @@ export function createRosterService({ db, read, clock, config }: RosterServiceDe
       const environment: Environment = query.environment ?? 'live';
       const cursor = cursorPair(query, ['cursorDisplayName', 'cursorId'], 'querystring');
       const limit = query.limit ?? DEFAULT_ROSTER_LIMIT;
-      const [workspace, listed] = await Promise.all([
-        workspaceOf(workspaceId),
-        listStaffPage(db, workspaceId, {
+      // The week is the workspace's: its time zone is read first, then the page with each week in one statement.
+      const workspace = await workspaceOf(workspaceId);
+      const now = clock.now();
+      const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
+      const week = weekPeriod(now, reportingTimeZone(workspace.timezone));
+      const listed = await listRosterPage(
+        db,
+        { workspaceId, environment },
+        {
           statuses: STATUSES[query.status ?? 'active'],
           departmentId: query.departmentId?.toLowerCase() ?? null,
           rank: query.rank ?? null,
           after: cursor && { displayName: cursor[0], id: cursor[1].toLowerCase() },
           limit: limit + 1,
-        }),
-      ]);
-      const page = listed.slice(0, limit);
-      const now = clock.now();
-      const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
-      const audience = { workspaceId, environment };
-      const ids = page.map((profile) => profile.id);
-      const [figures, live] = await Promise.all([
-        readWeekFigures(db, audience, workspace, page, weekPeriod(now, reportingTimeZone(workspace.timezone)), cutoff),
-        findLiveShifts(db, audience, ids, cutoff),
-      ]);
-      const liveOf = latestByStaff(live);
-      const staff = page.flatMap((profile) => {
-        const week = figures.get(profile.id);
-        return week === undefined ? [] : [rosterItem(profile, week, liveOf.get(profile.id) ?? null)];
-      });
-      const last = page[page.length - 1];
+        },
+        week,
+      );
+      const rows = listed.slice(0, limit);
+      const figuresOf = weekFiguresCalculator(workspace, rows, week, cutoff);
+      const staff = rows.map((row) => rosterItem(row.profile, figuresOf(row), liveShiftOf(row.activeShifts, cutoff)));
+      const last = rows[rows.length - 1]?.profile;
       return {
         staff,
         nextCursor: listed.length > limit && last ? { cursorDisplayName: last.displayName, cursorId: last.id } : null,
