@@ -56,7 +56,7 @@ newest full result of each store in [\`bench/results/\`](../bench/results/), or 
 npm run bench                          # full run on SQLite: every scenario, ${minutes(closedSeconds(full) + openSeconds(full))} of load
 npm run bench -- --store postgres      # the same on PostgreSQL, after generating its dataset
 npm run bench -- --only open           # the open-loop scenario (and the /health baseline): ${minutes(openSeconds(full) + full.warmupSeconds + full.durationSeconds)} of load
-npm run bench -- --quick               # CI smoke run: small data, short phases, SQLite and PostgreSQL
+npm run bench -- --quick               # smoke run: small data, short phases, SQLite and PostgreSQL (CI: --store sqlite)
 npm run bench -- --compare <other checkout>/bin/workspace-gateway.js   # A/B of builds, interleaved
 \`\`\`
 

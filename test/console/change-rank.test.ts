@@ -148,10 +148,12 @@ describe.skipIf(chromiumMissing).each(STORE_KINDS)('"Change rank" on a staff mem
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it.each([
+  // The journey at 360 px is the same page over the same answers: it runs on one store, the 1280 px one on both.
+  const journeys = [
     [1280, 'alice', 'Alice', 'Moderator', ['Intern', 'Trial Moderator', 'Helper', 'Senior Moderator'], 'Senior Moderator', '103', '102'],
     [360, 'bob', 'Bob', 'Trial Moderator', ['Intern', 'Helper', 'Moderator', 'Senior Moderator'], 'Moderator', '102', '101'],
-  ] as const)('at %i px: a member with staff.rank gives %s a rank and sees its sync go from pending to applied', async (width, who, name, from, offered, to, toRole, fromRole) => {
+  ] as const;
+  it.each(kind === 'sqlite' ? journeys : journeys.slice(0, 1))('at %i px: a member with staff.rank gives %s a rank and sees its sync go from pending to applied', async (width, who, name, from, offered, to, toRole, fromRole) => {
     const { page } = await open(width);
     const staffId = world.fixture.ids.staff[who];
     const gameUserId = who === 'alice' ? '1001' : '1002';
