@@ -100,7 +100,7 @@ export interface KnownWrite<A extends Actor, Input, Change, Data> extends KnownC
 
 /** A write route's declaration. */
 export interface WriteRoute<R extends RouteGenericInterface, A extends Actor, Input, Data, Change> {
-  /** `data`: the answer is `{ data }` (the shift endpoints); `meta`: `{ data, meta }` (CONTRACT.md). */
+  /** `data`: the answer is `{ data }` (the shift endpoints); `meta`: `{ data, meta }` (docs/API.md, "Which answers carry `meta`"). */
   readonly answer: 'data' | 'meta';
   /** The request's actor (its authentication is the route's `config.auth`). */
   readonly actor: (request: FastifyRequest) => A;
