@@ -147,3 +147,37 @@ export function pager({ hasNext, onFirstPage, next, first }) {
     hasNext ? h('button', { type: 'button', onclick: next }, 'Next page') : null,
   );
 }
+
+/**
+ * A list read a page at a time into `results`, with the pager below it: `read(cursor)` fetches a page (the first
+ * with null), `show(page, cursor)` draws it (with a cursor, a later page: its empty state says there are no more).
+ * A page the pager moved to has its first `focus` (a selector: its first link unless told) focused; a failure is
+ * shown in `feedback`.
+ * @template C
+ * @template {{ nextCursor: C | null }} P
+ * @param {{ results: HTMLElement, feedback: { error: (error: unknown) => void, clear: () => void }, read: (cursor: C | null) => Promise<P>, show: (page: P, cursor: C | null) => Node[], focus?: string }} list
+ * @returns {Promise<void>}
+ */
+export async function pagedResults({ results, feedback, read, show, focus = 'a' }) {
+  /** @param {C | null} cursor @param {boolean} paged */
+  const load = async (cursor, paged) => {
+    feedback.clear();
+    try {
+      const page = await read(cursor);
+      replace(
+        results,
+        ...show(page, cursor),
+        pager({
+          hasNext: page.nextCursor !== null,
+          onFirstPage: cursor === null,
+          next: () => void load(page.nextCursor, true),
+          first: () => void load(null, true),
+        }),
+      );
+      if (paged) /** @type {HTMLElement | null} */ (results.querySelector(focus))?.focus();
+    } catch (error) {
+      feedback.error(error);
+    }
+  };
+  await load(null, false);
+}

@@ -1,6 +1,6 @@
 // /console/leaderboard: staff ranked by time worked this week (default) or this month, with their progress.
 import { field, h, replace, select } from '../dom.js';
-import { heading, messages, pager } from '../ui.js';
+import { heading, messages, pagedResults } from '../ui.js';
 import { minutesText, zonedTime } from './staff-parts.js';
 import { chosen, chosenEnvironment, ENVIRONMENTS } from './queue.js';
 
@@ -44,14 +44,13 @@ export async function renderLeaderboard(signed) {
     results,
   );
 
-  /** @param {LeaderboardCursor | null} cursor @param {boolean} paged */
-  const load = async (cursor, paged) => {
-    feedback.clear();
-    try {
-      const board = await signed.staff.leaderboard({ period, environment, cursor });
+  await pagedResults({
+    results,
+    feedback,
+    read: (/** @type {LeaderboardCursor | null} */ cursor) => signed.staff.leaderboard({ period, environment, cursor }),
+    show: (board, cursor) => {
       const zone = board.period.timezone;
-      replace(
-        results,
+      return [
         h('p', { class: 'muted' }, 'From ', zonedTime(board.period.start, zone), ' to ', zonedTime(board.period.end, zone), ` (${zone})`),
         board.entries.length === 0
           ? h('p', { class: 'empty' }, cursor ? 'No more staff.' : 'No active staff to rank yet. Staff join the workspace through its provisioning document or an accepted application.')
@@ -71,17 +70,7 @@ export async function renderLeaderboard(signed) {
                 ),
               ),
             ),
-        pager({
-          hasNext: board.nextCursor !== null,
-          onFirstPage: cursor === null,
-          next: () => void load(board.nextCursor, true),
-          first: () => void load(null, true),
-        }),
-      );
-      if (paged) results.querySelector('a')?.focus();
-    } catch (error) {
-      feedback.error(error);
-    }
-  };
-  await load(null, false);
+      ];
+    },
+  });
 }

@@ -1,7 +1,7 @@
 // /console/on-duty: the shifts under way now, oldest first, with when each started (in the workspace's time zone)
 // and how long it has run; in the member's last choice of environment by default.
 import { details, field, h, replace, select } from '../dom.js';
-import { heading, messages, pager } from '../ui.js';
+import { heading, messages, pagedResults } from '../ui.js';
 import { elapsedText, startedAt } from './staff-parts.js';
 import { chosenEnvironment, ENVIRONMENTS } from './queue.js';
 
@@ -34,14 +34,13 @@ export async function renderOnDuty(signed) {
     results,
   );
 
-  /** @param {ActiveCursor | null} cursor @param {boolean} paged */
-  const load = async (cursor, paged) => {
-    feedback.clear();
-    try {
-      const page = await signed.staff.onDuty({ environment, cursor });
+  await pagedResults({
+    results,
+    feedback,
+    read: (/** @type {ActiveCursor | null} */ cursor) => signed.staff.onDuty({ environment, cursor }),
+    show: (page, cursor) => {
       const now = Date.now();
-      replace(
-        results,
+      return [
         page.shifts.length === 0
           ? h(
               'p',
@@ -65,17 +64,7 @@ export async function renderOnDuty(signed) {
                 ),
               ),
             ),
-        pager({
-          hasNext: page.nextCursor !== null,
-          onFirstPage: cursor === null,
-          next: () => void load(page.nextCursor, true),
-          first: () => void load(null, true),
-        }),
-      );
-      if (paged) results.querySelector('a')?.focus();
-    } catch (error) {
-      feedback.error(error);
-    }
-  };
-  await load(null, false);
+      ];
+    },
+  });
 }

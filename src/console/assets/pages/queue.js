@@ -1,7 +1,7 @@
 // /console/applications: the reviewers' queue, filtered by status, form and environment (kept in the address, so a
 // filtered queue can be bookmarked and the back button returns to it), a page at a time.
 import { details, field, h, replace, select, time } from '../dom.js';
-import { heading, messages, pager, statusBadge } from '../ui.js';
+import { heading, messages, pagedResults, statusBadge } from '../ui.js';
 import { lastEnvironment, rememberEnvironment, rememberQueue } from '../session.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
@@ -107,29 +107,16 @@ export async function renderQueue(signed) {
   const results = h('div', { class: 'results', 'aria-live': 'polite' });
   replace(signed.root, heading('Applications'), filters, feedback.element, results);
 
-  /** @param {QueueCursor | null} cursor @param {boolean} paged moved by the pager: focus the first result */
-  const load = async (cursor, paged) => {
-    feedback.clear();
-    try {
-      const page = await signed.gateway.queue({ status, formId, environment, cursor });
-      replace(
-        results,
-        page.submissions.length === 0
-          ? h('p', { class: 'empty' }, cursor ? 'No more submissions.' : 'No submissions match these filters.')
-          : h('ul', { class: 'cards', 'aria-label': 'Submissions' }, page.submissions.map((s) => row(s))),
-        pager({
-          hasNext: page.nextCursor !== null,
-          onFirstPage: cursor === null,
-          next: () => void load(page.nextCursor, true),
-          first: () => void load(null, true),
-        }),
-      );
-      if (paged) results.querySelector('a')?.focus();
-    } catch (error) {
-      feedback.error(error);
-    }
-  };
-  await load(null, false);
+  await pagedResults({
+    results,
+    feedback,
+    read: (/** @type {QueueCursor | null} */ cursor) => signed.gateway.queue({ status, formId, environment, cursor }),
+    show: (page, cursor) => [
+      page.submissions.length === 0
+        ? h('p', { class: 'empty' }, cursor ? 'No more submissions.' : 'No submissions match these filters.')
+        : h('ul', { class: 'cards', 'aria-label': 'Submissions' }, page.submissions.map((s) => row(s))),
+    ],
+  });
 }
 
 /** @param {SubmissionItem} submission */

@@ -2,7 +2,7 @@
 // member's last choice of environment by default); "On duty" on whoever is on shift now, with when their shift
 // started in the workspace's time zone, and each week's progress against the requirement.
 import { details, field, h, replace, select } from '../dom.js';
-import { heading, messages, pager } from '../ui.js';
+import { heading, messages, pagedResults } from '../ui.js';
 import { onDutyBadge, startedAt, weekProgress } from './staff-parts.js';
 import { chosen, chosenEnvironment, ENVIRONMENTS } from './queue.js';
 
@@ -52,14 +52,13 @@ export async function renderStaff(signed) {
     results,
   );
 
-  /** @param {RosterCursor | null} cursor @param {boolean} paged */
-  const load = async (cursor, paged) => {
-    feedback.clear();
-    try {
-      const page = await signed.staff.roster({ status, rank, environment, cursor });
+  await pagedResults({
+    results,
+    feedback,
+    read: (/** @type {RosterCursor | null} */ cursor) => signed.staff.roster({ status, rank, environment, cursor }),
+    show: (page, cursor) => {
       const now = Date.now();
-      replace(
-        results,
+      return [
         page.staff.length === 0
           ? h(
               'p',
@@ -69,19 +68,9 @@ export async function renderStaff(signed) {
                 : 'No staff match these filters. Choose another status or rank; staff join the workspace through its provisioning document or an accepted application.',
             )
           : h('ul', { class: 'cards', 'aria-label': 'Staff' }, page.staff.map((item) => staffCard(item, environment, signed.workspace.timezone, now))),
-        pager({
-          hasNext: page.nextCursor !== null,
-          onFirstPage: cursor === null,
-          next: () => void load(page.nextCursor, true),
-          first: () => void load(null, true),
-        }),
-      );
-      if (paged) results.querySelector('a')?.focus();
-    } catch (error) {
-      feedback.error(error);
-    }
-  };
-  await load(null, false);
+      ];
+    },
+  });
 }
 
 /**

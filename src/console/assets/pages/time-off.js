@@ -1,7 +1,7 @@
 // /console/time-off: inactivity notices asked for by staff, filtered by status, with Approve and Deny (and an
 // optional note) on the pending ones.
 import { details, duration, field, h, replace, select, time, uid } from '../dom.js';
-import { actionButtons, heading, messages, pager, statusBadge } from '../ui.js';
+import { actionButtons, heading, messages, pagedResults, statusBadge } from '../ui.js';
 import { chosen, chosenEnvironment, ENVIRONMENTS, environmentField } from './queue.js';
 
 /** @typedef {import('../app.js').Signed} Signed */
@@ -47,29 +47,17 @@ export async function renderTimeOff(signed) {
     results,
   );
 
-  /** @param {NoticeCursor | null} cursor @param {boolean} paged */
-  const load = async (cursor, paged) => {
-    feedback.clear();
-    try {
-      const page = await signed.gateway.notices({ status, environment, cursor });
-      replace(
-        results,
-        page.notices.length === 0
-          ? h('p', { class: 'empty' }, cursor ? 'No more notices.' : 'No notices match these filters.')
-          : h('ul', { class: 'cards', 'aria-label': 'Notices' }, page.notices.map((n) => noticeCard(signed, n))),
-        pager({
-          hasNext: page.nextCursor !== null,
-          onFirstPage: cursor === null,
-          next: () => void load(page.nextCursor, true),
-          first: () => void load(null, true),
-        }),
-      );
-      if (paged) results.querySelector('h2')?.focus();
-    } catch (error) {
-      feedback.error(error);
-    }
-  };
-  await load(null, false);
+  await pagedResults({
+    results,
+    feedback,
+    read: (/** @type {NoticeCursor | null} */ cursor) => signed.gateway.notices({ status, environment, cursor }),
+    show: (page, cursor) => [
+      page.notices.length === 0
+        ? h('p', { class: 'empty' }, cursor ? 'No more notices.' : 'No notices match these filters.')
+        : h('ul', { class: 'cards', 'aria-label': 'Notices' }, page.notices.map((n) => noticeCard(signed, n))),
+    ],
+    focus: 'h2',
+  });
 }
 
 /**
