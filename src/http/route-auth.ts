@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, ApiKeyActor, ChatContext, Feature, Scope, UserActor } from '../shared/actor.ts';
+import type { Actor, ApiKeyActor, ChatContext, Feature, KeyCredential, Scope, UserActor } from '../shared/actor.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
-import { API_KEY_PREFIX, credentialHolds, PreconditionFailed, type KeyCredential, type Precondition } from '../keys/api-key.ts';
+import { API_KEY_PREFIX, PreconditionFailed } from '../keys/api-key.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Authenticator } from './authentication.ts';
 import { CORRELATION_ID_RE } from './headers.ts';
@@ -175,7 +175,11 @@ export function registerRouteAuth(
 }
 
 export function apiKeyActor(request: FastifyRequest): ApiKeyActor {
-  const actor = request.actor;
+  return asApiKeyActor(request.actor);
+}
+
+/** The caller when it is an API key's (401 otherwise). */
+export function asApiKeyActor(actor: Actor | null): ApiKeyActor {
   if (actor?.kind !== 'apiKey') throw unauthenticated('A valid API key is required.');
   return actor;
 }
@@ -245,13 +249,19 @@ export async function withConfirmedKey<T>(
   }
 }
 
-/** Runs `read` for `request`, given the precondition its first statement must check (none for a key looked up now). */
-export type CachedKeyRead = <T>(request: FastifyRequest, read: (precondition: Precondition | undefined) => Promise<T>) => Promise<T>;
+/**
+ * Runs `read` as the request's caller. A caller whose key came from the cache carries it as unconfirmed
+ * (shared/actor.ts), for the read's first statement to check; after a lookup, the caller as the key now stands.
+ */
+export type CachedKeyRead = <T>(request: FastifyRequest, read: (actor: Actor) => Promise<T>) => Promise<T>;
 
 export function cachedKeyRead({ confirmKey, clock }: { readonly confirmKey: ConfirmKey; readonly clock: Clock }): CachedKeyRead {
   return (request, read) =>
     withConfirmedKey(request, confirmKey, () => {
+      const actor = readerActor(request);
       const credential = cachedKeyCredential(request);
-      return read(credential === undefined ? undefined : credentialHolds(credential, clock.now()));
+      if (credential === undefined || actor.kind !== 'apiKey') return read(actor);
+      // A copy for this request: the cached actor itself is shared and never carries the check.
+      return read({ ...actor, unconfirmedKey: { credential, at: clock.now() } });
     });
 }

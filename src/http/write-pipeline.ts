@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { Actor } from '../shared/actor.ts';
+import type { Actor, KeyCredential } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
 import { type AppError, RefusalAfterWrites, unauthenticated } from '../shared/errors.ts';
 import type {
@@ -18,7 +18,6 @@ import type {
   KnownChange,
   StoredResponse,
 } from '../idempotency/index.ts';
-import type { KeyCredential } from '../keys/api-key.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
 import { cachedKeyCredential, headerValue, withConfirmedKey, type ConfirmKey } from './route-auth.ts';

@@ -14,7 +14,7 @@ import type { Clock } from '../shared/clock.ts';
 import { inSavepoint, savepoint } from '../db/compiled.ts';
 import type { Store } from '../db/store.ts';
 import type { Database } from '../db/types.ts';
-import type { KeyCredential } from '../keys/api-key.ts';
+import type { KeyCredential } from '../shared/actor.ts';
 import { AppError, RefusalAfterWrites } from '../shared/errors.ts';
 import { sha256Hex } from '../shared/ids.ts';
 import {

@@ -12,9 +12,9 @@ import {
   credentialHolds,
   holdsColumn,
   namedCredential,
-  type KeyCredential,
   type Precondition,
 } from '../keys/api-key.ts';
+import type { KeyCredential } from '../shared/actor.ts';
 import type { Database, Executor, SqlTerm } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
 

@@ -14,6 +14,7 @@ export const samples = {
   credentialHolds: noQuery('a SQL fragment, shown by the known heartbeat that uses it'),
   namedCredential: noQuery('the terms of a SQL fragment, shown by the statements compiled once that use it'),
   holdsColumn: noQuery('a SQL fragment, shown by the statements that take it (the idempotency key, the workspace)'),
+  unconfirmedKeyHolds: noQuery('a SQL fragment, shown by the statements that take it (the workspace, the acting staff member)'),
   checkHolds: noQuery('reads a row it is given'),
   createApiKeyAuthenticator: (db) =>
     apiKey

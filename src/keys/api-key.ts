@@ -16,7 +16,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { NamedTerm } from '../db/compiled.ts';
 import { rowsOf } from '../db/dialect.ts';
 import type { Executor, SqlTerm } from '../db/types.ts';
-import { parseFlags, parseStringArray, type ApiKeyActor, type Environment } from '../shared/actor.ts';
+import { parseFlags, parseStringArray, type ApiKeyActor, type Environment, type KeyCredential, type UnconfirmedKey } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { AppError, unauthenticated } from '../shared/errors.ts';
 import { randomBase62, sha256Hex } from '../shared/ids.ts';
@@ -47,21 +47,6 @@ export function hashApiKey(secret: string): string {
 /** A new key for the environment, from a cryptographic source. Shown once; store only its hash. */
 export function generateApiKey(environment: Environment): string {
   return `${API_KEY_PREFIX}${environment}_${randomBase62(GENERATED_SECRET_LENGTH)}`;
-}
-
-export interface KeyCredential {
-  /** The key's SHA-256 (its stored form). */
-  readonly keyHash: string;
-  readonly keyId: string;
-  readonly environment: Environment;
-  /** The key's scopes as stored (JSON text). */
-  readonly scopes: string;
-  readonly applicationId: string;
-  readonly applicationName: string;
-  readonly workspaceId: string;
-  /** The application's features and allowed universes as stored (JSON text). */
-  readonly features: string;
-  readonly allowedUniverseIds: string;
 }
 
 /** A key row and its application's approval, as stored. */
@@ -141,6 +126,11 @@ export class PreconditionFailed extends Error {
 /** The select-list entry `, <precondition> as holds`, or nothing without a precondition. */
 export function holdsColumn(precondition: Precondition | undefined): RawBuilder<unknown> {
   return precondition === undefined ? sql`` : sql`, ${precondition} as holds`;
+}
+
+/** What a hot read's first statement checks of an unconfirmed key (shared/actor.ts): none for a key looked up now. */
+export function unconfirmedKeyHolds(key: UnconfirmedKey | undefined): Precondition | undefined {
+  return key === undefined ? undefined : credentialHolds(key.credential, key.at);
 }
 
 /** Throws PreconditionFailed when the statement checked a precondition and its row says it does not hold. */

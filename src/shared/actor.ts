@@ -19,6 +19,33 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const FEATURES = ['activity', 'applications'] as const;
 export type Feature = (typeof FEATURES)[number];
 
+/** What an API key actor is built from: its key and its application as stored. */
+export interface KeyCredential {
+  /** The key's SHA-256 (its stored form). */
+  readonly keyHash: string;
+  readonly keyId: string;
+  readonly environment: Environment;
+  /** The key's scopes as stored (JSON text). */
+  readonly scopes: string;
+  readonly applicationId: string;
+  readonly applicationName: string;
+  readonly workspaceId: string;
+  /** The application's features and allowed universes as stored (JSON text). */
+  readonly features: string;
+  readonly allowedUniverseIds: string;
+}
+
+/**
+ * An API key taken from the cache of recently verified keys rather than looked up for this request: the credential
+ * its actor was built from and the request's time. A hot read's first statement checks that the credential still
+ * holds at that time (keys/api-key.ts, `unconfirmedKeyHolds`); when it does not, nothing the read did counts, the key
+ * is looked up, and the read runs again as the key now stands.
+ */
+export interface UnconfirmedKey {
+  readonly credential: KeyCredential;
+  readonly at: number;
+}
+
 export interface ApiKeyActor {
   readonly kind: 'apiKey';
   readonly keyId: string;
@@ -31,6 +58,8 @@ export interface ApiKeyActor {
     readonly features: Readonly<Record<string, boolean>>;
     readonly allowedUniverseIds: readonly string[];
   };
+  /** Set only for a hot read whose key came from the cache (UnconfirmedKey); never on an actor that is kept. */
+  readonly unconfirmedKey?: UnconfirmedKey;
 }
 
 export interface UserActor {

@@ -4,8 +4,9 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { inJsonList, rowsOf } from '../../db/dialect.ts';
-import { checkHolds, holdsColumn, type Precondition } from '../../keys/api-key.ts';
+import { checkHolds, holdsColumn, unconfirmedKeyHolds } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
+import type { UnconfirmedKey } from '../../shared/actor.ts';
 import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';
 
 /** A staff member with their department's fields (null without one). */
@@ -112,15 +113,17 @@ function staffOfJoinedRow(row: WorkspaceWithStaffRow): StaffProfileRow | undefin
 
 /**
  * The workspace, and its staff member with this chat user id (the first created, should several share it), in one
- * read: what every operation of the acting chat user reads first. With a precondition (the cached API key of a
- * read, keys/api-key.ts), the same statement checks it, and PreconditionFailed is thrown when it does not hold.
+ * read: what every operation of the acting chat user reads first. With a hot read's unconfirmed key
+ * (shared/actor.ts), the same statement checks that its credential still holds, and PreconditionFailed is thrown
+ * when it does not.
  */
 export async function findWorkspaceWithChatStaff(
   db: Executor,
   workspaceId: string,
   chatUserId: string,
-  precondition?: Precondition,
+  unconfirmedKey?: UnconfirmedKey,
 ): Promise<{ readonly workspace: Workspace | undefined; readonly staff: StaffProfile | undefined }> {
+  const precondition = unconfirmedKeyHolds(unconfirmedKey);
   // A literal limit: SQLite sorts for a bound LIMIT with a general sorter, several times slower than its top-1 path.
   const [row] = await rowsOf(
     db,

@@ -1,5 +1,4 @@
 import type { ApiKeyActor, ChatContext } from '../../shared/actor.ts';
-import type { Precondition } from '../../keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import { notFound } from '../../shared/errors.ts';
 import { assertGuildMatches } from '../workspaces/chat-binding.ts';
@@ -35,29 +34,21 @@ export async function readChatWorkspace(db: Executor, actor: ApiKeyActor, chat: 
 
 /**
  * The key's workspace after the guild check (403), and the invoking chat user's staff profile in it, if any: for an
- * operation that checks more (its body, say) between the guild and the staff member's 404. One read of both.
+ * operation that checks more (its body, say) between the guild and the staff member's 404. One read of both, which
+ * also checks an unconfirmed key the actor carries.
  */
 export async function readActingStaff(
   db: Executor,
   actor: ApiKeyActor,
   chat: ChatContext,
-  precondition?: Precondition,
 ): Promise<{ readonly workspace: Workspace; readonly staff: StaffProfile | undefined }> {
-  const { workspace, staff } = await findWorkspaceWithChatStaff(db, actor.application.workspaceId, chat.actingChatUserId, precondition);
+  const { workspace, staff } = await findWorkspaceWithChatStaff(db, actor.application.workspaceId, chat.actingChatUserId, actor.unconfirmedKey);
   return { workspace: checkedChatWorkspace(workspace, chat), staff };
 }
 
-/**
- * Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check; with a
- * precondition (a read's cached key), checked in the same read.
- */
-export async function resolveActingStaff(
-  db: Executor,
-  actor: ApiKeyActor,
-  chat: ChatContext,
-  precondition?: Precondition,
-): Promise<ActingStaff> {
-  const { workspace, staff } = await readActingStaff(db, actor, chat, precondition);
+/** Resolves the invoking chat user to a staff profile of the key's workspace, after the guild check (readActingStaff). */
+export async function resolveActingStaff(db: Executor, actor: ApiKeyActor, chat: ChatContext): Promise<ActingStaff> {
+  const { workspace, staff } = await readActingStaff(db, actor, chat);
   if (!staff) throw notFound('A staff profile for this chat user');
   return { workspace, staff };
 }

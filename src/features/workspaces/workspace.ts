@@ -4,7 +4,8 @@
  */
 import { sql, type Selectable } from 'kysely';
 import { rowsOf } from '../../db/dialect.ts';
-import { checkHolds, holdsColumn, type Precondition } from '../../keys/api-key.ts';
+import { checkHolds, holdsColumn, unconfirmedKeyHolds } from '../../keys/api-key.ts';
+import type { UnconfirmedKey } from '../../shared/actor.ts';
 import type { Executor, WorkspaceTable } from '../../db/types.ts';
 
 export interface WorkspaceSettings {
@@ -51,10 +52,11 @@ export function workspaceOfRow(row: WorkspaceRow): Workspace {
 }
 
 /**
- * The workspace. With a precondition (the cached API key of a read, keys/api-key.ts), the same statement checks
- * it, and PreconditionFailed is thrown when it does not hold.
+ * The workspace. With a hot read's unconfirmed key (shared/actor.ts), the same statement checks that its credential
+ * still holds, and PreconditionFailed is thrown when it does not.
  */
-export async function findWorkspace(db: Executor, id: string, precondition?: Precondition): Promise<Workspace | undefined> {
+export async function findWorkspace(db: Executor, id: string, unconfirmedKey?: UnconfirmedKey): Promise<Workspace | undefined> {
+  const precondition = unconfirmedKeyHolds(unconfirmedKey);
   // Most requests read it: a `sql` template costs less to build than a Kysely builder.
   const [row] = await rowsOf(
     db,

@@ -10,6 +10,8 @@ import type { ReportAudience } from './repository.ts';
 export type { ReportAudience } from './repository.ts';
 
 export function readerAudience(actor: Actor, environment: Environment | undefined): ReportAudience {
-  if (actor.kind === 'apiKey') return { workspaceId: actor.application.workspaceId, environment: actor.environment };
+  if (actor.kind === 'apiKey') {
+    return { workspaceId: actor.application.workspaceId, environment: actor.environment, unconfirmedKey: actor.unconfirmedKey };
+  }
   return { workspaceId: memberWorkspaceId(actor), environment: environment ?? 'live' };
 }

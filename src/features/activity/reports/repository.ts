@@ -2,7 +2,7 @@
  * Report queries besides worked time (which the activity totals answer: src/features/activity/totals): ranked staff,
  * notices, live shifts. Every query is scoped to one workspace (or some of its staff) and one environment.
  */
-import type { Environment } from '../../../shared/actor.ts';
+import type { Environment, UnconfirmedKey } from '../../../shared/actor.ts';
 import { sql } from 'kysely';
 import { inJsonList, rowsOf } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
@@ -13,6 +13,8 @@ import { liveShift } from '../shifts/rules.ts';
 export interface ReportAudience {
   readonly workspaceId: string;
   readonly environment: Environment;
+  /** An API key reader's unconfirmed key (shared/actor.ts), checked by the report's first read. */
+  readonly unconfirmedKey?: UnconfirmedKey;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor, readerActor, type CachedKeyRead, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, asApiKeyActor, type CachedKeyRead, type RouteAuth } from '../../../http/route-auth.ts';
 import { readerAudience } from './audience.ts';
 import {
   ActivitySummaryResponseSchema,
@@ -86,7 +86,7 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
           guildId: request.headers['x-chat-guild-id'],
           actingChatUserId: request.headers['x-acting-chat-user-id'],
         };
-        const data = await reads(request, (precondition) => service.summary(apiKeyActor(request), chat, precondition));
+        const data = await reads(request, (actor) => service.summary(asApiKeyActor(actor), chat));
         return envelope(request, data);
       },
     );
@@ -146,9 +146,7 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
       async (request) =>
         envelope(
           request,
-          await reads(request, (precondition) =>
-            service.leaderboard(readerAudience(readerActor(request), request.query.environment), request.query, precondition),
-          ),
+          await reads(request, (actor) => service.leaderboard(readerAudience(actor, request.query.environment), request.query)),
         ),
     );
   };

@@ -5,7 +5,6 @@
 import type { ApiKeyActor } from '../../../shared/actor.ts';
 import { toIso, type Clock } from '../../../shared/clock.ts';
 import type { Config } from '../../../shared/config.ts';
-import type { Precondition } from '../../../keys/api-key.ts';
 import type { Executor } from '../../../db/types.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { cursorPair } from '../../../shared/paging.ts';
@@ -102,20 +101,20 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
   const rankings = new RankingCache<RankedStaff>();
 
-  async function workspaceOf(workspaceId: string, precondition?: Precondition): Promise<Workspace> {
-    const workspace = await findWorkspace(db, workspaceId, precondition);
+  async function workspaceOf(audience: ReportAudience): Promise<Workspace> {
+    const workspace = await findWorkspace(db, audience.workspaceId, audience.unconfirmedKey);
     // The key's (or the member's) workspace exists (foreign keys); its absence is a broken store, not a client error.
-    if (!workspace) throw new Error(`workspace ${workspaceId} of an authenticated caller is missing`);
+    if (!workspace) throw new Error(`workspace ${audience.workspaceId} of an authenticated caller is missing`);
     return workspace;
   }
 
   const reports = {
     /**
-     * The invoking chat user's own activity: today, this and last week, this month, requirement and notices. A
-     * precondition (the cached key's credential) is checked by the first read.
+     * The invoking chat user's own activity: today, this and last week, this month, requirement and notices. An
+     * unconfirmed key the actor carries is checked by the first read.
      */
-    async summary(actor: ApiKeyActor, chat: ChatContext, precondition?: Precondition): Promise<ActivitySummary> {
-      const { workspace, staff } = await resolveActingStaff(db, actor, chat, precondition);
+    async summary(actor: ApiKeyActor, chat: ChatContext): Promise<ActivitySummary> {
+      const { workspace, staff } = await resolveActingStaff(db, actor, chat);
       const zone = reportingZone(workspace);
       const now = clock.now();
       const today = dayPeriod(now, zone);
@@ -161,7 +160,7 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
       // Both reads at once (one round trip fewer on PostgreSQL); request validation (400) still comes before
       // the lookup's 404.
       const [workspace, staff] = await Promise.all([
-        workspaceOf(actor.application.workspaceId),
+        workspaceOf(audienceOf(actor)),
         findStaffByGameUser(db, actor.application.workspaceId, gameUserId),
       ]);
       const now = clock.now();
@@ -184,11 +183,11 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
     },
 
     /**
-     * Staff of the workspace ranked by time worked in the period, one keyset page at a time. A precondition (the
-     * cached key's credential) is checked by the first read.
+     * Staff of the workspace ranked by time worked in the period, one keyset page at a time. An unconfirmed key the
+     * audience carries is checked by the first read.
      */
-    async leaderboard(audience: ReportAudience, query: LeaderboardQuery, precondition?: Precondition): Promise<Leaderboard> {
-      const workspace = await workspaceOf(audience.workspaceId, precondition);
+    async leaderboard(audience: ReportAudience, query: LeaderboardQuery): Promise<Leaderboard> {
+      const workspace = await workspaceOf(audience);
       const now = clock.now();
       const period = resolvePeriod(query, now, reportingZone(workspace));
       const cursor = leaderboardCursor(query);
@@ -263,12 +262,10 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
   };
 
   return {
-    summary: (actor: ApiKeyActor, chat: ChatContext, precondition?: Precondition) =>
-      read(() => reports.summary(actor, chat, precondition)),
+    summary: (actor: ApiKeyActor, chat: ChatContext) => read(() => reports.summary(actor, chat)),
     staffActivity: (actor: ApiKeyActor, gameUserId: string, query: PeriodQueryParams) =>
       read(() => reports.staffActivity(actor, gameUserId, query)),
-    leaderboard: (audience: ReportAudience, query: LeaderboardQuery, precondition?: Precondition) =>
-      read(() => reports.leaderboard(audience, query, precondition)),
+    leaderboard: (audience: ReportAudience, query: LeaderboardQuery) => read(() => reports.leaderboard(audience, query)),
   };
 }
 

@@ -9,7 +9,7 @@ import type { Database } from '../../../db/types.ts';
 import { AppError, notFound, RefusalAfterWrites, validationError } from '../../../shared/errors.ts';
 import { isUuid, newTimeOrderedId } from '../../../shared/ids.ts';
 import type { StoredResult } from '../../../idempotency/records.ts';
-import type { KeyCredential } from '../../../keys/api-key.ts';
+import type { KeyCredential } from '../../../shared/actor.ts';
 import { findStaffByGameUser } from '../../staff/profiles.ts';
 import { startShift, stopShift, timeOutShift } from './lifecycle.ts';
 import { refusalError, shiftNotActive, shiftNotFound } from './refusals.ts';
