@@ -1,12 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Layering (docs/ARCHITECTURE.md): app -> features -> http glue, idempotency, keys, db. Each block below names
+// Layering (docs/ARCHITECTURE.md): app -> features -> http glue -> auth, idempotency, db. Each block below names
 // what a part of src/ must not import; a file matched by several blocks gets all their restrictions, because
 // ESLint keeps only the last `no-restricted-imports` options that match a file.
 const FRAMEWORK = {
   regex: '^(fastify|@fastify/[^/]+)(/.*)?$',
-  message: 'Only HTTP glue (src/http/, routes.ts, app.ts) knows Fastify.',
+  message: 'Only HTTP glue (src/http/, the route hook auth/route-auth.ts, routes.ts, app.ts) knows Fastify.',
 };
 const HTTP = {
   regex: '^(\\.\\./)+http(/|$)',
@@ -14,7 +14,11 @@ const HTTP = {
 };
 const FEATURES = {
   regex: '^(\\.\\./)+features(/|$)',
-  message: 'The store, idempotency and keys know no feature: a feature depends on them, never the reverse.',
+  message: 'The store, idempotency, auth, the journal and the outbox know no feature: a feature depends on them, never the reverse.',
+};
+const ROUTE_HOOK = {
+  regex: '^(\\.\\./)+auth/route-auth(\\.[jt]s)?$',
+  message: 'Only routes and app.ts use the route hook (auth/route-auth.ts); a service takes its caller as a plain value.',
 };
 // From a module of one feature: a module of another feature (`../<feature>/…`, `../../<feature>/…` from a feature
 // inside a domain such as activity/, or `…/features/<feature>/…`) whose name contains `repository`
@@ -39,11 +43,25 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 
 export const layering = [
   { files: ['src/features/**/*.ts'], rules: restrict(OTHER_REPOSITORY) },
-  { files: ['src/features/**/service.ts', 'src/features/**/*-service.ts'], rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP) },
   {
-    files: ['src/db/**/*.ts', 'src/idempotency/**/*.ts', 'src/keys/**/*.ts', 'src/members/**/*.ts'],
+    files: ['src/features/**/service.ts', 'src/features/**/*-service.ts'],
+    rules: restrict(OTHER_REPOSITORY, FRAMEWORK, HTTP, ROUTE_HOOK),
+  },
+  {
+    files: [
+      'src/db/**/*.ts',
+      'src/idempotency/**/*.ts',
+      'src/auth/keys/**/*.ts',
+      'src/auth/members/**/*.ts',
+      'src/auth/authentication.ts',
+      'src/auth/dashboard-auth.ts',
+      'src/journal/**/*.ts',
+      'src/webhooks/**/*.ts',
+    ],
     rules: restrict(FRAMEWORK, HTTP, FEATURES),
   },
+  // The route hook is the one part of auth/ that knows Fastify.
+  { files: ['src/auth/route-auth.ts'], rules: restrict(HTTP, FEATURES) },
   { files: ['src/provisioning/**/*.ts'], rules: restrict(FRAMEWORK, HTTP) },
   // The background thread runs the services its owners hand it (the store's checkpointer, the webhooks' sender),
   // loading each by the module its owner names: it serves no request and knows no feature.

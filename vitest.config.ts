@@ -13,7 +13,7 @@ const UNIT = [
   'test/cli-args.test.ts',
   'test/ids.test.ts',
   'test/paging.test.ts',
-  'test/keys/**/*.test.ts',
+  'test/auth/keys/**/*.test.ts',
   'test/features/activity/periods/**/*.test.ts',
   'test/features/activity/shifts/rules.test.ts',
   'test/features/applications/answers.test.ts',

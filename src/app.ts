@@ -3,7 +3,7 @@ import type { Clock } from './shared/clock.ts';
 import type { Config } from './shared/config.ts';
 import type { Store } from './db/connect.ts';
 import { newRequestId } from './shared/ids.ts';
-import { createAuthenticator } from './http/authentication.ts';
+import { createAuthenticator } from './auth/authentication.ts';
 import {
   answerClientError,
   connectionOptions,
@@ -23,11 +23,12 @@ import { registerConsolePage } from './http/console-page.ts';
 import { connectCounterStore, registerRateLimit } from './http/rate-limit.ts';
 import { createFailureLimiter } from './http/failure-limit.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
-import { cachedKeyRead, registerRouteAuth } from './http/route-auth.ts';
+import { cachedKeyRead, registerRouteAuth } from './auth/route-auth.ts';
+import { registerCorrelationId } from './http/correlation.ts';
 import { serializerFactory } from './http/serialization.ts';
 import { BODY_LIMIT_BYTES, registerJsonParser, registerValidators } from './http/validation.ts';
-import { applicationRoutes } from './features/applications/routes.ts';
-import { createApplicationService } from './features/applications/service.ts';
+import { applicationRoutes } from './features/applications/review/routes.ts';
+import { createApplicationService } from './features/applications/review/service.ts';
 import { queueRoutes } from './features/applications/queue/routes.ts';
 import { createQueueService } from './features/applications/queue/service.ts';
 import { formRoutes } from './features/applications/forms/routes.ts';
@@ -44,7 +45,7 @@ import { rosterRoutes } from './features/activity/roster/routes.ts';
 import { createRosterService } from './features/activity/roster/service.ts';
 import { createReportService } from './features/activity/reports/service.ts';
 import { shiftBatchRoutes } from './features/activity/shifts/batch-routes.ts';
-import { pendingBacklog } from './features/webhooks/repository.ts';
+import { pendingBacklog } from './webhooks/repository.ts';
 import { createShiftBatchService } from './features/activity/shifts/batch-service.ts';
 import { shiftRoutes } from './features/activity/shifts/routes.ts';
 import { createLiveShiftCounter } from './features/activity/shifts/live-count.ts';
@@ -59,7 +60,7 @@ import { createRankService } from './features/ranks/service.ts';
 import { syncBacklog } from './features/ranks/sync/repository.ts';
 import { createErasureRequestService } from './features/roblox/erasure-requests.ts';
 import { robloxRoutes } from './features/roblox/routes.ts';
-import { systemTimer } from './features/webhooks/timer.ts';
+import { systemTimer } from './webhooks/timer.ts';
 import { webhookDocument, WEBHOOKS_TAG } from './openapi/webhook-events.ts';
 import { consoleRoutes, SIGN_IN_FAILURES_MAX, SIGN_IN_FAILURES_WINDOW_SECONDS } from './features/console/routes.ts';
 import { createConsoleService } from './features/console/service.ts';
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const counters = await connectCounterStore(app, config);
   const rateLimiter = await registerRateLimit(app, { config, clock, redis: counters });
   const confirmKey = registerRouteAuth(app, createAuthenticator({ db: store.db, clock, config }), rateLimiter);
+  registerCorrelationId(app);
 
   const db = store.db;
   const writes = writePipeline({ idempotency: createIdempotency({ store, clock, errorResponse }), confirmKey });

@@ -5,7 +5,7 @@ import { text, uuid } from './cli/values.ts';
 import { ConfigError, loadConfig } from './shared/config.ts';
 import { BackupError } from './db/backup.ts';
 import { openStore } from './db/connect.ts';
-import { KeyManagementError } from './keys/management.ts';
+import { KeyManagementError } from './auth/keys/management.ts';
 import { ProvisioningError } from './provisioning/errors.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
 import { progressOnStderr } from './cli/progress.ts';

@@ -6,10 +6,10 @@ import type { Config } from './shared/config.ts';
 import { openStore, type DatabaseTimeouts, type Store, type StoreOptions } from './db/connect.ts';
 import { UnavailabilityCounts } from './db/unavailable.ts';
 import { logFormatFor, loggerOptions } from './http/logging.ts';
-import { startWebhookDispatcher, WebhookAttemptCounts } from './features/webhooks/runtime.ts';
+import { startWebhookDispatcher, WebhookAttemptCounts } from './webhooks/runtime.ts';
 import { startBackgroundJobs } from './runtime/jobs.ts';
 import { DEFAULT_RANK_SYNC_SETTINGS, startRankSync } from './features/ranks/sync/sync.ts';
-import { systemTimer } from './features/webhooks/timer.ts';
+import { systemTimer } from './webhooks/timer.ts';
 import { openMetricsWarning } from './features/monitoring/open-metrics.ts';
 import { upgradeStore } from './runtime/upgrade.ts';
 
@@ -84,7 +84,7 @@ export async function startServer(config: Config, clock: Clock = systemClock): P
   const dispatcherStore = store.dialect === 'postgres' ? openStore(config.databaseUrl, { poolSize: DISPATCHER_POOL_SIZE, ...serving }) : store;
   const webhooks = startWebhookDispatcher({ store: dispatcherStore, clock, config, log: app.log, attempts, thread: backgroundThread });
   // Writes that enqueue deliveries (the API's, the timeout sweep's) wake the dispatcher once they commit
-  // (src/features/webhooks/outbox.ts).
+  // (src/webhooks/outbox.ts).
   // Rank changes go to the Roblox group the same way: a durable job, claimed under a lease (docs/ROBLOX.md).
   const rankSync = startRankSync({
     store: dispatcherStore,

@@ -6,7 +6,7 @@ import { loadConfig, type ConfigOverrides } from '../shared/config.ts';
 import { backupSqlite } from '../db/backup.ts';
 import { openExistingStore, refuseMissingDatabase } from './store.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
-import { createKeyManagement, DEFAULT_GRACE_SECONDS } from '../keys/management.ts';
+import { createKeyManagement, DEFAULT_GRACE_SECONDS } from '../auth/keys/management.ts';
 
 export const OPERATIONS_USAGE = `  keys create --application <id> --environment test|live [--scope <scope>]...
                         create an API key; prints it with its secret (shown once). Scopes: activity:write,

@@ -9,7 +9,7 @@ import {
   issueDashboardToken,
   MAX_TOKEN_TTL_SECONDS,
   obtainSigningKey,
-} from '../keys/dashboard-token.ts';
+} from '../auth/keys/dashboard-token.ts';
 
 export const TOKENS_USAGE = `  tokens create --user <userId> [--ttl <duration>]
                         a dashboard token for that user (its workspaces are its memberships in the provisioning

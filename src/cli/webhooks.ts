@@ -5,7 +5,7 @@ import { loadConfig, type ConfigOverrides } from '../shared/config.ts';
 import type { Store } from '../db/connect.ts';
 import { openExistingStore } from './store.ts';
 import { upgradeStore } from '../runtime/upgrade.ts';
-import { DELIVERY_STATUSES, listDeliveries, redeliver } from '../features/webhooks/admin.ts';
+import { DELIVERY_STATUSES, listDeliveries, redeliver } from '../webhooks/admin.ts';
 
 export const WEBHOOKS_USAGE = `  webhooks deliveries --workspace <id> [--status pending|delivered|failed] [--limit n]
                         a workspace's recent webhook deliveries (JSON)

@@ -14,7 +14,7 @@ import {
   WWW_AUTHENTICATE_HEADER,
   type ErrorCodesByStatus,
 } from './openapi-responses.ts';
-import type { RouteAuth } from './route-auth.ts';
+import type { RouteAuth } from '../auth/route-auth.ts';
 
 export { errorResponses } from './openapi-responses.ts';
 

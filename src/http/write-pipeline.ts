@@ -20,7 +20,7 @@ import type {
 } from '../idempotency/index.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
-import { cachedKeyCredential, headerValue, withConfirmedKey, type ConfirmKey } from './route-auth.ts';
+import { cachedKeyCredential, headerValue, withConfirmedKey, type ConfirmKey } from '../auth/route-auth.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
 export const errorResponse: ErrorResponse = (error: AppError, requestId: string) => ({

@@ -13,7 +13,7 @@ import {
   holdsColumn,
   namedCredential,
   type Precondition,
-} from '../keys/api-key.ts';
+} from '../auth/keys/api-key.ts';
 import type { KeyCredential } from '../shared/actor.ts';
 import type { Database, Executor, SqlTerm } from '../db/types.ts';
 import { AppError } from '../shared/errors.ts';
@@ -105,7 +105,7 @@ const TAKE_KEY_HOLDING = new CompiledOnce<KeyValuesHolding, IdempotencyKeyRow>((
  * Takes the key for this request's transaction and judges its record: the stored response to replay, or null when
  * the request is to run (no record, or one that has expired). With `credential` (a cached API key's, which a lookup
  * would otherwise confirm), the same statement checks that it still holds at `now`, and throws PreconditionFailed
- * (keys/api-key.ts) before anything else when it does not. Throws 422 for a record of another request, 409 when
+ * (auth/keys/api-key.ts) before anything else when it does not. Throws 422 for a record of another request, 409 when
  * another request holds the key.
  */
 export async function takeKey(

@@ -9,12 +9,12 @@ import {
   RejectResultSchema,
   ReviewUpdateResultSchema,
   UnderReviewResultSchema,
-} from '../features/applications/schemas.ts';
+} from '../features/applications/review/schemas.ts';
 import { IntakeResultSchema } from '../features/applications/intake/schemas.ts';
 import { ShiftDetailSchema, StaffRefSchema } from '../features/activity/shifts/schemas.ts';
 import { NoticeResultSchema } from '../features/time-off/schemas.ts';
 import { ChangeResultSchema, SyncFailedSchema } from '../features/ranks/schemas.ts';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../features/webhooks/event-types.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/event-types.ts';
 import { WEBHOOK_EXAMPLES } from './webhook-examples.ts';
 
 /** The tag the webhook events are listed under. */

@@ -1,10 +1,10 @@
 /** Example event bodies of the webhook events, as the OpenAPI document's `webhooks` show them. */
-import * as review from '../features/applications/examples.ts';
+import * as review from '../features/applications/review/examples.ts';
 import { intakeResponseExample } from '../features/applications/intake/examples.ts';
 import { shiftDetailResponseExample } from '../features/activity/shifts/examples.ts';
 import * as notices from '../features/time-off/examples.ts';
 import * as ranks from '../features/ranks/examples.ts';
-import type { WebhookEventType } from '../features/webhooks/event-types.ts';
+import type { WebhookEventType } from '../webhooks/event-types.ts';
 
 const AT = '2026-03-11T12:00:00.000Z';
 

@@ -1,4 +1,4 @@
-import { hashApiKey } from '../keys/api-key.ts';
+import { hashApiKey } from '../auth/keys/api-key.ts';
 import { ENTITY_LABELS, ownersOf, type EntityEntry, type EntityKind } from './entities.ts';
 import { jsonPath, type ProvisioningIssue } from './errors.ts';
 import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';

@@ -1,5 +1,5 @@
 import { questionProblems } from '../features/applications/forms/questions.ts';
-import { apiKeyEnvironment } from '../keys/api-key.ts';
+import { apiKeyEnvironment } from '../auth/keys/api-key.ts';
 import { ENTITY_LABELS, documentEntities } from './entities.ts';
 import { ProvisioningError, jsonPath, type ProvisioningIssue } from './errors.ts';
 import type { ProvisioningDocument, WorkspaceDocument } from './schema.ts';

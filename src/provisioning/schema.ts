@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ENVIRONMENTS, FEATURES, PERMISSIONS, SCOPES } from '../shared/actor.ts';
 import { MAX_QUESTIONS, QuestionInputSchema } from '../features/applications/forms/questions.ts';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../features/webhooks/event-types.ts';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../webhooks/event-types.ts';
 import { UUID_PATTERN } from '../shared/ids.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Environment } from '../shared/actor.ts';
 import type { Executor } from '../db/types.ts';
-import { hashApiKey } from '../keys/api-key.ts';
+import { hashApiKey } from '../auth/keys/api-key.ts';
 import type { EntityEntry, EntityKind } from './entities.ts';
 import {
   findKeysByHash,

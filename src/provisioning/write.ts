@@ -4,7 +4,7 @@ import type { Question } from '../features/applications/forms/questions.ts';
 import type { Executor } from '../db/types.ts';
 import { count, noProgress, type Progress } from '../shared/progress.ts';
 import { rankings } from '../features/workspaces/rankings.ts';
-import { generateApiKey, hashApiKey } from '../keys/api-key.ts';
+import { generateApiKey, hashApiKey } from '../auth/keys/api-key.ts';
 import { applyCompletedShifts, rebuildWorkspaceTotals, type CompletedSpan } from '../features/activity/totals/service.ts';
 import { instant } from './document.ts';
 import {
@@ -25,7 +25,7 @@ import { insertSubmissionsUnlessExist } from '../features/applications/upkeep.ts
 import { releaseGameUserId, upsertStaff } from '../features/staff/upkeep.ts';
 import { upsertNotices } from '../features/time-off/upkeep.ts';
 import { releaseWorkspaceSlug, upsertWorkspaces } from '../features/workspaces/upkeep.ts';
-import { insertKeyUnlessExists, updateKey } from '../keys/upkeep.ts';
+import { insertKeyUnlessExists, updateKey } from '../auth/keys/upkeep.ts';
 import { batches } from '../db/upsert.ts';
 import { findFormQuestions, upsertApplications, upsertDepartments, upsertForms, upsertMembers } from './repository.ts';
 

@@ -38,7 +38,7 @@ export interface KeyCredential {
 /**
  * An API key taken from the cache of recently verified keys rather than looked up for this request: the credential
  * its actor was built from and the request's time. A hot read's first statement checks that the credential still
- * holds at that time (keys/api-key.ts, `unconfirmedKeyHolds`); when it does not, nothing the read did counts, the key
+ * holds at that time (auth/keys/api-key.ts, `unconfirmedKeyHolds`); when it does not, nothing the read did counts, the key
  * is looked up, and the read runs again as the key now stands.
  */
 export interface UnconfirmedKey {

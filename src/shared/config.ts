@@ -59,7 +59,7 @@ export interface Config {
   readonly databaseIdleTimeoutMs: number;
   /**
    * The key the gateway signs its own dashboard tokens with (base64url of 32 or more bytes); when unset, a random
-   * key generated on first use and stored in the database (src/keys/dashboard-token.ts).
+   * key generated on first use and stored in the database (src/auth/keys/dashboard-token.ts).
    */
   readonly dashboardSigningKey: string | undefined;
   /**

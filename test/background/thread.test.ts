@@ -9,9 +9,9 @@ import { openStore, type Store } from '../../src/db/connect.ts';
 import { GroupCommit } from '../../src/db/group-commit.ts';
 import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import type { Database } from '../../src/db/types.ts';
-import type { DestinationOptions } from '../../src/features/webhooks/destination.ts';
-import { startThreadSender } from '../../src/features/webhooks/sender-thread.ts';
-import { eventually, Receiver } from '../features/webhooks/receiver.ts';
+import type { DestinationOptions } from '../../src/webhooks/destination.ts';
+import { startThreadSender } from '../../src/webhooks/sender-thread.ts';
+import { eventually, Receiver } from '../webhooks/receiver.ts';
 
 const SECRET = 'whsec_c2hhcmVkLXRocmVhZC10ZXN0LXNlY3JldA==';
 const DESTINATION: DestinationOptions = {

@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RANK_SYNC_SETTINGS, RankSync } from '../../src/features/ranks/sync/sync.ts';
-import { systemTimer } from '../../src/features/webhooks/timer.ts';
+import { systemTimer } from '../../src/webhooks/timer.ts';
 import type { StaffDocument } from '../../src/provisioning/schema.ts';
 import { newId } from '../../src/shared/ids.ts';
 import { createTestContext, type TestContext } from '../helpers/app.ts';
@@ -27,7 +27,7 @@ import {
 } from '../helpers/fixtures.ts';
 import { STORE_KINDS, type StoreKind } from '../helpers/stores.ts';
 import { FakeOpenCloud } from '../features/ranks/fake-open-cloud.ts';
-import { SILENT_LOG } from '../features/webhooks/receiver.ts';
+import { SILENT_LOG } from '../webhooks/receiver.ts';
 import { watchedPage, type WatchedPage } from './world.ts';
 
 const GROUP_ID = '4200001';

@@ -49,7 +49,7 @@ describe('SQL snapshots', () => {
   it('the scan finds the modules that run queries whatever their name, and not the store itself', () => {
     const paths = MODULES.map((module) => module.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['features/activity/shifts/lifecycle', 'idempotency/records', 'keys/api-key', 'keys/repository']),
+      expect.arrayContaining(['features/activity/shifts/lifecycle', 'idempotency/records', 'auth/keys/api-key', 'auth/keys/repository']),
     );
     expect(paths.filter((path) => path.startsWith('db/'))).toEqual([]);
   });

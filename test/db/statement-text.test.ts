@@ -1,7 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
-import { recordAttempts, type AttemptRecord } from '../../src/features/webhooks/repository.ts';
+import { recordAttempts, type AttemptRecord } from '../../src/webhooks/repository.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { bearer, buildFixture, seed, type Fixture } from '../helpers/fixtures.ts';
 import { dataOf, JSON_HEADERS, shiftClient, startBody } from '../features/activity/shifts/shift-client.ts';

@@ -5,7 +5,7 @@ import {
   GATEWAY_TOKEN_ISSUER,
   issueDashboardToken,
   obtainSigningKey,
-} from '../../src/keys/dashboard-token.ts';
+} from '../../src/auth/keys/dashboard-token.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { runCli } from '../helpers/cli.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../helpers/fixtures.ts';

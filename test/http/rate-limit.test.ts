@@ -9,7 +9,7 @@ import { checkedInject } from '../helpers/contract.ts';
 import { bearer, buildFixture, dashboardToken, REVIEWER_USER_ID, seed } from '../helpers/fixtures.ts';
 import { startFaultProxy, throughProxy } from '../helpers/fault-proxy.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/redis.ts';
-import { eventually } from '../features/webhooks/receiver.ts';
+import { eventually } from '../webhooks/receiver.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';
 
 const PINO_WARN = 40;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { issueDashboardToken, obtainSigningKey } from '../../src/keys/dashboard-token.ts';
+import { issueDashboardToken, obtainSigningKey } from '../../src/auth/keys/dashboard-token.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../helpers/app.ts';
 import { dashboardToken, REVIEWER_USER_ID } from '../helpers/fixtures.ts';
 import { STORE_KINDS } from '../helpers/stores.ts';

@@ -9,7 +9,7 @@ import { createTestDatabase, STORE_KINDS } from '../helpers/stores.ts';
 import { CENTRE_SCOPES, centreForm, provisionWithCli, runApplyScenario } from '../clients/application-centre.ts';
 import { luaSummary, luaToolsMissing, runLua } from '../clients/lua.ts';
 import { checkedTransport } from '../clients/typescript/gateway.ts';
-import { Receiver, type Received } from '../features/webhooks/receiver.ts';
+import { Receiver, type Received } from '../webhooks/receiver.ts';
 
 /**
  * One application from the game to the first shift, through real processes on each store: a gateway process,

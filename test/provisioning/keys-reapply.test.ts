@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/clock.ts';
 import type { Store } from '../../src/db/connect.ts';
-import { createKeyManagement } from '../../src/keys/management.ts';
+import { createKeyManagement } from '../../src/auth/keys/management.ts';
 import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import type { KeyDocument } from '../../src/provisioning/schema.ts';
 import { DEFAULT_NOW } from '../helpers/app.ts';

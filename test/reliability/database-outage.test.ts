@@ -19,7 +19,7 @@ import { applyProvisioning } from '../../src/provisioning/apply.ts';
 import { generateWebhookSecret } from '../../src/provisioning/webhooks.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import { newId } from '../../src/shared/ids.ts';
-import { Receiver } from '../features/webhooks/receiver.ts';
+import { Receiver } from '../webhooks/receiver.ts';
 import { OutageLoad, probeReadiness, type Answer } from './outage-load.ts';
 import { killAll, seedLoadWorld, sleep, startGateway, writeFigures } from './serving.ts';
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * `gateway_signing_key`: the key the gateway signs its own dashboard tokens with (src/keys/dashboard-token.ts),
+ * `gateway_signing_key`: the key the gateway signs its own dashboard tokens with (src/auth/keys/dashboard-token.ts),
  * generated on first use when none is configured. One row at most: its `id` is always 1.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Permission } from '../../shared/actor.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { WebhookEventType } from '../webhooks/event-types.ts';
+import type { WebhookEventType } from '../../webhooks/event-types.ts';
 
 export const SUBMISSION_STATUSES = ['submitted', 'under_review', 'accepted', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];

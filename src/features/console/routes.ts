@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import type { FailureLimiter } from '../../http/failure-limit.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
+import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../auth/route-auth.ts';
 import { unauthenticated } from '../../shared/errors.ts';
 import {
   ConsoleMeHeadersSchema,

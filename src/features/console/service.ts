@@ -1,6 +1,6 @@
 /**
  * Signing in to the console (docs/API.md, "Console sign-in"): a sign-in link carries a one-time code that a
- * browser exchanges for a dashboard token signed by the gateway's own key (src/keys/dashboard-token.ts), the
+ * browser exchanges for a dashboard token signed by the gateway's own key (src/auth/keys/dashboard-token.ts), the
  * token every dashboard operation accepts. A chat bot asks for a link for its acting chat user (the member of the
  * key's workspace with that chat user id); an operator makes one with `console-link`.
  */
@@ -15,7 +15,7 @@ import {
   issueDashboardToken,
   obtainSigningKey,
   type IssuedToken,
-} from '../../keys/dashboard-token.ts';
+} from '../../auth/keys/dashboard-token.ts';
 import { ranksOfWorkspaces } from '../ranks/catalog.ts';
 import type { WorkspaceRank } from '../ranks/schemas.ts';
 import { readChatWorkspace, type ChatContext } from '../staff/service.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../http/openapi.ts';
-import { headerValue, type RouteAuth } from '../../http/route-auth.ts';
+import { headerValue, type RouteAuth } from '../../auth/route-auth.ts';
 import { BODY_LIMIT_BYTES } from '../../http/validation.ts';
 import { unauthenticated } from '../../shared/errors.ts';
 import { InteractionBodySchema, InteractionHeadersSchema, InteractionParamsSchema, InteractionResponseSchema } from './schemas.ts';

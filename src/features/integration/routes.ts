@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, headerValue } from '../../http/route-auth.ts';
+import { apiKeyActor, headerValue } from '../../auth/route-auth.ts';
 import { IntegrationHeadersSchema, IntegrationResponseSchema } from './schemas.ts';
 import type { IntegrationService } from './service.ts';
 

@@ -4,7 +4,7 @@
  * by the applications feature in the acceptance's transaction.
  */
 import type { Executor } from '../../db/types.ts';
-import type { RequestContext } from '../journal/journal.ts';
+import type { RequestContext } from '../../journal/journal.ts';
 import { recordRankChange } from './record.ts';
 import { findEntryRank, findStaffLocking } from './repository.ts';
 

@@ -7,7 +7,7 @@
 import { notifyAfterCommit } from '../../db/connect.ts';
 import type { Executor } from '../../db/types.ts';
 import { newTimeOrderedId } from '../../shared/ids.ts';
-import { recordOperation, type RequestContext } from '../journal/journal.ts';
+import { recordOperation, type RequestContext } from '../../journal/journal.ts';
 import { setStaffRank } from '../staff/upkeep.ts';
 import { findRanks, findSyncConfigured, insertRankChange, type RankChangeRow, type RankStaffRow } from './repository.ts';
 import { SYNC_WINDOW_MS } from './rules.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/write-pipeline.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { userActor, type RouteAuth } from '../../http/route-auth.ts';
+import { userActor, type RouteAuth } from '../../auth/route-auth.ts';
 import { requireJsonContentType } from '../../http/validation.ts';
 import { LIST_LIMIT, REASON_MAX } from './rules.ts';
 import {

@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock.ts';
 import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError } from '../../shared/errors.ts';
 import { isUuid } from '../../shared/ids.ts';
-import type { RequestContext } from '../journal/journal.ts';
+import type { RequestContext } from '../../journal/journal.ts';
 import { lastRankChanges } from './history.ts';
 import { recordRankChange } from './record.ts';
 import { findRanks, findStaffLocking, findStaffWorkspace } from './repository.ts';

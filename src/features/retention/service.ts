@@ -8,8 +8,8 @@ import { DAY_MS, type Clock } from '../../shared/clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { Executor } from '../../db/types.ts';
 import { deleteSignInCodesBefore } from '../console/upkeep.ts';
-import { deleteCommandsBefore, deleteEventsBefore } from '../journal/upkeep.ts';
-import { deleteAttemptsBefore, deleteDeliveriesBefore, deleteWebhookEventsBefore } from '../webhooks/upkeep.ts';
+import { deleteCommandsBefore, deleteEventsBefore } from '../../journal/upkeep.ts';
+import { deleteAttemptsBefore, deleteDeliveriesBefore, deleteWebhookEventsBefore } from '../../webhooks/upkeep.ts';
 
 /**
  * Rows one batch deletes. On SQLite a batch runs in the serving thread, so its duration is an event-loop stall:

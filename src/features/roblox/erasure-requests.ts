@@ -12,7 +12,7 @@ import type { Clock } from '../../shared/clock.ts';
 import { AppError, unauthenticated, validationError } from '../../shared/errors.ts';
 import { isUuid } from '../../shared/ids.ts';
 import { eraseGameUserIn, GAME_USER_ID_PATTERN } from '../erasure/service.ts';
-import type { Timer } from '../webhooks/timer.ts';
+import type { Timer } from '../../webhooks/timer.ts';
 import { findErasureRequest, findWebhookSecret, insertErasureRequest } from './repository.ts';
 import { verifyRobloxSignature } from './signature.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { envelope, envelopeSchema } from '../../http/envelope.ts';
 import { CorrelationIdHeader } from '../../http/headers.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import type { RouteAuth } from '../../http/route-auth.ts';
+import type { RouteAuth } from '../../auth/route-auth.ts';
 import { BODY_LIMIT_BYTES } from '../../http/validation.ts';
 import type { ErasureRequestService } from './erasure-requests.ts';
 

@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { inJsonList, rowsOf } from '../../db/dialect.ts';
-import { checkHolds, holdsColumn, unconfirmedKeyHolds } from '../../keys/api-key.ts';
+import { checkHolds, holdsColumn, unconfirmedKeyHolds } from '../../auth/keys/api-key.ts';
 import type { Executor } from '../../db/types.ts';
 import type { UnconfirmedKey } from '../../shared/actor.ts';
 import { workspaceOfRow, type Workspace, type WorkspaceRow } from '../workspaces/workspace.ts';

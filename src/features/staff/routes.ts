@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, chatContext } from '../../http/route-auth.ts';
+import { apiKeyActor, chatContext } from '../../auth/route-auth.ts';
 import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.ts';
 import type { StaffService } from './service.ts';
 

@@ -9,7 +9,7 @@ import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError } from '../../shared/errors.ts';
 import { isUuid } from '../../shared/ids.ts';
 import { timeCursor } from '../../shared/paging.ts';
-import type { RequestContext } from '../journal/journal.ts';
+import type { RequestContext } from '../../journal/journal.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { noticeItemView } from './views.ts';
 import { recordNoticeOperation } from './record.ts';

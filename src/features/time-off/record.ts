@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/types.ts';
-import { recordOperation, type CommandActor, type RequestContext } from '../journal/journal.ts';
+import { recordOperation, type CommandActor, type RequestContext } from '../../journal/journal.ts';
 import { noticeView } from './views.ts';
 import type { NoticeRow } from './repository.ts';
 import { NOTICE_OPERATIONS, type NoticeOperation } from './rules.ts';

@@ -3,7 +3,7 @@ import { optionalBody, requireJsonContentType } from '../../http/validation.ts';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/write-pipeline.ts';
 import { errorResponses } from '../../http/openapi.ts';
-import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../http/route-auth.ts';
+import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../auth/route-auth.ts';
 import type { NoticeDecisionService } from './decision-service.ts';
 import {
   ApproveResponseSchema,

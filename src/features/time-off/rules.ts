@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../webhooks/event-types.ts';
+import type { WebhookEventType } from '../../webhooks/event-types.ts';
 import { DAY_MS } from '../../shared/clock.ts';
 
 /** A notice's statuses (docs/API.md, "Inactivity notices"); only `approved` lowers a requirement. */

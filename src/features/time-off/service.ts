@@ -8,7 +8,7 @@ import type { Executor } from '../../db/types.ts';
 import { AppError, notFound, validationError, type ValidationIssue } from '../../shared/errors.ts';
 import { isUuid, newTimeOrderedId } from '../../shared/ids.ts';
 import { DAY_MS, parseIsoDateTime, type Clock } from '../../shared/clock.ts';
-import type { RequestContext } from '../journal/journal.ts';
+import type { RequestContext } from '../../journal/journal.ts';
 import { readActingStaff, resolveActingStaff, type ChatContext } from '../staff/service.ts';
 import { rankings } from '../workspaces/rankings.ts';
 import { noticeView } from './views.ts';

@@ -4,7 +4,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import { rowsOf } from '../../db/dialect.ts';
-import { checkHolds, holdsColumn, unconfirmedKeyHolds } from '../../keys/api-key.ts';
+import { checkHolds, holdsColumn, unconfirmedKeyHolds } from '../../auth/keys/api-key.ts';
 import type { UnconfirmedKey } from '../../shared/actor.ts';
 import type { Executor, WorkspaceTable } from '../../db/types.ts';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookReceiver } from '../../../clients/typescript/examples/webhook-receiver.ts';
-import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import type { Dispatcher } from '../../../src/webhooks/dispatcher.ts';
 import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
@@ -16,8 +16,8 @@ import { STORE_KINDS } from '../../helpers/stores.ts';
 import { call } from '../../features/applications/helpers.ts';
 import { intakeBody, provisionWebhooks, seedIntakeFixture, submit, type IntakeFixture } from '../../features/applications/intake-helpers.ts';
 import { dataOf, shiftClient, startBody } from '../../features/activity/shifts/shift-client.ts';
-import { deliverDue, testDispatcher } from '../../features/webhooks/harness.ts';
-import { testDispatcherSettings } from '../../features/webhooks/receiver.ts';
+import { deliverDue, testDispatcher } from '../../webhooks/harness.ts';
+import { testDispatcherSettings } from '../../webhooks/receiver.ts';
 
 describe.each(STORE_KINDS)('the example webhook receiver (%s)', (kind) => {
   let ctx: TestContext;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
+import type { Dispatcher } from '../../../src/webhooks/dispatcher.ts';
 import { newId } from '../../../src/shared/ids.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { deliverDue, testDispatcher } from '../webhooks/harness.ts';
-import { Receiver } from '../webhooks/receiver.ts';
+import { deliverDue, testDispatcher } from '../../webhooks/harness.ts';
+import { Receiver } from '../../webhooks/receiver.ts';
 import { freshGameUserId, intakeBody, provisionWebhooks, seedIntakeFixture, submit, type IntakeFixture } from './intake-helpers.ts';
 
 const ALL = '/all';

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
-import { retryAfterMs } from '../../../src/features/webhooks/destination.ts';
-import { afterAttempt } from '../../../src/features/webhooks/retry.ts';
+import type { Dispatcher } from '../../../src/webhooks/dispatcher.ts';
+import { retryAfterMs } from '../../../src/webhooks/destination.ts';
+import { afterAttempt } from '../../../src/webhooks/retry.ts';
 import { generateWebhookSecret } from '../../../src/provisioning/webhooks.ts';
 import { newId } from '../../../src/shared/ids.ts';
 import { createTestContext, type TestContext } from '../../helpers/app.ts';
 import { buildFixture, dashboardToken, GUILD_ID, REVIEWER_USER_ID, seed, type Fixture } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { deliverDue, testDispatcher } from '../webhooks/harness.ts';
-import { Receiver, testDispatcherSettings } from '../webhooks/receiver.ts';
+import { deliverDue, testDispatcher } from '../../webhooks/harness.ts';
+import { Receiver, testDispatcherSettings } from '../../webhooks/receiver.ts';
 import { command, discordApplication, signedInteraction } from './helpers.ts';
 
 /**

@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/db/connect.ts';
 import { takeCalls } from '../../../src/features/ranks/sync/call-limit.ts';
 import { RankSync, type RankSyncSettings } from '../../../src/features/ranks/sync/sync.ts';
-import { systemTimer } from '../../../src/features/webhooks/timer.ts';
+import { systemTimer } from '../../../src/webhooks/timer.ts';
 import { applyProvisioning, type ProvisioningDocument } from '../../../src/provisioning/apply.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken } from '../../helpers/fixtures.ts';
 import { createTestDatabase, postgresAvailable, STORE_KINDS, type TestDatabase } from '../../helpers/stores.ts';
-import { SILENT_LOG } from '../webhooks/receiver.ts';
+import { SILENT_LOG } from '../../webhooks/receiver.ts';
 import { FakeOpenCloud } from './fake-open-cloud.ts';
 import { API_KEY, changeRank, MANAGER, rankChanges, rankDocument, staffMember } from './world.ts';
 

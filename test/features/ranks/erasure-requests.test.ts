@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { robloxSignature } from '../../../src/features/roblox/signature.ts';
 import { createErasureRequestService } from '../../../src/features/roblox/erasure-requests.ts';
-import { eventually, SILENT_LOG } from '../webhooks/receiver.ts';
+import { eventually, SILENT_LOG } from '../../webhooks/receiver.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';

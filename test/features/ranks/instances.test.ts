@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RankSync } from '../../../src/features/ranks/sync/sync.ts';
-import { systemTimer } from '../../../src/features/webhooks/timer.ts';
+import { systemTimer } from '../../../src/webhooks/timer.ts';
 import type { Store } from '../../../src/db/connect.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken } from '../../helpers/fixtures.ts';
 import { postgresAvailable } from '../../helpers/stores.ts';
-import { SILENT_LOG } from '../webhooks/receiver.ts';
+import { SILENT_LOG } from '../../webhooks/receiver.ts';
 import { FakeOpenCloud } from './fake-open-cloud.ts';
 import { changeRank, MANAGER, rankDocument, staffMember } from './world.ts';
 

@@ -4,7 +4,7 @@ import { systemClock } from '../../../src/shared/clock.ts';
 import { dashboardToken } from '../../helpers/fixtures.ts';
 import { createTestDatabase, STORE_KINDS } from '../../helpers/stores.ts';
 import { killAll, startGateway, type Gateway } from '../../reliability/serving.ts';
-import { eventually } from '../webhooks/receiver.ts';
+import { eventually } from '../../webhooks/receiver.ts';
 import { FakeOpenCloud } from './fake-open-cloud.ts';
 import { API_KEY, MANAGER, newKey, rankDocument, staffMember, WEBHOOK_SECRET } from './world.ts';
 

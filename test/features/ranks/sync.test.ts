@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RankSync, type RankSyncSettings } from '../../../src/features/ranks/sync/sync.ts';
-import { systemTimer } from '../../../src/features/webhooks/timer.ts';
+import { systemTimer } from '../../../src/webhooks/timer.ts';
 import { applyProvisioning } from '../../../src/provisioning/apply.ts';
 import { eraseGameUser } from '../../../src/features/erasure/service.ts';
 import { createTestContext, DEFAULT_NOW, type TestContext } from '../../helpers/app.ts';
 import { dashboardToken } from '../../helpers/fixtures.ts';
 import { STORE_KINDS } from '../../helpers/stores.ts';
-import { SILENT_LOG } from '../webhooks/receiver.ts';
+import { SILENT_LOG } from '../../webhooks/receiver.ts';
 import { FakeOpenCloud } from './fake-open-cloud.ts';
 import { API_KEY, changeRank, GROUP_ID, MANAGER, rankChanges, rankDocument, staffMember } from './world.ts';
 

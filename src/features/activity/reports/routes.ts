@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor, asApiKeyActor, type CachedKeyRead, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, asApiKeyActor, type CachedKeyRead, type RouteAuth } from '../../../auth/route-auth.ts';
 import { readerAudience } from './audience.ts';
 import {
   ActivitySummaryResponseSchema,

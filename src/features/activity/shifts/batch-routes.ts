@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor } from '../../../http/route-auth.ts';
+import { apiKeyActor } from '../../../auth/route-auth.ts';
 import {
   HeartbeatBatchBodySchema,
   HeartbeatBatchResponseSchema,

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import { rowsOf } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
-import type { WebhookEventType } from '../../webhooks/event-types.ts';
-import { findSubscribers, subscribersOf, writeWebhookEvents, type WebhookEvent } from '../../webhooks/outbox.ts';
+import type { WebhookEventType } from '../../../webhooks/event-types.ts';
+import { findSubscribers, subscribersOf, writeWebhookEvents, type WebhookEvent } from '../../../webhooks/outbox.ts';
 import type { ShiftRow } from './repository.ts';
 import { detailView } from './views.ts';
 

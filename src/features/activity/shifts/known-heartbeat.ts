@@ -9,7 +9,7 @@ import { jsonRecordset, type RecordsetColumnType } from '../../../db/dialect.ts'
 import type { Database, SqlTerm } from '../../../db/types.ts';
 import type { StoredResult } from '../../../idempotency/index.ts';
 import { applyWithResults, idempotencyKeyLock, noStoredResult } from '../../../idempotency/records.ts';
-import { credentialHolds, type CredentialTerms } from '../../../keys/api-key.ts';
+import { credentialHolds, type CredentialTerms } from '../../../auth/keys/api-key.ts';
 import type { KeyCredential } from '../../../shared/actor.ts';
 import type { Heartbeat } from './repository.ts';
 import { heartbeatAccepted } from './rules.ts';

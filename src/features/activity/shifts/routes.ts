@@ -3,7 +3,7 @@ import { requireJsonContentType } from '../../../http/validation.ts';
 import type { WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../../http/openapi-responses.ts';
-import { apiKeyActor, readerActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, readerActor, type RouteAuth } from '../../../auth/route-auth.ts';
 import { readerAudience } from '../reports/audience.ts';
 import { DASHBOARD_READ_NOTE } from '../reports/routes.ts';
 import { ReaderHeadersSchema } from '../reports/schemas.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, type RouteAuth } from '../../../auth/route-auth.ts';
 import type { Executor } from '../../../db/types.ts';
 import { findWorkspaceForm, listForms } from './forms.ts';
 import { FormListResponseSchema, FormParamsSchema, FormReadHeadersSchema, FormResponseSchema, type FormParams } from './schemas.ts';

@@ -3,7 +3,7 @@ import { requireJsonContentType } from '../../../http/validation.ts';
 import { envelope } from '../../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { apiKeyActor, type RouteAuth } from '../../../http/route-auth.ts';
+import { apiKeyActor, type RouteAuth } from '../../../auth/route-auth.ts';
 import { APPLICATIONS_READ } from '../forms/routes.ts';
 import { FormParamsSchema, type FormParams } from '../forms/schemas.ts';
 import {

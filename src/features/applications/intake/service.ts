@@ -3,7 +3,7 @@ import { DAY_MS, toIso, type Clock } from '../../../shared/clock.ts';
 import type { Executor, SubmissionTable } from '../../../db/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
-import { recordOperation, type RequestContext } from '../../journal/journal.ts';
+import { recordOperation, type RequestContext } from '../../../journal/journal.ts';
 import { checkAnswers, storeAnswers } from '../answers.ts';
 import { findWorkspaceForm, type Form } from '../forms/forms.ts';
 import { toSubmissionItem, type SubmissionItem } from '../views.ts';

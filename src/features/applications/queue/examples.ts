@@ -1,5 +1,5 @@
 /** Example responses of the reviewers' queue, one submission and the stats, as the OpenAPI document shows them. */
-import { SUBMISSION_ID, WORKSPACE_ID } from '../examples.ts';
+import { SUBMISSION_ID, WORKSPACE_ID } from '../review/examples.ts';
 
 export { SUBMISSION_ID, WORKSPACE_ID };
 export const FORM_ID = '2c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
-import { userActor } from '../../../http/route-auth.ts';
+import { userActor } from '../../../auth/route-auth.ts';
 import {
   DetailResponseSchema,
   QueueQuerySchema,
@@ -13,7 +13,7 @@ import {
   type StatsQuery,
 } from './schemas.ts';
 import type { QueueService } from './service.ts';
-import { SubmissionParamsSchema, type SubmissionParams } from '../schemas.ts';
+import { SubmissionParamsSchema, type SubmissionParams } from '../review/schemas.ts';
 
 const ACCESS =
   'Dashboard user token only. Needs `applications.review` or `applications.decide` (403 `permission_denied`). ' +

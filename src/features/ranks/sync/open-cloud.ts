@@ -4,7 +4,7 @@
  * and `{ "role": "groups/{groupId}/roles/{roleId}" }`; errors are JSON `{ code, message }`, a 429 carries
  * `retry-after` in seconds. The API key is sent and never logged or kept with an outcome.
  */
-import type { Timer } from '../../webhooks/timer.ts';
+import type { Timer } from '../../../webhooks/timer.ts';
 
 export type RoleCall = 'assignRole' | 'unassignRole';
 

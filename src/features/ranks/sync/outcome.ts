@@ -5,7 +5,7 @@
 import { rowsOf } from '../../../db/dialect.ts';
 import type { Executor } from '../../../db/types.ts';
 import { newTimeOrderedId } from '../../../shared/ids.ts';
-import { enabledEndpoints, enqueueWebhookEvent } from '../../webhooks/outbox.ts';
+import { enabledEndpoints, enqueueWebhookEvent } from '../../../webhooks/outbox.ts';
 import { findRankChange, findStaffLocking } from '../repository.ts';
 import { rankChangeView, rankStaffView } from '../views.ts';
 import { recordSyncOutcome, type SyncOutcome } from './repository.ts';

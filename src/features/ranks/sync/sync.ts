@@ -8,8 +8,8 @@
 import type { Store } from '../../../db/store.ts';
 import type { Clock } from '../../../shared/clock.ts';
 import { randomBase62 } from '../../../shared/ids.ts';
-import { retryDelayMs, type RetryPolicy } from '../../webhooks/retry.ts';
-import { Pause, type Timer } from '../../webhooks/timer.ts';
+import { retryDelayMs, type RetryPolicy } from '../../../webhooks/retry.ts';
+import { Pause, type Timer } from '../../../webhooks/timer.ts';
 import type { SyncError } from '../rules.ts';
 import type { CallWindow } from './call-limit.ts';
 import { callRole, isFinal, roleCalls, type CallOutcome, type RoleCall } from './open-cloud.ts';
