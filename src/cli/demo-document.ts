@@ -1,6 +1,7 @@
 // The demo's workspace: who is in it, what it has, and a week of completed shifts so its reports show activity.
 import { SCOPES } from '../shared/actor.ts';
 import type { ProvisioningDocument, ShiftDocument, StaffDocument } from '../provisioning/schema.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../shared/clock.ts';
 
 export const DEMO_DATABASE_URL = 'sqlite:./data/demo.db';
 
@@ -32,8 +33,6 @@ const STAFF: readonly StaffDocument[] = [
   { id: '8a0f3f4e-1d7b-4c55-9a51-0d5e2b7c0008', displayName: 'Evan', gameUserId: '1003', gameUsername: 'evan' },
 ].map((staff) => ({ ...staff, departmentId: DEMO.departmentId, rank: 'Moderator', status: 'active' as const }));
 
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
 
 /**
  * Completed shifts on each of the 7 days before `now`'s (UTC): each staff member on most days, at a fixed hour
@@ -46,7 +45,7 @@ export function demoHistory(now: number): ShiftDocument[] {
   for (let day = today - 7; day < today; day++) {
     STAFF.forEach((staff, person) => {
       if ((day + person) % 4 === 3) return; // a day off now and then
-      const start = day * DAY_MS + (15 + 2 * person) * 3_600_000;
+      const start = day * DAY_MS + (15 + 2 * person) * HOUR_MS;
       const minutes = 30 + ((day * 7 + person * 13) % 6) * 15;
       shifts.push({
         id: `8a0f3f4e-1d7b-4c55-9a51-${(day * 16 + person).toString(16).padStart(12, '0')}`,

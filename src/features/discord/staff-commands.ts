@@ -2,7 +2,7 @@
  * The staff side of the commands (docs/DISCORD.md, "Commands"): `/activity`, `/leaderboard`, `/onduty` and
  * `/loa`. Each calls the API's own service, so its rules and refusals are the API's; here they become words.
  */
-import type { Clock } from '../../shared/clock.ts';
+import { DAY_MS, type Clock } from '../../shared/clock.ts';
 import { AppError } from '../../shared/errors.ts';
 import { isUuid } from '../../shared/ids.ts';
 import type { ReportService } from '../activity/reports/service.ts';
@@ -21,7 +21,6 @@ const LEADERBOARD_SIZE = 10;
 const ON_DUTY_SHOWN = 25;
 /** The longest range a report covers: what `/leaderboard period:all` shows. */
 const ALL_DAYS = 366;
-const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const STATUS_WORDS: Readonly<Record<Notice['status'], string>> = {
