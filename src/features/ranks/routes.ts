@@ -61,10 +61,7 @@ export function rankRoutes({ service, writes }: RankRoutesDeps) {
             ...errorResponses({
               403: ['permission_denied', 'rank_not_assignable'],
               404: ['not_found'],
-              409: ['rank_unchanged', 'idempotency_request_in_progress'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
-              422: ['idempotency_key_reused'],
+              409: ['rank_unchanged'],
             }),
           },
         },
