@@ -146,7 +146,7 @@ async function rejectNullBody(request: FastifyRequest): Promise<void> {
 }
 
 /** The body of a write whose body is optional (no body, or an object): what was sent, or `{}` when nothing was. */
-export const optionalBody = <T extends object>(body: unknown): T => (body ?? {}) as T;
+export const optionalBody = <T extends object>(body: T | null | undefined): T | Record<never, never> => body ?? {};
 
 type RequestPart = 'params' | 'querystring' | 'headers' | 'body';
 

@@ -4,7 +4,7 @@
  * optionally, a known write; the pipeline runs it under the request's Idempotency-Key (src/idempotency/) and
  * sends the outcome, fresh or replayed. Services stay plain functions of (transaction, actor, input).
  */
-import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Actor, KeyCredential } from '../shared/actor.ts';
 import type { Database } from '../db/types.ts';
@@ -20,6 +20,7 @@ import type {
 } from '../idempotency/index.ts';
 import { envelope } from './envelope.ts';
 import { errorBody, STATUS_BY_CODE } from './errors.ts';
+import type { RouteRequest } from './route-app.ts';
 import { cachedKeyCredential, headerValue, withConfirmedKey, type ConfirmKey } from '../auth/route-auth.ts';
 
 /** A refusal as stored and answered: its status and the error envelope. */
@@ -71,10 +72,13 @@ export function requestContext(request: FastifyRequest): { requestId: string; id
   return { requestId: request.id, idempotencyKey: headerValue(request, 'idempotency-key') ?? null };
 }
 
-/** Sends an outcome, fresh or replayed. */
-function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): FastifyReply {
+/**
+ * Sends an outcome, fresh or replayed, and waits until it is sent. The handler answers through `reply` and returns
+ * nothing: an outcome's body is the stored JSON of the first answer, not a value of the route's declared answer type.
+ */
+async function sendOutcome(reply: FastifyReply, outcome: IdempotentOutcome): Promise<void> {
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.code(outcome.response.status).send(outcome.response.body);
+  await reply.code(outcome.response.status).send(outcome.response.body);
 }
 
 /**
@@ -97,13 +101,16 @@ export interface KnownWrite<A extends Actor, Input, Change, Data> extends KnownC
   data(change: Change): Data;
 }
 
-/** A write route's declaration. */
-export interface WriteRoute<R extends RouteGenericInterface, A extends Actor, Input, Data, Change> {
+/**
+ * A write route's declaration. `S` is the route's schema: the handler the pipeline returns takes it from the route
+ * it is given to, so `input` reads a request typed from that schema (src/http/route-app.ts).
+ */
+export interface WriteRoute<S extends FastifySchema, A extends Actor, Input, Data, Change> {
   /** `data`: the answer is `{ data }` (the shift endpoints); `meta`: `{ data, meta }` (docs/API.md, "Which answers carry `meta`"). */
   readonly answer: 'data' | 'meta';
   /** The request's actor (its authentication is the route's `config.auth`). */
   readonly actor: (request: FastifyRequest) => A;
-  readonly input: (request: FastifyRequest<R>) => Input;
+  readonly input: (request: RouteRequest<S>) => Input;
   readonly operation: WriteOperation<A, Input, Data>;
   readonly known?: KnownWrite<A, Input, Change, Data>;
 }
@@ -113,26 +120,23 @@ export interface WritePipelineDeps {
   readonly confirmKey: ConfirmKey;
 }
 
-export type WriteHandler<R extends RouteGenericInterface> = (
-  request: FastifyRequest<R>,
-  reply: FastifyReply,
-) => Promise<FastifyReply>;
+export type WriteHandler<S extends FastifySchema> = (request: RouteRequest<S>, reply: FastifyReply) => Promise<void>;
 
-export type WritePipeline = <R extends RouteGenericInterface, A extends Actor, Input, Data, Change = never>(
-  route: WriteRoute<R, A, Input, Data, Change>,
-) => WriteHandler<R>;
+export type WritePipeline = <S extends FastifySchema, A extends Actor, Input, Data, Change = never>(
+  route: WriteRoute<S, A, Input, Data, Change>,
+) => WriteHandler<S>;
 
 /** The route handler of every idempotent write (see the module's comment). */
 export function writePipeline({ idempotency, confirmKey }: WritePipelineDeps): WritePipeline {
-  return <R extends RouteGenericInterface, A extends Actor, Input, Data, Change>(
-    route: WriteRoute<R, A, Input, Data, Change>,
-  ): WriteHandler<R> => {
+  return <S extends FastifySchema, A extends Actor, Input, Data, Change>(
+    route: WriteRoute<S, A, Input, Data, Change>,
+  ): WriteHandler<S> => {
     const withMeta = route.answer === 'meta';
     const ok = (request: FastifyRequest, data: Data): StoredResponse => ({
       status: 200,
       body: withMeta ? envelope(request, data) : { data },
     });
-    const run = (request: FastifyRequest<R>, input: Input): IdempotentOperation => {
+    const run = (request: RouteRequest<S>, input: Input): IdempotentOperation => {
       const actor = route.actor(request);
       return async (trx) => {
         const result = await route.operation(trx, actor, input);

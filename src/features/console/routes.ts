@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import type { FailureLimiter } from '../../http/failure-limit.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../auth/route-auth.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import { unauthenticated } from '../../shared/errors.ts';
 import {
   ConsoleMeHeadersSchema,
@@ -13,7 +14,6 @@ import {
   SignInLinkBodySchema,
   SignInLinkHeadersSchema,
   SignInLinkResponseSchema,
-  type SessionBody,
 } from './schemas.ts';
 import type { ConsoleService } from './service.ts';
 
@@ -34,7 +34,7 @@ export interface ConsoleRoutesDeps {
 }
 
 export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     const tags = ['console'];
 
     app.post(
@@ -68,7 +68,7 @@ export function consoleRoutes({ service, failures, baseUrl }: ConsoleRoutesDeps)
         envelope(request, await service.linkForChatUser(apiKeyActor(request), chatContext(request), baseUrl(request))),
     );
 
-    app.post<{ Body: SessionBody }>(
+    app.post(
       '/v1/console/sessions',
       {
         config: { auth: NONE },

@@ -54,7 +54,6 @@ export const SessionBodySchema = Type.Object(
   },
   { additionalProperties: false, examples: [{ code: '7Hq2LmX9cTz4Rb8Kw1NpQs3VxY5Za6Bc8De0Fg2Hi4J' }] },
 );
-export type SessionBody = Static<typeof SessionBodySchema>;
 
 export const SessionSchema = Type.Object({
   token: Type.String({

@@ -35,7 +35,7 @@ export interface SignInLink {
 
 export interface ConsoleMe {
   readonly userId: string;
-  readonly workspaces: ReadonlyArray<{
+  readonly workspaces: Array<{
     readonly id: string;
     readonly name: string;
     readonly timezone: string;

@@ -3,7 +3,6 @@
  * `/review`'s console sign-in link. A press is decided by the time-off service as the dashboard's approve and deny
  * are, as the member the presser is, with the permission checked at the press.
  */
-import type { APIInteractionResponse } from 'discord-api-types/v10';
 import { parseStringArray, type UserActor } from '../../shared/actor.ts';
 import type { Executor } from '../../db/types.ts';
 import { AppError } from '../../shared/errors.ts';
@@ -11,7 +10,7 @@ import type { ConsoleService } from '../console/service.ts';
 import type { NoticeDecisionService } from '../time-off/decision-service.ts';
 import type { NoticeItem, NoticeResult } from '../time-off/schemas.ts';
 import type { Invocation } from './invocation.ts';
-import { decisionButtons, ephemeral, noticeDays, plain, updateMessage, type ButtonRow } from './messages.ts';
+import { decisionButtons, ephemeral, noticeDays, plain, updateMessage, type ButtonRow, type InteractionResponse } from './messages.ts';
 import { refusalSentence } from './refusals.ts';
 import { findChatMember } from './repository.ts';
 import type { DiscordWrites } from './writes.ts';
@@ -63,7 +62,7 @@ export function createManagerCommands({ db, noticeDecisions, console, writes }: 
   }
 
   return {
-    async pending(inv: Invocation): Promise<APIInteractionResponse> {
+    async pending(inv: Invocation): Promise<InteractionResponse> {
       const actor = await memberActor(inv);
       if (!mayDecide(actor, inv)) return ephemeral(NOT_A_MANAGER);
       const list = await pendingList(actor, inv);
@@ -75,7 +74,7 @@ export function createManagerCommands({ db, noticeDecisions, console, writes }: 
      * the decision is made once per interaction; the message then shows it, who made it, and the notices still
      * pending (the decided one without buttons). A press on a notice decided already changes nothing.
      */
-    async press(inv: Invocation, decision: 'approve' | 'deny', noticeId: string): Promise<APIInteractionResponse> {
+    async press(inv: Invocation, decision: 'approve' | 'deny', noticeId: string): Promise<InteractionResponse> {
       const actor = await memberActor(inv);
       if (!mayDecide(actor, inv)) return ephemeral(NOT_A_MANAGER);
       const outcome = await writes<NoticeResult>(inv, { button: `notice:${decision}:${noticeId}` }, (trx) =>
@@ -95,7 +94,7 @@ export function createManagerCommands({ db, noticeDecisions, console, writes }: 
       return updateMessage(`${head}\n\n${list.content}`, list.components);
     },
 
-    async review(inv: Invocation, actorOfKey: Parameters<ConsoleService['linkForChatUser']>[0]): Promise<APIInteractionResponse> {
+    async review(inv: Invocation, actorOfKey: Parameters<ConsoleService['linkForChatUser']>[0]): Promise<InteractionResponse> {
       try {
         const link = await console.linkForChatUser(actorOfKey, inv.chat, inv.baseUrl());
         return ephemeral(`Your console sign-in link (private, usable once, for 10 minutes): ${link.url}`);

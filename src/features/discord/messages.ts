@@ -11,6 +11,11 @@ import {
   type APIButtonComponent,
   type APIInteractionResponse,
 } from 'discord-api-types/v10';
+import type { Static } from '@sinclair/typebox';
+import type { InteractionResponseSchema } from './schemas.ts';
+
+/** Discord's interaction response, in the shapes the API documents for it (InteractionResponseSchema). */
+export type InteractionResponse = APIInteractionResponse & Static<typeof InteractionResponseSchema>;
 
 export const NO_MENTIONS = { parse: [] as [] };
 /** Discord's limit on a message's text. */
@@ -23,7 +28,7 @@ function fit(content: string): string {
 }
 
 /** A reply only the person who used the command sees. */
-export function ephemeral(content: string, components: ButtonRow[] = []): APIInteractionResponse {
+export function ephemeral(content: string, components: ButtonRow[] = []): InteractionResponse {
   return {
     type: InteractionResponseType.ChannelMessageWithSource,
     data: { content: fit(content), flags: MessageFlags.Ephemeral, allowed_mentions: NO_MENTIONS, components },
@@ -31,16 +36,16 @@ export function ephemeral(content: string, components: ButtonRow[] = []): APIInt
 }
 
 /** A reply the whole channel sees. */
-export function publicReply(content: string): APIInteractionResponse {
+export function publicReply(content: string): InteractionResponse {
   return { type: InteractionResponseType.ChannelMessageWithSource, data: { content: fit(content), allowed_mentions: NO_MENTIONS } };
 }
 
 /** The message a button belongs to, replaced. */
-export function updateMessage(content: string, components: ButtonRow[]): APIInteractionResponse {
+export function updateMessage(content: string, components: ButtonRow[]): InteractionResponse {
   return { type: InteractionResponseType.UpdateMessage, data: { content: fit(content), allowed_mentions: NO_MENTIONS, components } };
 }
 
-export const PONG: APIInteractionResponse = { type: InteractionResponseType.Pong };
+export const PONG: InteractionResponse = { type: InteractionResponseType.Pong };
 
 /** A notice's row of buttons (rows follow the message's numbered list); the custom id says what and which. */
 export function decisionButtons(noticeId: string): ButtonRow {

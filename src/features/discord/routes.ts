@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { errorResponses } from '../../http/openapi.ts';
 import { headerValue, type RouteAuth } from '../../auth/route-auth.ts';
 import { BODY_LIMIT_BYTES } from '../../http/validation.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import { unauthenticated } from '../../shared/errors.ts';
 import { InteractionBodySchema, InteractionHeadersSchema, InteractionParamsSchema, InteractionResponseSchema } from './schemas.ts';
 import type { DiscordService } from './service.ts';
@@ -20,11 +21,11 @@ export interface DiscordRoutesDeps {
  * the signature covers exactly those.
  */
 export function discordRoutes({ service, baseUrl }: DiscordRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
 
-    app.post<{ Params: { applicationId: string } }>(
+    app.post(
       '/v1/discord/applications/:applicationId/interactions',
       {
         config: { auth: NONE },

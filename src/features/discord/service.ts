@@ -7,7 +7,6 @@ import {
   ApplicationCommandOptionType,
   InteractionType,
   type APIApplicationCommandInteractionDataOption,
-  type APIInteractionResponse,
 } from 'discord-api-types/v10';
 import type { Clock } from '../../shared/clock.ts';
 import type { Config } from '../../shared/config.ts';
@@ -22,7 +21,7 @@ import { createNoticeService } from '../time-off/service.ts';
 import { COMMAND, LEADERBOARD_PERIODS, LOA, TIMEOFF, type LeaderboardPeriod } from './commands.ts';
 import { discordActor, type Invocation } from './invocation.ts';
 import { createManagerCommands } from './manager-commands.ts';
-import { ephemeral, parseDecisionButton, PONG } from './messages.ts';
+import { ephemeral, parseDecisionButton, PONG, type InteractionResponse } from './messages.ts';
 import { findApplicationWorkspaces } from './repository.ts';
 import { createSignatureVerifier, type SignedRequest } from './signature.ts';
 import { createStaffCommands } from './staff-commands.ts';
@@ -85,7 +84,7 @@ export function createDiscordService({ store, clock, config, idempotency }: Disc
     writes,
   });
 
-  async function command(inv: Invocation, name: string, options: readonly Option[] | undefined): Promise<APIInteractionResponse> {
+  async function command(inv: Invocation, name: string, options: readonly Option[] | undefined): Promise<InteractionResponse> {
     const { sub, values } = optionsOf(options);
     const value = (key: string) => values.get(key) ?? '';
     switch (name) {
@@ -116,7 +115,7 @@ export function createDiscordService({ store, clock, config, idempotency }: Disc
      * The interaction's answer, or null when it must be refused with 401: an unknown application, or a missing,
      * wrong or stale signature. Nothing else is read before the signature holds.
      */
-    async handle(applicationId: string, signed: SignedRequest, context: InteractionContext): Promise<APIInteractionResponse | null> {
+    async handle(applicationId: string, signed: SignedRequest, context: InteractionContext): Promise<InteractionResponse | null> {
       if (!APPLICATION_ID.test(applicationId)) return null;
       const workspaces = await findApplicationWorkspaces(db, applicationId);
       const publicKey = workspaces[0]?.public_key;

@@ -12,10 +12,9 @@ import type { NoticeService } from '../time-off/service.ts';
 import type { Notice, NoticeResult } from '../time-off/schemas.ts';
 import type { LeaderboardPeriod } from './commands.ts';
 import { discordActor, discordAudience, type Invocation } from './invocation.ts';
-import { discordTime, ephemeral, minutes, noticeDays, plain, publicReply } from './messages.ts';
+import { discordTime, ephemeral, minutes, noticeDays, plain, publicReply, type InteractionResponse } from './messages.ts';
 import { refusalSentence, type CommandKind, type Refusal } from './refusals.ts';
 import type { DiscordWrites } from './writes.ts';
-import type { APIInteractionResponse } from 'discord-api-types/v10';
 
 const LEADERBOARD_SIZE = 10;
 const ON_DUTY_SHOWN = 25;
@@ -44,7 +43,7 @@ function refusalOf(error: unknown): Refusal {
 }
 
 /** Runs a read; a refusal becomes its ephemeral sentence. */
-async function answering(kind: CommandKind, work: () => Promise<APIInteractionResponse>): Promise<APIInteractionResponse> {
+async function answering(kind: CommandKind, work: () => Promise<InteractionResponse>): Promise<InteractionResponse> {
   try {
     return await work();
   } catch (error) {
@@ -117,7 +116,7 @@ export function createStaffCommands({ reports, shifts, notices, writes, clock }:
         return publicReply(['**On duty**', ...shown.map((line) => `- ${line}`), ...tail].join('\n'));
       }),
 
-    async loaRequest(inv: Invocation, options: { start: string; end: string; reason: string }): Promise<APIInteractionResponse> {
+    async loaRequest(inv: Invocation, options: { start: string; end: string; reason: string }): Promise<InteractionResponse> {
       const start = localMidnight(options.start, inv.timeZone, 0);
       const end = localMidnight(options.end, inv.timeZone, 1);
       for (const [text, value] of [[options.start, start], [options.end, end]] as const) {
@@ -142,7 +141,7 @@ export function createStaffCommands({ reports, shifts, notices, writes, clock }:
         return ephemeral(['**Your time off**', ...mine.map((notice) => noticeLine(notice, inv.timeZone))].join('\n'));
       }),
 
-    async loaCancel(inv: Invocation, given: string): Promise<APIInteractionResponse> {
+    async loaCancel(inv: Invocation, given: string): Promise<InteractionResponse> {
       const text = given.trim().toLowerCase();
       let noticeId = text;
       if (!isUuid(text)) {

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor, headerValue } from '../../auth/route-auth.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import { IntegrationHeadersSchema, IntegrationResponseSchema } from './schemas.ts';
 import type { IntegrationService } from './service.ts';
 
 export function integrationRoutes(service: IntegrationService) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     app.get(
       '/v1/integration',
       {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { RouteApp } from '../../http/route-app.ts';
 import { toIso, type Clock } from '../../shared/clock.ts';
 import type { Config } from '../../shared/config.ts';
 
@@ -45,7 +46,7 @@ export interface MetadataDeps {
 const SERVER_URL_SLOT = 'urn:workspace-gateway:server-url';
 
 export function metadataRoutes({ clock, config, requestBaseUrl }: MetadataDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     app.get(
       '/health',
       {

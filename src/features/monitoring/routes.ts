@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, unauthenticated } from '../../shared/errors.ts';
 import { errorResponses } from '../../http/openapi.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import type { Metrics } from './metrics.ts';
 import type { ReadinessCheck } from './readiness.ts';
 
@@ -38,7 +39,7 @@ function tokenMatches(expected: Buffer, authorization: string | string[] | undef
 
 export function operationsRoutes({ readiness, metrics, metricsToken }: OperationsDeps) {
   const expected = metricsToken === undefined ? null : digest(metricsToken);
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     app.get(
       '/ready',
       {

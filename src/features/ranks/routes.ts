@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import { requestContext, type WritePipeline } from '../../http/write-pipeline.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { userActor, type RouteAuth } from '../../auth/route-auth.ts';
@@ -12,8 +12,6 @@ import {
   ReadHeadersSchema,
   StaffParamsSchema,
   WriteHeadersSchema,
-  type ChangeBody,
-  type StaffParams,
 } from './schemas.ts';
 import type { RankService } from './service.ts';
 
@@ -30,10 +28,10 @@ export interface RankRoutesDeps {
 }
 
 export function rankRoutes({ service, writes }: RankRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     const tags = ['staff'];
 
-    app.post<{ Params: StaffParams; Body: ChangeBody }>(
+    app.post(
       '/v1/staff/:staffId/rank',
       {
         config: { auth: USER },
@@ -63,10 +61,7 @@ export function rankRoutes({ service, writes }: RankRoutesDeps) {
             ...errorResponses({
               403: ['permission_denied', 'rank_not_assignable'],
               404: ['not_found'],
-              409: ['rank_unchanged', 'idempotency_request_in_progress'],
-              413: ['payload_too_large'],
-              415: ['unsupported_media_type'],
-              422: ['idempotency_key_reused'],
+              409: ['rank_unchanged'],
             }),
           },
         },
@@ -79,7 +74,7 @@ export function rankRoutes({ service, writes }: RankRoutesDeps) {
       }),
     );
 
-    app.get<{ Params: StaffParams }>(
+    app.get(
       '/v1/staff/:staffId/rank-changes',
       {
         config: { auth: USER },

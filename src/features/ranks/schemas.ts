@@ -105,7 +105,6 @@ export const StaffParamsSchema = Type.Object({
     examples: [examples.STAFF_ID],
   }),
 });
-export type StaffParams = Static<typeof StaffParamsSchema>;
 
 const WorkspaceSelector = Type.Optional(
   Type.String({

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { envelope, envelopeSchema } from '../../http/envelope.ts';
 import { CorrelationIdHeader } from '../../http/headers.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import type { RouteAuth } from '../../auth/route-auth.ts';
 import { BODY_LIMIT_BYTES } from '../../http/validation.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import type { ErasureRequestService } from './erasure-requests.ts';
 
 const NONE = { kind: 'none', correlationId: true, database: true } as const satisfies RouteAuth;
@@ -33,12 +33,12 @@ const AnswerSchema = {
 };
 
 export function robloxRoutes({ erasures }: { readonly erasures: ErasureRequestService }) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     // The signature covers the body's bytes as sent: this route reads them raw, whatever their type says.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
 
-    app.post<{ Params: { workspaceId: string } }>(
+    app.post(
       '/v1/roblox/workspaces/:workspaceId/erasure-requests',
       {
         config: { auth: NONE },

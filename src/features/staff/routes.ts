@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../http/envelope.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor, chatContext } from '../../auth/route-auth.ts';
+import type { RouteApp } from '../../http/route-app.ts';
 import { StaffMeHeadersSchema, StaffMeResponseSchema } from './schemas.ts';
 import type { StaffService } from './service.ts';
 
 export function staffRoutes(service: StaffService) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     app.get(
       '/v1/staff/me',
       {

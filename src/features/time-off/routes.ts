@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { optionalBody, requireJsonContentType } from '../../http/validation.ts';
 import { envelope } from '../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../http/write-pipeline.ts';
 import { errorResponses } from '../../http/openapi.ts';
 import { apiKeyActor, chatContext, userActor, type RouteAuth } from '../../auth/route-auth.ts';
+import type { RouteApp, RouteRequest } from '../../http/route-app.ts';
 import type { NoticeDecisionService } from './decision-service.ts';
 import {
   ApproveResponseSchema,
@@ -21,10 +21,6 @@ import {
   RequestResponseSchema,
   StaffReadHeadersSchema,
   StaffWriteHeadersSchema,
-  type DecisionBody,
-  type ListQuery,
-  type NoticeParams,
-  type RequestBody,
 } from './schemas.ts';
 import type { NoticeService } from './service.ts';
 
@@ -55,10 +51,10 @@ export interface NoticeRoutesDeps {
 }
 
 export function noticeRoutes({ service, noticeDecisions, writes }: NoticeRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     const tags = ['staff'];
 
-    app.post<{ Body: RequestBody }>(
+    app.post(
       '/v1/staff/me/inactivity-notices',
       {
         config: { auth: STAFF_WRITE },
@@ -121,7 +117,7 @@ export function noticeRoutes({ service, noticeDecisions, writes }: NoticeRoutesD
       async (request) => envelope(request, { notices: await service.listMine(apiKeyActor(request), chatContext(request)) }),
     );
 
-    app.post<{ Params: NoticeParams }>(
+    app.post(
       '/v1/staff/me/inactivity-notices/:noticeId/cancel',
       {
         config: { auth: STAFF_WRITE },
@@ -158,7 +154,7 @@ export function noticeRoutes({ service, noticeDecisions, writes }: NoticeRoutesD
       }),
     );
 
-    app.get<{ Querystring: ListQuery }>(
+    app.get(
       '/v1/staff/inactivity-notices',
       {
         config: { auth: USER },
@@ -204,13 +200,13 @@ export function noticeRoutes({ service, noticeDecisions, writes }: NoticeRoutesD
         404: ['not_found'],
         409: [...(operation === 'approve' ? (['notice_overlap'] as const) : []), 'invalid_state_transition'],
       });
-    const decisionInput = (request: FastifyRequest<{ Params: NoticeParams }>) => ({
+    const decisionInput = (request: RouteRequest<ReturnType<typeof decision>>) => ({
       noticeId: request.params.noticeId,
-      body: optionalBody<DecisionBody>(request.body),
+      body: optionalBody(request.body),
       request: requestContext(request),
     });
 
-    app.post<{ Params: NoticeParams }>(
+    app.post(
       '/v1/staff/inactivity-notices/:noticeId/approve',
       {
         config: { auth: USER },
@@ -224,7 +220,7 @@ export function noticeRoutes({ service, noticeDecisions, writes }: NoticeRoutesD
       writes({ answer: 'meta', actor: userActor, input: decisionInput, operation: noticeDecisions.approve }),
     );
 
-    app.post<{ Params: NoticeParams }>(
+    app.post(
       '/v1/staff/inactivity-notices/:noticeId/deny',
       {
         config: { auth: USER },

@@ -146,7 +146,6 @@ export const NoticeParamsSchema = Type.Object({
     examples: [examples.NOTICE_ID],
   }),
 });
-export type NoticeParams = Static<typeof NoticeParamsSchema>;
 
 const STATUS = `(${NOTICE_STATUSES.join('|')})`;
 

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor, asApiKeyActor, type CachedKeyRead, type RouteAuth } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import { readerAudience } from './audience.ts';
 import {
   ActivitySummaryResponseSchema,
@@ -13,9 +13,6 @@ import {
   StaffActivityParamsSchema,
   StaffActivityResponseSchema,
   SummaryHeadersSchema,
-  type LeaderboardQuery,
-  type PeriodQueryParams,
-  type SummaryHeaders,
 } from './schemas.ts';
 import type { ReportService } from './service.ts';
 
@@ -52,8 +49,8 @@ export interface ReportRouteDeps {
 }
 
 export function reportRoutes({ service, reads }: ReportRouteDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    app.get<{ Headers: SummaryHeaders }>(
+  return async function register(app: RouteApp): Promise<void> {
+    app.get(
       '/v1/activity/me/summary',
       {
         config: { auth: CACHED_KEY_READ },
@@ -91,7 +88,7 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
       },
     );
 
-    app.get<{ Params: { gameUserId: string }; Querystring: PeriodQueryParams }>(
+    app.get(
       '/v1/activity/staff/:gameUserId',
       {
         config: { auth: READ },
@@ -116,7 +113,7 @@ export function reportRoutes({ service, reads }: ReportRouteDeps) {
       },
     );
 
-    app.get<{ Querystring: LeaderboardQuery }>(
+    app.get(
       '/v1/activity/leaderboard',
       {
         config: { auth: LEADERBOARD_READ },

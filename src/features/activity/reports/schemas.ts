@@ -21,7 +21,6 @@ export const SummaryHeadersSchema = Type.Object({
   ...ChatHeadersSchema.properties,
   'x-correlation-id': CorrelationIdHeader,
 });
-export type SummaryHeaders = Static<typeof SummaryHeadersSchema>;
 
 export const ReportHeadersSchema = CorrelationHeadersSchema;
 

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { userActor, type RouteAuth } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import {
   RosterHeadersSchema,
   RosterQuerySchema,
@@ -9,9 +9,6 @@ import {
   StaffPageParamsSchema,
   StaffPageQuerySchema,
   StaffPageResponseSchema,
-  type RosterQuery,
-  type StaffPageParams,
-  type StaffPageQuery,
 } from './schemas.ts';
 import type { RosterService } from './service.ts';
 
@@ -36,10 +33,10 @@ export interface RosterRouteDeps {
 }
 
 export function rosterRoutes({ service }: RosterRouteDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     const tags = ['staff'];
 
-    app.get<{ Querystring: RosterQuery }>(
+    app.get(
       '/v1/staff',
       {
         config: { auth: MEMBER },
@@ -64,7 +61,7 @@ export function rosterRoutes({ service }: RosterRouteDeps) {
       async (request) => envelope(request, await service.roster(userActor(request), request.query)),
     );
 
-    app.get<{ Params: StaffPageParams; Querystring: StaffPageQuery }>(
+    app.get(
       '/v1/staff/:staffId',
       {
         config: { auth: MEMBER },

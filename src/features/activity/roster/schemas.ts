@@ -77,10 +77,8 @@ export const StaffPageParamsSchema = Type.Object({
     examples: [examples.STAFF_ID],
   }),
 });
-export type StaffPageParams = Static<typeof StaffPageParamsSchema>;
 
 export const StaffPageQuerySchema = Type.Object({ environment: EnvironmentQuery });
-export type StaffPageQuery = Static<typeof StaffPageQuerySchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Answers

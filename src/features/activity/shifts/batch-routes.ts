@@ -1,8 +1,8 @@
 /** HTTP glue of the game-server batch calls (docs/API.md, "Game-server batch calls"). */
-import type { FastifyInstance } from 'fastify';
 import type { WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import {
   HeartbeatBatchBodySchema,
   HeartbeatBatchResponseSchema,
@@ -10,11 +10,9 @@ import {
   ServerParamsSchema,
   ServerStopBodySchema,
   ServerStopResponseSchema,
-  type HeartbeatBatchBody,
-  type ServerStopBody,
 } from './batch-schemas.ts';
 import type { ShiftBatchService } from './batch-service.ts';
-import { requireJsonContentType, WRITE, type WriteHeaders } from './routes.ts';
+import { requireJsonContentType, WRITE } from './routes.ts';
 import { ShiftWriteHeadersSchema } from './schemas.ts';
 
 const BATCH_NOTE =
@@ -24,8 +22,8 @@ const BATCH_NOTE =
   'commit for the whole server, so a game server spends one request per interval, not one per player.';
 
 export function shiftBatchRoutes(service: ShiftBatchService, writes: WritePipeline) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    app.post<{ Body: HeartbeatBatchBody; Headers: WriteHeaders }>(
+  return async function register(app: RouteApp): Promise<void> {
+    app.post(
       '/v1/activity/shifts/heartbeats',
       {
         config: { auth: WRITE },
@@ -51,7 +49,7 @@ export function shiftBatchRoutes(service: ShiftBatchService, writes: WritePipeli
       writes({ answer: 'data', actor: apiKeyActor, input: (request) => request.body, operation: service.heartbeats }),
     );
 
-    app.post<{ Params: { serverId: string }; Body: ServerStopBody; Headers: WriteHeaders }>(
+    app.post(
       '/v1/activity/servers/:serverId/stop',
       {
         config: { auth: WRITE },

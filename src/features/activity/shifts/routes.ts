@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../../http/validation.ts';
 import type { WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import type { ErrorCodesByStatus } from '../../../http/openapi-responses.ts';
 import { apiKeyActor, readerActor, type RouteAuth } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import { readerAudience } from '../reports/audience.ts';
 import { DASHBOARD_READ_NOTE } from '../reports/routes.ts';
 import { ReaderHeadersSchema } from '../reports/schemas.ts';
@@ -20,10 +20,6 @@ import {
   StartShiftResponseSchema,
   StopShiftBodySchema,
   StopShiftResponseSchema,
-  type ActiveShiftsQuery,
-  type HeartbeatBody,
-  type StartShiftBody,
-  type StopShiftBody,
 } from './schemas.ts';
 import type { ShiftService } from './service.ts';
 
@@ -48,8 +44,6 @@ const OWNERSHIP_NOTE =
  */
 const WRITE_ERRORS = { 404: ['not_found'] } as const satisfies ErrorCodesByStatus;
 
-type ShiftParams = { shiftId: string };
-export type WriteHeaders = { 'idempotency-key'?: string };
 
 export interface ShiftRouteDeps {
   readonly service: ShiftService;
@@ -57,8 +51,8 @@ export interface ShiftRouteDeps {
 }
 
 export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    app.post<{ Body: StartShiftBody; Headers: WriteHeaders }>(
+  return async function register(app: RouteApp): Promise<void> {
+    app.post(
       '/v1/activity/shifts/start',
       {
         config: { auth: WRITE },
@@ -90,7 +84,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
       writes({ answer: 'data', actor: apiKeyActor, input: (request) => request.body, operation: service.start }),
     );
 
-    app.post<{ Params: ShiftParams; Body: HeartbeatBody; Headers: WriteHeaders }>(
+    app.post(
       '/v1/activity/shifts/:shiftId/heartbeat',
       {
         config: { auth: WRITE },
@@ -124,7 +118,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
       }),
     );
 
-    app.post<{ Params: ShiftParams; Body: StopShiftBody; Headers: WriteHeaders }>(
+    app.post(
       '/v1/activity/shifts/:shiftId/stop',
       {
         config: { auth: WRITE },
@@ -153,7 +147,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
       }),
     );
 
-    app.get<{ Querystring: ActiveShiftsQuery }>(
+    app.get(
       '/v1/activity/shifts/active',
       {
         config: { auth: ACTIVE_LIST_READ },
@@ -176,7 +170,7 @@ export function shiftRoutes({ service, writes }: ShiftRouteDeps) {
       }),
     );
 
-    app.get<{ Params: ShiftParams }>(
+    app.get(
       '/v1/activity/shifts/:shiftId',
       {
         config: { auth: READ },

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor, type RouteAuth } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import type { Executor } from '../../../db/types.ts';
 import { findWorkspaceForm, listForms } from './forms.ts';
-import { FormListResponseSchema, FormParamsSchema, FormReadHeadersSchema, FormResponseSchema, type FormParams } from './schemas.ts';
+import { FormListResponseSchema, FormParamsSchema, FormReadHeadersSchema, FormResponseSchema } from './schemas.ts';
 import { formView } from './views.ts';
 
 export const APPLICATIONS_READ = { kind: 'apiKey', scope: 'applications:read', feature: 'applications' } as const satisfies RouteAuth;
@@ -15,7 +15,7 @@ export interface FormRoutesDeps {
 
 /** A workspace's application forms, as its API keys read them. */
 export function formRoutes({ db }: FormRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     app.get(
       '/v1/applications/forms',
       {
@@ -40,7 +40,7 @@ export function formRoutes({ db }: FormRoutesDeps) {
       },
     );
 
-    app.get<{ Params: FormParams }>(
+    app.get(
       '/v1/applications/forms/:formId',
       {
         config: { auth: APPLICATIONS_READ },

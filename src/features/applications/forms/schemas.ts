@@ -34,7 +34,6 @@ export const FormParamsSchema = Type.Object({
     examples: [examples.FORM_ID],
   }),
 });
-export type FormParams = Static<typeof FormParamsSchema>;
 
 export const FormListResponseSchema = {
   ...envelopeSchema(Type.Object({ forms: Type.Array(FormSchema) }, { additionalProperties: false })),

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { requireJsonContentType } from '../../../http/validation.ts';
 import { envelope } from '../../../http/envelope.ts';
 import { requestContext, type WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { apiKeyActor, type RouteAuth } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import { APPLICATIONS_READ } from '../forms/routes.ts';
-import { FormParamsSchema, type FormParams } from '../forms/schemas.ts';
+import { FormParamsSchema } from '../forms/schemas.ts';
 import {
   ApplicantHeadersSchema,
   ApplicantParamsSchema,
@@ -13,8 +13,6 @@ import {
   IntakeBodySchema,
   IntakeHeadersSchema,
   IntakeResponseSchema,
-  type ApplicantParams,
-  type IntakeBody,
 } from './schemas.ts';
 import type { IntakeService } from './service.ts';
 
@@ -31,8 +29,8 @@ export interface IntakeRouteDeps {
 }
 
 export function intakeRoutes({ service, writes }: IntakeRouteDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    app.post<{ Params: FormParams; Body: IntakeBody }>(
+  return async function register(app: RouteApp): Promise<void> {
+    app.post(
       '/v1/applications/forms/:formId/submissions',
       {
         config: { auth: APPLICATIONS_WRITE },
@@ -78,7 +76,7 @@ export function intakeRoutes({ service, writes }: IntakeRouteDeps) {
       }),
     );
 
-    app.get<{ Params: ApplicantParams }>(
+    app.get(
       '/v1/applications/applicants/:gameUserId/submissions',
       {
         config: { auth: APPLICATIONS_READ, personalPath: true },

@@ -63,7 +63,6 @@ export const IntakeResponseSchema = {
 export const ApplicantParamsSchema = Type.Object({
   gameUserId: Digits('The applicant\'s game user id, 1 to 32 digits (else 400).', examples.GAME_USER_ID),
 });
-export type ApplicantParams = Static<typeof ApplicantParamsSchema>;
 
 export const ApplicantHeadersSchema = CorrelationHeadersSchema;
 

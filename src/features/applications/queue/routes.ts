@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { envelope } from '../../../http/envelope.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { userActor } from '../../../auth/route-auth.ts';
+import type { RouteApp } from '../../../http/route-app.ts';
 import {
   DetailResponseSchema,
   QueueQuerySchema,
@@ -9,11 +9,9 @@ import {
   QueueResponseSchema,
   StatsQuerySchema,
   StatsResponseSchema,
-  type QueueQuery,
-  type StatsQuery,
 } from './schemas.ts';
 import type { QueueService } from './service.ts';
-import { SubmissionParamsSchema, type SubmissionParams } from '../review/schemas.ts';
+import { SubmissionParamsSchema } from '../review/schemas.ts';
 
 const ACCESS =
   'Dashboard user token only. Needs `applications.review` or `applications.decide` (403 `permission_denied`). ' +
@@ -25,11 +23,11 @@ export interface QueueRoutesDeps {
 }
 
 export function queueRoutes({ service }: QueueRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     const common = { tags: ['applications'], headers: QueueReadHeadersSchema };
     const config = { auth: { kind: 'user' } } as const;
 
-    app.get<{ Querystring: QueueQuery }>(
+    app.get(
       '/v1/applications/submissions',
       {
         config,
@@ -50,7 +48,7 @@ export function queueRoutes({ service }: QueueRoutesDeps) {
       async (request) => envelope(request, await service.list(userActor(request), request.query)),
     );
 
-    app.get<{ Params: SubmissionParams }>(
+    app.get(
       '/v1/applications/submissions/:submissionId',
       {
         config,
@@ -75,7 +73,7 @@ export function queueRoutes({ service }: QueueRoutesDeps) {
         envelope(request, { submission: await service.get(userActor(request), request.params.submissionId) }),
     );
 
-    app.get<{ Querystring: StatsQuery }>(
+    app.get(
       '/v1/applications/stats',
       {
         config,

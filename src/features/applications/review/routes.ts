@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestContext, type WritePipeline } from '../../../http/write-pipeline.ts';
 import { errorResponses } from '../../../http/openapi.ts';
 import { userActor } from '../../../auth/route-auth.ts';
 import { optionalBody } from '../../../http/validation.ts';
+import type { RouteApp, RouteRequest } from '../../../http/route-app.ts';
 import {
   AcceptBodySchema,
   AcceptResponseSchema,
@@ -13,10 +13,6 @@ import {
   ReviewUpdateResponseSchema,
   SubmissionParamsSchema,
   UnderReviewResponseSchema,
-  type AcceptInput,
-  type DecisionInput,
-  type ReviewPatchInput,
-  type SubmissionParams,
 } from './schemas.ts';
 import type { ApplicationService, ReviewInput } from './service.ts';
 
@@ -34,13 +30,9 @@ const NOTE =
   ' `reviewNote` is recorded in the command and event payloads; it does not change the submission\'s ' +
   '`reviewerNotes`.';
 
-/** A review operation's input: the submission, the body (`body` gives it its type), the request. */
-function reviewInput<Body>(body: (sent: unknown) => Body) {
-  return (request: FastifyRequest<{ Params: SubmissionParams }>): ReviewInput<Body> => ({
-    submissionId: request.params.submissionId,
-    body: body(request.body),
-    request: requestContext(request),
-  });
+/** A review operation's input: the submission named in the path, the body as the operation takes it, the request. */
+function reviewInput<Body>(request: RouteRequest<{ params: typeof SubmissionParamsSchema }>, body: Body): ReviewInput<Body> {
+  return { submissionId: request.params.submissionId, body, request: requestContext(request) };
 }
 
 /**
@@ -62,7 +54,7 @@ export interface ApplicationRoutesDeps {
 }
 
 export function applicationRoutes({ service, writes }: ApplicationRoutesDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
+  return async function register(app: RouteApp): Promise<void> {
     const auth = { auth: { kind: 'user' } } as const;
     const common = { tags: ['applications'], params: SubmissionParamsSchema, headers: ReviewHeadersSchema };
 
@@ -86,7 +78,12 @@ export function applicationRoutes({ service, writes }: ApplicationRoutesDeps) {
           response: { 200: AcceptResponseSchema, ...errors() },
         },
       },
-      writes({ answer: 'meta', actor: userActor, input: reviewInput(optionalBody<AcceptInput>), operation: service.accept }),
+      writes({
+        answer: 'meta',
+        actor: userActor,
+        input: (request) => reviewInput(request, optionalBody(request.body)),
+        operation: service.accept,
+      }),
     );
 
     app.post(
@@ -106,7 +103,12 @@ export function applicationRoutes({ service, writes }: ApplicationRoutesDeps) {
           response: { 200: UnderReviewResponseSchema, ...errors() },
         },
       },
-      writes({ answer: 'meta', actor: userActor, input: reviewInput(optionalBody<DecisionInput>), operation: service.markUnderReview }),
+      writes({
+        answer: 'meta',
+        actor: userActor,
+        input: (request) => reviewInput(request, optionalBody(request.body)),
+        operation: service.markUnderReview,
+      }),
     );
 
     app.post(
@@ -125,7 +127,12 @@ export function applicationRoutes({ service, writes }: ApplicationRoutesDeps) {
           response: { 200: RejectResponseSchema, ...errors() },
         },
       },
-      writes({ answer: 'meta', actor: userActor, input: reviewInput(optionalBody<DecisionInput>), operation: service.reject }),
+      writes({
+        answer: 'meta',
+        actor: userActor,
+        input: (request) => reviewInput(request, optionalBody(request.body)),
+        operation: service.reject,
+      }),
     );
 
     app.patch(
@@ -148,7 +155,12 @@ export function applicationRoutes({ service, writes }: ApplicationRoutesDeps) {
           response: { 200: ReviewUpdateResponseSchema, ...errors() },
         },
       },
-      writes({ answer: 'meta', actor: userActor, input: reviewInput((body) => body as ReviewPatchInput), operation: service.updateReview }),
+      writes({
+        answer: 'meta',
+        actor: userActor,
+        input: (request) => reviewInput(request, request.body),
+        operation: service.updateReview,
+      }),
     );
   };
 }

@@ -40,7 +40,6 @@ export const SubmissionParamsSchema = Type.Object({
     examples: [examples.SUBMISSION_ID],
   }),
 });
-export type SubmissionParams = Static<typeof SubmissionParamsSchema>;
 
 export const ReviewHeadersSchema = Type.Object({
   'idempotency-key': idempotencyKeyHeader('the dashboard user'),
