@@ -43,7 +43,6 @@ import { reportRoutes } from './features/activity/reports/routes.ts';
 import { rosterRoutes } from './features/activity/roster/routes.ts';
 import { createRosterService } from './features/activity/roster/service.ts';
 import { createReportService } from './features/activity/reports/service.ts';
-import { createRankings } from './features/activity/reports/rankings.ts';
 import { shiftBatchRoutes } from './features/activity/shifts/batch-routes.ts';
 import { pendingBacklog } from './features/webhooks/repository.ts';
 import { createShiftBatchService } from './features/activity/shifts/batch-service.ts';
@@ -178,17 +177,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     robloxRoutes({ erasures: createErasureRequestService({ store, clock, timer: systemTimer, log: app.log }) }),
   );
-  // The leaderboard's computed rankings: the roster takes its staff's week totals from them too.
-  const rankings = createRankings({ db, config });
   await app.register(
     reportRoutes({
-      service: createReportService({ db, read: (job) => store.read(job), clock, config, rankings }),
+      service: createReportService({ db, read: (job) => store.read(job), clock, config }),
       reads: cachedKeyRead({ confirmKey, clock }),
     }),
   );
-  await app.register(
-    rosterRoutes({ service: createRosterService({ db, read: (job) => store.read(job), clock, config, rankings }) }),
-  );
+  await app.register(rosterRoutes({ service: createRosterService({ db, read: (job) => store.read(job), clock, config }) }));
   await app.register(shiftRoutes({ service: createShiftService({ store, clock, config }), writes }));
   await app.register(shiftBatchRoutes(createShiftBatchService({ clock, config }), writes));
   await app.register(applicationRoutes({ service: createApplicationService({ clock }), writes }));

@@ -11,19 +11,23 @@ select s.id,
        d.id as department_id,
        d.name as department_name,
        d.weekly_required_minutes as department_weekly_required_minutes,
-       (select json_agg(json_build_array(a.id, a.status, a.started_at, a.last_seen_at))
+       (select t.worked_ms
+          from activity_totals as t
+          where t.workspace_id = s.workspace_id and t.environment = $1 and t.grain = 'week'
+            and t.bucket_start = $2 and t.staff_id = s.id) as week_worked_ms,
+       (select json_agg(json_build_array(a.id, a.status, a.started_at, a.last_heartbeat_at, a.last_seen_at))
           from shifts as a
-          where a.staff_id = s.id and a.environment = $1 and a.ended_at is null) as active_shifts,
+          where a.staff_id = s.id and a.environment = $3 and a.ended_at is null) as active_shifts,
        (select json_agg(json_build_array(n.id, n.starts_at, n.ends_at))
           from inactivity_notices as n
-          where n.staff_id = s.id and n.environment = $2 and n.status = 'approved'
-            and n.ends_at > $3 and n.starts_at < $4) as notices
+          where n.staff_id = s.id and n.environment = $4 and n.status = 'approved'
+            and n.ends_at > $5 and n.starts_at < $6) as notices
 from staff as s
 left join departments as d on d.id = s.department_id
-where s.workspace_id = $5 and s.status in ($6)
+where s.workspace_id = $7 and s.status in ($8)
 order by s.display_name collate "C", s.id collate "C"
-limit $7;
--- values: ["test","test",1773014400000,1773619200000,"workspace-1","active",51]
+limit $9;
+-- values: ["test",1773014400000,"test","test",1773014400000,1773619200000,"workspace-1","active",51]
 
 -- listRosterPage (filtered)
 select s.id,
@@ -38,19 +42,23 @@ select s.id,
        d.id as department_id,
        d.name as department_name,
        d.weekly_required_minutes as department_weekly_required_minutes,
-       (select json_agg(json_build_array(a.id, a.status, a.started_at, a.last_seen_at))
+       (select t.worked_ms
+          from activity_totals as t
+          where t.workspace_id = s.workspace_id and t.environment = $1 and t.grain = 'week'
+            and t.bucket_start = $2 and t.staff_id = s.id) as week_worked_ms,
+       (select json_agg(json_build_array(a.id, a.status, a.started_at, a.last_heartbeat_at, a.last_seen_at))
           from shifts as a
-          where a.staff_id = s.id and a.environment = $1 and a.ended_at is null) as active_shifts,
+          where a.staff_id = s.id and a.environment = $3 and a.ended_at is null) as active_shifts,
        (select json_agg(json_build_array(n.id, n.starts_at, n.ends_at))
           from inactivity_notices as n
-          where n.staff_id = s.id and n.environment = $2 and n.status = 'approved'
-            and n.ends_at > $3 and n.starts_at < $4) as notices
+          where n.staff_id = s.id and n.environment = $4 and n.status = 'approved'
+            and n.ends_at > $5 and n.starts_at < $6) as notices
 from staff as s
 left join departments as d on d.id = s.department_id
-where s.workspace_id = $5 and s.status in ($6, $7) and s.department_id = $8 and s.rank = $9 and (s.display_name collate "C" > $10 or (s.display_name collate "C" = $11 and s.id collate "C" > $12))
+where s.workspace_id = $7 and s.status in ($8, $9) and s.department_id = $10 and s.rank = $11 and (s.display_name collate "C" > $12 or (s.display_name collate "C" = $13 and s.id collate "C" > $14))
 order by s.display_name collate "C", s.id collate "C"
-limit $13;
--- values: ["test","test",1773014400000,1773619200000,"workspace-1","active","inactive","department-1","Moderator","Alice","Alice","staff-1",51]
+limit $15;
+-- values: ["test",1773014400000,"test","test",1773014400000,1773619200000,"workspace-1","active","inactive","department-1","Moderator","Alice","Alice","staff-1",51]
 
 -- listRecentShifts
 select "id", "started_at", "ended_at", "end_reason" from "shifts" where "staff_id" = $1 and "environment" = $2 and "workspace_id" = $3 and "status" = 'completed' order by "started_at" desc, "id" desc limit $4;

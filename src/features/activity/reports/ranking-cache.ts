@@ -13,7 +13,7 @@
  * is being computed wait for that computation instead of starting their own (single flight).
  *
  * An entry of an older version is not thrown away: `advance` may bring it to the new version (recomputing only
- * what changed between the two, see rankings.ts). Advancing keeps the entry's validity window:
+ * what changed between the two, see the leaderboard in service.ts). Advancing keeps the entry's validity window:
  * nothing that was live when it was computed can time out inside it, whichever staff were recomputed.
  */
 

@@ -24,10 +24,22 @@ import { findStaffByGameUser, findStaffProfiles } from '../../staff/profiles.ts'
 import { weeklyRequirement } from '../../staff/requirement.ts';
 import { resolveActingStaff, type ChatContext } from '../../staff/service.ts';
 import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
-import { pageAfter, type RankCursor } from './ranking.ts';
-import { createRankings, type Rankings } from './rankings.ts';
-import { planPeriod, rowsByStaff, staffWorked, type Worked } from '../totals/service.ts';
-import { findApprovedNotices, type ReportAudience } from './repository.ts';
+import { pageAfter, compareRanked, withUpdated, type RankCursor } from './ranking.ts';
+import { RankingCache, type Advance, type RankingEntry } from './ranking-cache.ts';
+import {
+  changedStaff,
+  planPeriod,
+  rowsByStaff,
+  staffWorked,
+  workspaceWorked,
+  type Worked,
+} from '../totals/service.ts';
+import {
+  earliestLiveSeen,
+  findApprovedNotices,
+  listRankedStaffIds,
+  type ReportAudience,
+} from './repository.ts';
 import {
   DEFAULT_LEADERBOARD_LIMIT,
   type ActivitySummary,
@@ -46,8 +58,6 @@ export interface ReportServiceDeps {
   readonly read: <T>(job: () => Promise<T>) => Promise<T>;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
-  /** The computed rankings the leaderboard serves, shared with the roster (rankings.ts); its own when not given. */
-  readonly rankings?: Rankings;
 }
 
 /** The zone periods are computed in: the workspace's, or UTC when it has none this runtime knows. */
@@ -78,8 +88,19 @@ function leaderboardCursor(query: LeaderboardQuery): RankCursor | null {
   return pair && { totalSeconds: pair[0], staffId: pair[1].toLowerCase() };
 }
 
-export function createReportService({ db, read, clock, config, rankings = createRankings({ db, config }) }: ReportServiceDeps) {
+/** More changed staff than this since a cached ranking: compute it in full (one read of the workspace). */
+const MAX_ADVANCED_STAFF = 256;
+
+interface RankedStaff {
+  readonly staffId: string;
+  readonly totalSeconds: number;
+  readonly totalMinutes: number;
+  readonly completedShifts: number;
+}
+
+export function createReportService({ db, read, clock, config }: ReportServiceDeps) {
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
+  const rankings = new RankingCache<RankedStaff>();
 
   async function workspaceOf(workspaceId: string, precondition?: Precondition): Promise<Workspace> {
     const workspace = await findWorkspace(db, workspaceId, precondition);
@@ -176,7 +197,35 @@ export function createReportService({ db, read, clock, config, rankings = create
       const departmentId = query.departmentId?.toLowerCase() ?? null;
 
       // Ranking needs only ids and totals; profiles, requirements and notices are read for the page alone.
-      const ranked = await rankings.ranked({ workspace, environment: audience.environment, period, statuses, departmentId }, now);
+      const rankingKey = [workspace.id, audience.environment, period.start, period.end, statuses.join(','), departmentId ?? ''].join('|');
+      const plan = planPeriod(period, period.timeZone);
+      const version = workspace.activityVersion;
+      const computeRanking = async (): Promise<RankingEntry<RankedStaff>> => {
+        const [staffIds, totals, earliestLiveSeenAt] = await Promise.all([
+          listRankedStaffIds(db, workspace.id, { statuses, departmentId }),
+          workspaceWorked(db, audience, plan, timedOutBefore(now)),
+          earliestLiveSeen(db, audience, timedOutBefore(now)),
+        ]);
+        const list: RankedStaff[] = staffIds.map((staffId) => ({ staffId, ...periodTotalsOf(totals.get(staffId)) }));
+        list.sort(compareRanked);
+        // Exact until the earliest live shift (or one started from now on) could time out and start counting.
+        return { ranked: list, validFrom: now, validUntil: Math.min(earliestLiveSeenAt ?? now, now) + config.shiftTimeoutSeconds * 1000 };
+      };
+      // A ranking of an older version: recompute only the staff members the versions since changed (a stop
+      // changes one), when every version between says which; the staff ranked are the same (a change of who is
+      // ranked moves the version without saying, and so computes in full).
+      const advanceRanking: Advance<RankedStaff> = async (previous, fromVersion) => {
+        const changed = await changedStaff(db, workspace.id, fromVersion, version);
+        if (changed === null || changed.length > MAX_ADVANCED_STAFF) return null;
+        if (changed.length === 0) return previous;
+        const totals = await workspaceWorked(db, { ...audience, staffIds: changed }, plan, timedOutBefore(now));
+        const ranked = withUpdated(previous.ranked, new Set(changed), (item) => ({
+          staffId: item.staffId,
+          ...periodTotalsOf(totals.get(item.staffId)),
+        }));
+        return { ranked, validFrom: previous.validFrom, validUntil: previous.validUntil };
+      };
+      const ranked = await rankings.get(rankingKey, version, now, computeRanking, advanceRanking);
       const page = pageAfter(ranked, cursor, limit);
 
       const pageIds = page.items.map(({ item }) => item.staffId);

@@ -1,39 +1,55 @@
 /**
  * A week's figures as the leaderboard computes them: worked time from the totals (totals/service.ts) and the
  * requirement of requirement.ts less what the approved notices of the environment waive. The roster computes its
- * page's figures here from the totals the leaderboard's ranking holds (rankings.ts), and a staff member's page
- * reads its periods here.
+ * page's figures here, and a staff member's page reads its periods here.
  */
 import type { Executor } from '../../../db/types.ts';
 import { monthPeriod, reportingTimeZone, weeksUpTo, type Period } from '../periods/periods.ts';
 import type { StaffProfile } from '../../staff/profiles.ts';
 import type { Workspace } from '../../workspaces/workspace.ts';
-import { planPeriod, staffWorked, type Worked } from '../totals/service.ts';
+import {
+  planPeriod,
+  staffWorked,
+  workedMsInBucket,
+  type ActiveShiftTimes,
+  type Worked,
+} from '../totals/service.ts';
 import { weeklyRequirement } from '../../staff/requirement.ts';
 import { activeRows, splitShifts, totalsFromMs, type NoticeSpan, type PeriodTotals } from './report-arithmetic.ts';
 import { findApprovedNotices, type ReportAudience, type StaffShiftRow } from './repository.ts';
 import { requiredMinutes, requirementCalculator, weekFigures, type WeekFigures } from './requirement.ts';
 
-/** A staff member of the roster's page (activity/roster/repository.ts) and their approved notices overlapping the week. */
-export interface StaffWeekNotices {
+/** What one read selected of a staff member's current week (the roster's page, activity/roster/repository.ts). */
+export interface StaffWeekRows {
   readonly profile: StaffProfile;
+  /** Their worked milliseconds in the week's bucket of the totals. */
+  readonly weekWorkedMs: number;
+  /** Their shifts of the environment without an end: the active ones, live and timed out. */
+  readonly activeShifts: readonly ActiveShiftTimes[];
+  /** Their approved notices of the environment overlapping the week. */
   readonly notices: readonly NoticeSpan[];
 }
 
 /**
- * The current week's figures of the staff members of `staff`, one at a time: the whole minutes they worked (as the
- * leaderboard's ranking holds them, rankings.ts `staffTotals`), and the requirement of requirement.ts less what their
- * notices waive.
+ * The current week's figures of the staff members of `staff`, one at a time: their worked time as the leaderboard
+ * computes it from the totals (totals/service.ts, `workedMsInBucket`), and the requirement of requirement.ts less what
+ * their notices waive.
  */
 export function weekFiguresCalculator(
   workspace: Workspace,
-  staff: readonly StaffWeekNotices[],
+  staff: readonly StaffWeekRows[],
   week: Period,
-): (profile: StaffProfile, totalMinutes: number) => WeekFigures {
+  timedOutBefore: number,
+): (row: StaffWeekRows) => WeekFigures {
+  const plan = planPeriod(week, week.timeZone);
   const notices = new Map<string, readonly NoticeSpan[]>();
   for (const row of staff) if (row.notices.length > 0) notices.set(row.profile.id, row.notices);
   const requiredOf = requirementCalculator({ ...week, kind: 'week' }, workspace.settings, notices);
-  return (profile, totalMinutes) => weekFigures(totalMinutes, requiredOf(profile));
+  return (row) => {
+    const workedMs = workedMsInBucket(plan, row.profile.id, row.weekWorkedMs, row.activeShifts, timedOutBefore);
+    const { totalMinutes } = totalsFromMs(workedMs, 0);
+    return weekFigures(totalMinutes, requiredOf(row.profile));
+  };
 }
 
 /** Weeks a staff member's page shows, the current one included. */

@@ -1,8 +1,7 @@
 /**
  * The roster's and a staff member's page's own reads (docs/API.md, "Staff in the console"): a page of staff with
- * their shifts under way and the notices their week's requirement is computed from, a staff member's last completed
- * shifts and last notices. Profiles' columns come from staff/profiles.ts; the week's worked time comes from the
- * leaderboard's ranking (reports/rankings.ts).
+ * what their week and shift under way are computed from, a staff member's last completed shifts and last notices.
+ * Profiles' columns come from staff/profiles.ts.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Environment } from '../../../shared/actor.ts';
@@ -10,6 +9,7 @@ import { byCodePoints, jsonArrays, jsonArraysOf, rowsOf } from '../../../db/dial
 import type { Executor } from '../../../db/types.ts';
 import { profileColumns, profileOfRow, type StaffProfile, type StaffProfileRow } from '../../staff/profiles.ts';
 import { COMPLETED } from '../shifts/status.ts';
+import type { ActiveShiftTimes } from '../totals/service.ts';
 
 /** One workspace, one environment. */
 export interface RosterAudience {
@@ -39,22 +39,17 @@ export interface RosterNotice {
   readonly ends_at: number;
 }
 
-/** A shift without an end of a roster row's staff member in the environment: active, live or timed out. */
-export interface RosterShift {
-  readonly id: string;
-  readonly status: string;
-  readonly started_at: number;
-  readonly last_seen_at: number;
-}
-
-/** A staff member of a roster page, with what their shift under way and their week's requirement are found from. */
+/** A staff member of a roster page, with what their week's figures and shift under way are computed from. */
 export interface RosterRow {
   readonly profile: StaffProfile;
-  readonly activeShifts: readonly RosterShift[];
+  /** The staff member's worked milliseconds in the week's bucket of the totals (0 without a row). */
+  readonly weekWorkedMs: number;
+  readonly activeShifts: readonly ActiveShiftTimes[];
   readonly notices: readonly RosterNotice[];
 }
 
 interface RosterPageRow extends StaffProfileRow {
+  readonly week_worked_ms: number | null;
   readonly active_shifts: unknown;
   readonly notices: unknown;
 }
@@ -62,11 +57,11 @@ interface RosterPageRow extends StaffProfileRow {
 /**
  * One page of the workspace's staff by display name then id, both compared by code points (docs/API.md, "Staff
  * in the console"): at most `limit` after the cursor, read in order through index staff_roster. In the same
- * statement (a page is one read: docs/BENCHMARKS.md, "Statements a request sends to PostgreSQL"), each staff
- * member's shifts without an end in the environment (index shifts_staff_ended: the active ones, live or timed out,
- * among which the shift under way) and their approved notices of the environment overlapping the week (index
- * inactivity_notices_staff_end), which their week's requirement waives; both lists are short, and null when empty.
- * Their worked time is not read here: the leaderboard's ranking holds it (reports/rankings.ts).
+ * statement (a page is one read: docs/BENCHMARKS.md, "Statements a request sends to PostgreSQL"), what each staff
+ * member's week is computed from as the leaderboard reads it: their worked time in the week's bucket of the totals
+ * (its key), their shifts without an end in the environment (index shifts_staff_ended: the active ones, live or
+ * timed out), and their approved notices of the environment overlapping the week (index
+ * inactivity_notices_staff_end); both lists are short, and null when empty.
  *
  * The shifts are found by `ended_at is null`, without naming `status = 'active'`: with it PostgreSQL's planner may
  * read them through a partial index of the workspace's active shifts instead, all of them for each staff member
@@ -94,7 +89,11 @@ export async function listRosterPage(
   const rows = await rowsOf(
     db,
     sql<RosterPageRow>`select ${profileColumns('')},
-       (select ${jsonArrays(db, ['a.id', 'a.status', 'a.started_at', 'a.last_seen_at'])}
+       (select t.worked_ms
+          from activity_totals as t
+          where t.workspace_id = s.workspace_id and t.environment = ${environment} and t.grain = 'week'
+            and t.bucket_start = ${week.start} and t.staff_id = s.id) as week_worked_ms,
+       (select ${jsonArrays(db, ['a.id', 'a.status', 'a.started_at', 'a.last_heartbeat_at', 'a.last_seen_at'])}
           from shifts as a
           where a.staff_id = s.id and a.environment = ${environment} and a.ended_at is null) as active_shifts,
        (select ${jsonArrays(db, ['n.id', 'n.starts_at', 'n.ends_at'])}
@@ -109,10 +108,12 @@ limit ${filter.limit}`,
   );
   return rows.map((row) => ({
     profile: profileOfRow(row),
-    activeShifts: jsonArraysOf(row.active_shifts).map(([shiftId, status, startedAt, lastSeenAt]) => ({
+    weekWorkedMs: Number(row.week_worked_ms ?? 0),
+    activeShifts: jsonArraysOf(row.active_shifts).map(([shiftId, status, startedAt, lastHeartbeatAt, lastSeenAt]) => ({
       id: String(shiftId),
       status: String(status),
       started_at: Number(startedAt),
+      last_heartbeat_at: Number(lastHeartbeatAt),
       last_seen_at: Number(lastSeenAt),
     })),
     notices: jsonArraysOf(row.notices).map(([noticeId, startsAt, endsAt]) => ({

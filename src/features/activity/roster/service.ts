@@ -1,8 +1,7 @@
 /**
  * The staff side of the console (docs/API.md, "Staff in the console"): the roster of a member's workspace with each
- * staff member's week and shift under way, and one staff member's page. The week's figures are computed by
- * reports/week-figures.ts, as the leaderboard and the summary compute them; the roster takes each listed staff
- * member's worked time from the leaderboard's ranking of the week (reports/rankings.ts).
+ * staff member's week and shift under way, and one staff member's page. The week's figures are read by
+ * reports/week-figures.ts, as the leaderboard and the summary compute them.
  */
 import type { Environment, UserActor } from '../../../shared/actor.ts';
 import { toIso, type Clock } from '../../../shared/clock.ts';
@@ -18,17 +17,10 @@ import { lastRankChanges } from '../../ranks/history.ts';
 import { findStaffProfile, type StaffProfile } from '../../staff/profiles.ts';
 import { memberWorkspaceId } from '../../workspaces/membership.ts';
 import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
-import type { Rankings } from '../reports/rankings.ts';
 import type { WeekFigures } from '../reports/requirement.ts';
 import { readStaffPeriods, weekFiguresCalculator } from '../reports/week-figures.ts';
-import {
-  listRecentNotices,
-  listRecentShifts,
-  listRosterPage,
-  type PageNoticeRow,
-  type RecentShiftRow,
-  type RosterShift,
-} from './repository.ts';
+import type { ActiveShiftTimes } from '../totals/service.ts';
+import { listRecentNotices, listRecentShifts, listRosterPage, type PageNoticeRow, type RecentShiftRow } from './repository.ts';
 import {
   DEFAULT_ROSTER_LIMIT,
   type Roster,
@@ -44,8 +36,6 @@ export interface RosterServiceDeps {
   readonly read: <T>(job: () => Promise<T>) => Promise<T>;
   readonly clock: Clock;
   readonly config: Pick<Config, 'shiftTimeoutSeconds'>;
-  /** The leaderboard's computed rankings (the report service's), whose week ranking holds the roster's worked time. */
-  readonly rankings: Rankings;
 }
 
 const RECENT_SHIFTS = 20;
@@ -108,8 +98,8 @@ function noticeView(row: PageNoticeRow): StaffPage['notices'][number] {
 }
 
 /** The live shift among a staff member's active ones: the most recently started (then the greatest id). */
-function liveShiftOf(shifts: readonly RosterShift[], timedOutBefore: number): RosterShift | null {
-  let live: RosterShift | null = null;
+function liveShiftOf(shifts: readonly ActiveShiftTimes[], timedOutBefore: number): ActiveShiftTimes | null {
+  let live: ActiveShiftTimes | null = null;
   for (const shift of shifts) {
     if (!isLive(shift, timedOutBefore)) continue;
     const later = live === null || shift.started_at > live.started_at || (shift.started_at === live.started_at && shift.id > live.id);
@@ -118,7 +108,7 @@ function liveShiftOf(shifts: readonly RosterShift[], timedOutBefore: number): Ro
   return live;
 }
 
-export function createRosterService({ db, read, clock, config, rankings }: RosterServiceDeps) {
+export function createRosterService({ db, read, clock, config }: RosterServiceDeps) {
   async function workspaceOf(workspaceId: string): Promise<Workspace> {
     const workspace = await findWorkspace(db, workspaceId);
     // A member's workspace exists (foreign keys); its absence is a broken store, not a client error.
@@ -137,14 +127,12 @@ export function createRosterService({ db, read, clock, config, rankings }: Roste
       const now = clock.now();
       const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
       const week = weekPeriod(now, reportingTimeZone(workspace.timezone));
-      const statuses = STATUSES[query.status ?? 'active'];
-      const departmentId = query.departmentId?.toLowerCase() ?? null;
       const listed = await listRosterPage(
         db,
         { workspaceId, environment },
         {
-          statuses,
-          departmentId,
+          statuses: STATUSES[query.status ?? 'active'],
+          departmentId: query.departmentId?.toLowerCase() ?? null,
           rank: query.rank ?? null,
           after: cursor && { displayName: cursor[0], id: cursor[1].toLowerCase() },
           limit: limit + 1,
@@ -152,16 +140,8 @@ export function createRosterService({ db, read, clock, config, rankings }: Roste
         week,
       );
       const rows = listed.slice(0, limit);
-      // The week ranking of the staff the roster lists (a rank's staff are among their department's): the
-      // leaderboard's, computed or brought forward as it computes it when it is not current.
-      const ids = rows.map((row) => row.profile.id);
-      const totals = await rankings.staffTotals({ workspace, environment, period: week, statuses, departmentId }, now, ids);
-      const figuresOf = weekFiguresCalculator(workspace, rows, week);
-      const staff = rows.map((row) => {
-        const worked = totals.get(row.profile.id);
-        if (worked === undefined) throw new Error(`no week totals for staff member ${row.profile.id}`);
-        return rosterItem(row.profile, figuresOf(row.profile, worked.totalMinutes), liveShiftOf(row.activeShifts, cutoff));
-      });
+      const figuresOf = weekFiguresCalculator(workspace, rows, week, cutoff);
+      const staff = rows.map((row) => rosterItem(row.profile, figuresOf(row), liveShiftOf(row.activeShifts, cutoff)));
       const last = rows[rows.length - 1]?.profile;
       return {
         staff,

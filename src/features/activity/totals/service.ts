@@ -157,6 +157,74 @@ export async function staffWorked(
   };
 }
 
+/** An active shift's status and instants, as a read that selects a staff member's active shifts itself gives them. */
+export interface ActiveShiftTimes {
+  readonly id: string;
+  readonly status: string;
+  readonly started_at: number;
+  readonly last_heartbeat_at: number;
+  readonly last_seen_at: number;
+}
+
+/**
+ * Worked milliseconds of a period the totals keep as one bucket (`plan` without edges), from the staff member's
+ * worked milliseconds in that bucket and their active shifts (a timed-out one counts up to its last heartbeat), for
+ * a read that selects them beside other rows (the roster's page, activity/roster): computed by workedInPlan from
+ * the rows a totals read gives, so it is the leaderboard's figure by construction.
+ */
+export function workedMsInBucket(
+  plan: PeriodPlan,
+  staffId: string,
+  bucketWorkedMs: number,
+  active: readonly ActiveShiftTimes[],
+  timedOutBefore: number,
+): number {
+  const { run } = plan;
+  if (run === null || plan.edges.length > 0) throw new Error('workedMsInBucket reads a period of one bucket');
+  // Without active shifts the bucket is the whole of it (workedInPlan would sum that one row).
+  if (active.length === 0) return bucketWorkedMs;
+  const rows: WorkedRow[] = [
+    {
+      ...NO_SHIFT,
+      src: SOURCE.totals,
+      staff_id: staffId,
+      id: null,
+      grain: run.grain,
+      bucket_start: run.from,
+      worked_ms: bucketWorkedMs,
+      started_shifts: 0,
+      carried_shifts: 0,
+    },
+    ...active.map((shift) => ({
+      ...NO_BUCKET,
+      src: SOURCE.active,
+      staff_id: staffId,
+      id: shift.id,
+      status: shift.status,
+      started_at: shift.started_at,
+      ended_at: null,
+      last_heartbeat_at: shift.last_heartbeat_at,
+      last_seen_at: shift.last_seen_at,
+      universe_id: null,
+      place_id: null,
+      server_id: null,
+    })),
+  ];
+  return workedInPlan(plan, rows, timedOutBefore).totalMs;
+}
+
+const NO_SHIFT = {
+  status: null,
+  started_at: null,
+  ended_at: null,
+  last_heartbeat_at: null,
+  last_seen_at: null,
+  universe_id: null,
+  place_id: null,
+  server_id: null,
+} as const;
+const NO_BUCKET = { grain: null, bucket_start: null, worked_ms: null, started_shifts: null, carried_shifts: null } as const;
+
 /** Worked time of every staff member of the workspace with any in the period (one statement). */
 export async function workspaceWorked(
   db: Executor,
