@@ -273,9 +273,31 @@ by id in 36 µs and their notices in 15; its totals come from the cached ranking
 the whole workspace. So a roster page reads per staff member, about 50 µs a page, what the leaderboard computed
 once and kept, and it authenticates a member (the memberships) where the leaderboard checks a cached key inside its
 first statement. On PostgreSQL, where a statement's round trip costs more than the index probes inside it, the
-page's one statement puts the roster about level with the leaderboard. Reaching at most 1x on SQLite would take
-the week's totals from the leaderboard's cached ranking instead of the totals (a cache shared between two
-features, a technique to be measured against its 15% rule), not yet done.
+page's one statement puts the roster about level with the leaderboard.
+
+Tried and not kept: the roster taking each listed staff member's week totals from the leaderboard's kept ranking
+of the week (one cache shared by the two services, filled or brought forward as the leaderboard does), so that its
+page statement no longer reads the week's bucket of the totals. It still reads each staff member's shifts without
+an end, for the shift under way, and their approved notices, for the requirement: of the about 50 µs a page reads
+per staff member, only the week bucket goes. On SQLite (each alone on the quick dataset, best of 15 rounds of
+1,000 calls, two sessions) the page statement cost 65 and 71 µs against 89 and 99, and finding 25 staff members'
+totals in the kept ranking 2 to 3 µs: about 25 µs less of a roster page that costs 310 to 350 µs of CPU
+saturated, 6 to 8%, under the 15% a technique must save (see "Performance techniques kept"). Reading only the
+live shift (one row: the newest seen since the timeout) instead of every shift without an end costs no less (63
+µs with the notices, against 59). Measured with \`npm run bench -- --quick --only leaderboard-week,roster
+--duration 4\` on each store, the build before and the build with the change, with more other work running than
+above (\`GET /health\` cost 45 to 178 µs from run to run):
+
+| roster page over week leaderboard page | before | with the kept ranking |
+|---|---|---|
+| SQLite (6 runs each) | 0.93 to 1.18, median 1.08 | 0.97 to 1.19, median 1.01 |
+| SQLite, builds interleaved on one database (7 rounds) | 0.70 to 1.72, median 0.99 | 0.72 to 1.15, median 0.99 |
+| PostgreSQL, database included (4 and 6 runs) | 0.81 to 1.53, median 0.90 | 0.40 to 1.18, median 0.84 |
+| PostgreSQL, the gateway's CPU alone | 0.75 to 1.41, median 0.83 | 0.57 to 1.02, median 0.80 |
+
+The ratio moves by about those 25 µs, within the scatter of the runs; and a roster read after a write would pay
+for bringing the shared ranking forward (or for computing it, a read of the whole workspace) where its own
+statement reads 25 staff members. The roster still reads its week's bucket of the totals.
 
 ### Discord signature check
 

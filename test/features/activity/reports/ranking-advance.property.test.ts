@@ -1,10 +1,11 @@
 /**
  * Property: a leaderboard kept between requests and brought forward by recomputing only the staff a write
  * changed (RankingCache with `advance`, activity_changes) is always the ranking a computation from the raw
- * shifts gives, and every progress the one the approved notices read from the database give. Random sequences of
- * starts, stops, server stops, heartbeat silence (timeouts), sweeps, provisioning, and inactivity notices asked
- * for, decided and cancelled, written through two gateway instances on one database, each read through both
- * instances, on both stores.
+ * shifts gives, and every progress the one the approved notices read from the database give; and the roster gives
+ * every staff member's week figures (minutes, requirement, progress) as that computation does, for the active staff
+ * and for all of them. Random sequences of starts, stops, server stops, heartbeat silence (timeouts), sweeps,
+ * provisioning, and inactivity notices asked for, decided and cancelled, written through two gateway instances on
+ * one database, each read through both instances, on both stores.
  */
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
@@ -41,6 +42,7 @@ const NOW = Date.parse('2026-03-11T12:00:00Z');
 const TIMEOUT_SECONDS = 300;
 const ZONE = 'Europe/Berlin';
 const LEADERBOARD = '/v1/activity/leaderboard?period=week&limit=100';
+const ROSTER = '/v1/staff?environment=test&limit=100';
 
 type Command =
   | { readonly op: 'start'; readonly staff: number; readonly via: number; readonly backdateMinutes: number }
@@ -85,6 +87,16 @@ interface Entry {
   readonly progressPercent: number;
 }
 
+/** A staff member's week as the roster gives it. */
+interface Week {
+  readonly staffId: string;
+  readonly totalMinutes: number;
+  readonly requiredMinutes: number;
+  readonly progressPercent: number;
+}
+
+const byStaffId = (a: Week, b: Week) => (a.staffId < b.staffId ? -1 : a.staffId > b.staffId ? 1 : 0);
+
 describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write changed (%s)', (kind) => {
   let ctx: TestContext;
   let secondStore: Store;
@@ -106,9 +118,10 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
   /**
    * The week ranking straight from the raw shifts (completed ones, and active ones timed out), and each progress
    * from the weekly requirement (the fixture's: alice's department 180, bob's own 60, carol the workspace's 120)
-   * less what the approved test-environment notices read from the database waive.
+   * less what the approved test-environment notices read from the database waive. `weeks`: every staff member's
+   * week figures, by staff id.
    */
-  async function reference(fixture: Fixture, ranked: ReadonlySet<string>): Promise<Entry[]> {
+  async function reference(fixture: Fixture, ranked: ReadonlySet<string>): Promise<{ entries: Entry[]; weeks: Week[] }> {
     const now = ctx.clock.now();
     const period = weekPeriod(now, ZONE);
     const timedOutBefore = now - TIMEOUT_SECONDS * 1000;
@@ -118,7 +131,8 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
       .where('workspace_id', '=', fixture.ids.workspaceId)
       .where('environment', '=', 'test')
       .execute();
-    const worked = new Map<string, { ms: number; count: number }>([...ranked].map((id) => [id, { ms: 0, count: 0 }]));
+    const staffIds = (fixture.workspace.staff ?? []).map((s) => s.id);
+    const worked = new Map<string, { ms: number; count: number }>(staffIds.map((id) => [id, { ms: 0, count: 0 }]));
     for (const row of rows) {
       const start = Number(row.started_at);
       let end: number;
@@ -142,15 +156,21 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
       [fixture.ids.staff.bob, 60],
       [fixture.ids.staff.carol, 120],
     ]);
-    const progressOf = (staffId: string, totalSeconds: number): number => {
+    const weekOf = (staffId: string, totalSeconds: number): Week => {
       const requirement = requirementForPeriod(weekly.get(staffId) ?? 0, period, 'calendar');
       const intervals = notices.filter((n) => n.staff_id === staffId).map((n) => ({ start: Number(n.starts_at), end: Number(n.ends_at) }));
       const waived = intervals.length === 0 ? 0 : waivedForNotices(requirement, intervals, period);
-      return progressPercent(Math.floor(totalSeconds / 60), Math.max(0, requirement - waived));
+      const required = Math.max(0, requirement - waived);
+      const totalMinutes = Math.floor(totalSeconds / 60);
+      return { staffId, totalMinutes, requiredMinutes: required, progressPercent: progressPercent(totalMinutes, required) };
     };
-    const list = [...worked].map(([staffId, w]) => ({ staffId, totalSeconds: Math.floor(w.ms / 1000), completedShifts: w.count }));
+    const all = [...worked].map(([staffId, w]) => ({ staffId, totalSeconds: Math.floor(w.ms / 1000), completedShifts: w.count }));
+    const list = all.filter((e) => ranked.has(e.staffId));
     list.sort((a, b) => b.totalSeconds - a.totalSeconds || (a.staffId < b.staffId ? -1 : a.staffId > b.staffId ? 1 : 0));
-    return list.map((e, i) => ({ ...e, position: i + 1, progressPercent: progressOf(e.staffId, e.totalSeconds) }));
+    return {
+      entries: list.map((e, i) => ({ ...e, position: i + 1, progressPercent: weekOf(e.staffId, e.totalSeconds).progressPercent })),
+      weeks: all.map((e) => weekOf(e.staffId, e.totalSeconds)).sort(byStaffId),
+    };
   }
 
   it('every read equals the ranking computed from the raw shifts', async () => {
@@ -206,19 +226,32 @@ describe.each(STORE_KINDS)('leaderboards brought forward by the staff a write ch
             .where('status', '=', 'active')
             .executeTakeFirst();
 
+        const board = async (inject: Inject) => {
+          const res = await inject({ method: 'GET', url: LEADERBOARD, headers: auth });
+          expect(res.statusCode).toBe(200);
+          return (res.json() as { data: { entries: Entry[] } }).data.entries.map((e) => ({
+            staffId: e.staffId,
+            totalSeconds: e.totalSeconds,
+            completedShifts: e.completedShifts,
+            position: e.position,
+            progressPercent: e.progressPercent,
+          }));
+        };
+        const member = { authorization: `Bearer ${token}`, 'x-service-workspace-id': fixture.ids.workspaceId };
+        const roster = async (inject: Inject, status: 'active' | 'all'): Promise<Week[]> => {
+          const res = await inject({ method: 'GET', url: `${ROSTER}&status=${status}`, headers: member });
+          expect(res.statusCode).toBe(200);
+          const staff = (res.json() as { data: { staff: { id: string; week: Omit<Week, 'staffId'> }[] } }).data.staff;
+          return staff.map(({ id, week }) => ({ staffId: id, ...week })).sort(byStaffId);
+        };
         const check = async (step: string) => {
           const want = await reference(fixture, ranked);
+          const wantActive = want.weeks.filter((w) => ranked.has(w.staffId));
           for (const [i, inject] of instances.entries()) {
-            const res = await inject({ method: 'GET', url: LEADERBOARD, headers: auth });
-            expect(res.statusCode).toBe(200);
-            const got = (res.json() as { data: { entries: Entry[] } }).data.entries.map((e) => ({
-              staffId: e.staffId,
-              totalSeconds: e.totalSeconds,
-              completedShifts: e.completedShifts,
-              position: e.position,
-              progressPercent: e.progressPercent,
-            }));
-            expect({ step, instance: i, entries: got }).toEqual({ step, instance: i, entries: want });
+            const entries = await board(inject);
+            const active = await roster(inject, 'active');
+            const all = await roster(inject, 'all');
+            expect({ step, instance: i, entries, active, all }).toEqual({ step, instance: i, entries: want.entries, active: wantActive, all: want.weeks });
           }
         };
 
