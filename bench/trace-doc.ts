@@ -166,7 +166,7 @@ more, two runs with either build first: start + stop 0.86x and 1.02x, a batch 0.
 and 1.09x, a request for time off 0.79x and 1.17x (this build over the other; about 0.94x in the mean of the
 two orders).
 
-The cached key on the chat bot's hot reads (\`auth/route-auth.ts\`, "A cached key confirmed"; the precondition in \`auth/keys/api-key.ts\`): the summary and
+The cached key on the chat bot's hot reads (\`auth/route-auth.ts\`, "A cached key confirmed"; the caller's unconfirmed key, checked as \`auth/keys/api-key.ts\` says): the summary and
 the leaderboard use a key verified within the last minute, and their first statement (the workspace with the
 acting staff member, or the workspace) checks its credential; when it no longer holds, the key is looked up and
 the read runs again as the key now stands. One statement fewer each: 3 instead of 4. Measured A/B against the
