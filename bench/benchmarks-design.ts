@@ -231,6 +231,31 @@ three times as long for the earlier build too (interleaved: busy mix heartbeat p
   (\`webhooks/repository.ts\`): with statistics that had not followed a backlog, its planner read every
   due row and sorted them, 22 ms a claim at 15,000 due against about 1 ms in index order.
 
+### The core reshaped: table owners, \`auth/\`, typed routes
+
+The tables' owners and their \`upkeep.ts\`, the caller carrying a hot read's unconfirmed key instead of the services
+taking a precondition, the moves to \`auth/\`, \`journal/\`, \`webhooks/\` and \`applications/review/\`, and the routes
+typed by the TypeBox type provider change no statement a request sends (\`sql/\` snapshots). Measured against the
+build before them (the commit before the table owners, with the Roblox call windows' migration so that both builds
+open one database), \`--quick --duration 4\`, interleaved on one database, in both orders, because on PostgreSQL the
+build measured second in a round pays more as the database grows (this build over the earlier one, CPU per
+operation with the database's, mean of the rounds; then the geometric mean of the two orders):
+
+| | SQLite: this first (3 rounds) | other first (2 rounds) | both orders | PostgreSQL: this first (3 rounds) | other first (2 rounds) | both orders |
+|---|---|---|---|---|---|---|
+| heartbeat | 0.98 | 1.06 | 1.02 | 0.77 | 1.04 | 0.90 |
+| batch of heartbeats | 0.90 | 0.81 | 0.86 | 0.86 | 1.01 | 0.93 |
+| start + stop | 1.01 | 0.87 | 0.94 | 0.83 | 0.95 | 0.89 |
+| intake | 1.02 | 0.87 | 0.94 | 1.03 | 0.91 | 0.97 |
+| summary | 0.94 | 1.17 | 1.05 | 0.77 | 1.31 | 1.00 |
+| week leaderboard page | 0.58 | 1.27 | 0.86 | 0.62 | 1.16 | 0.85 |
+| notice request | 1.02 | 0.81 | 0.91 | 0.97 | 0.87 | 0.92 |
+| notice approval | 0.95 | 1.08 | 1.01 | 0.99 | 0.88 | 0.93 |
+| \`GET /health\` in the same runs | 0.93 | 1.26 | 1.08 | 0.97 | 1.08 | 1.02 |
+
+Within 1.1x of the earlier build everywhere; the spread between the two orders (the machine was shared with other
+work) is wider than any difference between the builds.
+
 ### The roster page against a leaderboard page
 
 A roster page of 25 (\`GET /v1/staff\`, \`roster\`, a member's dashboard token) is to cost at most a week
