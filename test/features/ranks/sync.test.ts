@@ -17,7 +17,8 @@ interface Change {
 }
 
 const SETTINGS: Omit<RankSyncSettings, 'baseUrl'> = {
-  timeoutMs: 400,
+  // Long enough for a loaded machine; the timeout's own test sets a short one.
+  timeoutMs: 5_000,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
   retry: { firstDelayMs: 1_000, maxDelayMs: 60_000 },
@@ -151,7 +152,7 @@ describe.each(STORE_KINDS)('the rank sync against Open Cloud (%s)', (kind) => {
   it('a slow answer is a timeout, retried; the retries stop 24 h after the change', async () => {
     await change('Senior Moderator');
     fake.answer = () => ({ status: 200, delayMs: 1_500 });
-    const worker = sync();
+    const worker = sync({ timeoutMs: 400 });
     await worker.runOnce();
     expect((await current())[0]!.sync).toMatchObject({ status: 'pending', attempts: 1, lastError: { status: null, code: 'timeout' } });
     fake.answer = () => ({ status: 500, code: 'INTERNAL', message: 'boom' });
