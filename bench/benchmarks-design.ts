@@ -354,11 +354,76 @@ Measured in the same runs as the roster above (interaction over summary + the ch
 | PostgreSQL, the gateway's CPU alone | 0.90 to 1.48 | 0.61 to 1.20, median 0.89 |
 
 On PostgreSQL, where its statements cost more than the check and the glue, an interaction is within the target. On
-SQLite it is not: in one process, without HTTP (the services called directly on the quick dataset, median of ten
+SQLite it was not: in one process, without HTTP (the services called directly on the quick dataset, median of ten
 rounds of 1,000), an interaction cost 278 µs against 237 for the summary and the check (129 and 87): 41 µs more,
 of which the read of the application's workspaces is 14 and the JSON 2, the rest the interaction's own routing and
-message. Through the app's request handling the gap is larger (requests injected in one process, medians of ten
+message. Through the app's request handling the gap was larger (requests injected in one process, medians of ten
 rounds of 1,000: a PING, which reads and checks and answers \`{ "type": 1 }\`, cost 227 µs against 43 for
-\`GET /health\`, about 80 more than its read and its check), so the signed POST's own handling is the next place to
-look.
+\`GET /health\`, about 80 more than its read and its check).
+
+**Where those 80 µs go.** Each step was timed on a POST route of its own beside the interactions route, in one app
+on a small SQLite database (one workspace of 50 staff members, connected to a Discord application): requests
+injected in one process (\`app.inject\`, medians of eleven rounds of 1,000, two sessions), and requests served over
+HTTP to autocannon in a second process (8 connections, medians of nine rounds of 4,000). The serving process's CPU
+per request, in µs:
+
+| | injected | over HTTP |
+|---|---|---|
+| \`GET /health\` | 34 and 41 | 40 |
+| a POST answering \`{ "type": 1 }\`, without a body | 34 and 42 | 40 |
+| the same with a signed interaction's body (502 bytes), read as raw bytes | 63 and 77 | 54 |
+| the same with the interactions route's options (its parser, schemas, auth kind, answer schemas) | 63 and 83 | 56 |
+| the same, reading the application's workspaces (12 to 13 alone) | 91 and 109 | 80 |
+| the same, checking the body's signature (74 to 80 alone) | 172 and 180 | 150 |
+| the same, parsing the body's JSON (2 alone) | - | 62 |
+| a PING on the interactions route | 219 and 227 | 184 |
+| a signed \`/activity\` (the summary, served the same way: 176) | - | 323 |
+
+- The route's own handling is not where the time goes: with the interactions route's options a POST that does
+  nothing else costs what a bare one does, within 6 µs. Nothing in it is done per request that need not be:
+  the body arrives in one piece and is read into one buffer, nothing validates it (the schemas document Discord's
+  shapes), its JSON is parsed once, after the check, the answer's schema is small, the public key is parsed once
+  per key and the verifier made once. The framework does not cache its lookup of the catch-all parser the route's
+  scope registers (the content type is parsed again, about 0.3 µs a request): left as it is.
+- A body costs what a body costs: 29 to 35 µs injected (the injection streams the payload to the framework as a
+  request stream), 14 over HTTP.
+- The read and the check cost more inside a request than in a loop of their own: the read 25 to 32 µs against 12
+  to 13, the check 96 to 109 against 74 to 80. Timed around the verification call inside the route, the call
+  itself took 83 to 90 µs (median wall time, five sessions) against 72 to 76 in a loop: the same work, slower
+  among a request's other work. The JSON likewise, 4 to 6 µs inside the route against 2. In one process without
+  HTTP the effect is smaller: a summary followed by a check cost 157 to 166 µs against 139 to 150 for the two in
+  loops of their own, each part 4 to 7 µs slower (median wall times).
+- So a PING's 80 to 95 µs beyond \`GET /health\`, its read and its check (injected): the body 29 to 35, the route's
+  options 0 to 6, the read's and the check's extra cost inside a request 15 to 20 and 23 to 31, the JSON, the
+  answer and the glue the rest (10 to 19).
+
+**What changed.** The read of the application's workspaces, which every interaction runs before its check, is
+compiled once per store (\`db/compiled.ts\`, \`CompiledOnce\`) instead of built, compiled and looked up among the
+prepared statements by a string made anew at every request: 12.9 µs against 11.7 in one process (medians of 21
+rounds of 5,000). That is less than the runs can tell apart (\`npm run bench -- --quick --store sqlite --only
+summary,discord-activity --duration 6\`, this build and the one before it alternately; interaction over summary +
+the check alone):
+
+| | before | after |
+|---|---|---|
+| SQLite, other work running beside the runs (8 runs each) | 0.91 to 1.29, median 1.07 | 0.93 to 1.34, median 1.11 |
+| SQLite, nothing else running (3 runs each) | 0.87, 1.17, 1.20 | 1.15, 1.20, 1.21 |
+| PostgreSQL, database included | 0.65 (1 run) | 0.98 and 1.19 (2 runs) |
+
+In the runs beside other work the check alone measured 74 to 123 µs and the summary 290 to 480, and the ratio moved with them;
+with \`--compare\` (three interleaved rounds on one database) an interaction cost 446, 522 and 599 µs on this build
+against 466, 579 and 470 on the one before.
+
+**Why 1.1x is out of reach on SQLite.** In the runs alone (but one, whose summary cost 393 µs: 0.87x) the summary
+cost 234 to 309 µs and the check alone 74 to 78, so 1.1x leaves an interaction 31 to 39 µs for everything beyond
+the summary's work and the check as measured in a loop of its own. It spent 48 to 77 more (1.15 to 1.21x). Served
+as above it spends 73 more (323 against 176 + 74): the body 14, the read 25 (13 of it the statement, the rest its
+cost inside a request), the check's extra cost inside a request 22, the JSON 8 (2 of it the parse), and its
+routing and message about what the summary's own route spends beyond an interaction (the key's check, the rate
+limit, the envelope). Of those, the gateway's own work is the read and the JSON; the body and the check's extra
+cost are the HTTP stack's and the verification's. Even without the read, an interaction would cost 22 to 51 µs
+more than the summary and the check, 1.07 to 1.13x: about the target, not within it. And the read could only go
+with the application's key and workspaces kept between interactions and confirmed by a later statement, as the
+API's cached keys are (a document without \`discord\` disconnects a workspace at once, and a PING makes no later
+statement): a change of design, not made here.
 `;
