@@ -113,7 +113,6 @@ export function registerRouteAuth(
   // Authentication (401) and the checks that need only the credential (403) run before the body is read,
   // so an unauthenticated caller learns nothing about validation.
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
     const auth = request.routeOptions.config.auth;
     if (!auth || auth.kind === 'none') return;
     const token = bearerToken(request.headers.authorization);
