@@ -10,6 +10,10 @@ select *, exists (
         and k.revoked = 0 and (k.expires_at is null or k.expires_at > +?) and a.approved = 1) as holds from workspaces where id = +?;
 -- values: ["key-hash","key-1","test","[\"activity:write\"]","application-1","Game","workspace-1","{\"activity\":true}","[\"42\"]",1773230400000,"workspace-1"]
 
+-- callerWorkspace
+select * from workspaces where id = +?;
+-- values: ["workspace-1"]
+
 -- bumpActivityVersion
 update "workspaces" set "activity_version" = "activity_version" + +? where "id" in (+?);
 -- values: [1,"workspace-1"]

@@ -8,5 +8,6 @@ export const samples = {
     // With a hot read's unconfirmed key to check.
     return workspace.findWorkspace(db, WORKSPACE, { credential: CREDENTIAL, at: NOW }).catch(() => undefined);
   },
+  callerWorkspace: (db) => workspace.callerWorkspace(db, WORKSPACE).catch(() => undefined),
   bumpActivityVersion: (db) => workspace.bumpActivityVersion(db, [WORKSPACE]),
 } satisfies Samples<typeof workspace>;

@@ -67,6 +67,16 @@ export async function findWorkspace(db: Executor, id: string, unconfirmedKey?: U
 }
 
 /**
+ * The workspace of an authenticated caller (a key's application, or a member's): it exists, by the foreign keys,
+ * so its absence is a broken store, not a client error. Checks an unconfirmed key as findWorkspace does.
+ */
+export async function callerWorkspace(db: Executor, id: string, unconfirmedKey?: UnconfirmedKey): Promise<Workspace> {
+  const workspace = await findWorkspace(db, id, unconfirmedKey);
+  if (!workspace) throw new Error(`workspace ${id} of an authenticated caller is missing`);
+  return workspace;
+}
+
+/**
  * Records that what the workspaces' reports rank has changed (a shift completed with its own end, staff
  * created or provisioned), so report caches in every process and instance stop serving what they hold. Called
  * as the last contended write of its transaction: the workspace row lock is then never held while waiting for

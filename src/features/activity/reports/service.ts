@@ -22,7 +22,7 @@ import { staleBefore } from '../shifts/rules.ts';
 import { findStaffByGameUser, findStaffProfiles } from '../../staff/profiles.ts';
 import { weeklyRequirement } from '../../staff/requirement.ts';
 import { resolveActingStaff, type ChatContext } from '../../staff/service.ts';
-import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
+import { callerWorkspace, type Workspace } from '../../workspaces/workspace.ts';
 import { pageAfter, compareRanked, withUpdated, type RankCursor } from './ranking.ts';
 import { RankingCache, type Advance, type RankingEntry } from './ranking-cache.ts';
 import {
@@ -101,12 +101,8 @@ export function createReportService({ db, read, clock, config }: ReportServiceDe
   const timedOutBefore = (now: number) => staleBefore(now, config.shiftTimeoutSeconds);
   const rankings = new RankingCache<RankedStaff>();
 
-  async function workspaceOf(audience: ReportAudience): Promise<Workspace> {
-    const workspace = await findWorkspace(db, audience.workspaceId, audience.unconfirmedKey);
-    // The key's (or the member's) workspace exists (foreign keys); its absence is a broken store, not a client error.
-    if (!workspace) throw new Error(`workspace ${audience.workspaceId} of an authenticated caller is missing`);
-    return workspace;
-  }
+  const workspaceOf = (audience: ReportAudience): Promise<Workspace> =>
+    callerWorkspace(db, audience.workspaceId, audience.unconfirmedKey);
 
   const reports = {
     /**

@@ -16,7 +16,7 @@ import { isLive, staleBefore, wholeSecondsBetween } from '../shifts/rules.ts';
 import { lastRankChanges } from '../../ranks/history.ts';
 import { findStaffProfile, type StaffProfile } from '../../staff/profiles.ts';
 import { memberWorkspaceId } from '../../workspaces/membership.ts';
-import { findWorkspace, type Workspace } from '../../workspaces/workspace.ts';
+import { callerWorkspace } from '../../workspaces/workspace.ts';
 import type { WeekFigures } from '../reports/requirement.ts';
 import { readStaffPeriods, weekFiguresCalculator } from '../reports/week-figures.ts';
 import type { ActiveShiftTimes } from '../totals/service.ts';
@@ -109,13 +109,6 @@ function liveShiftOf(shifts: readonly ActiveShiftTimes[], timedOutBefore: number
 }
 
 export function createRosterService({ db, read, clock, config }: RosterServiceDeps) {
-  async function workspaceOf(workspaceId: string): Promise<Workspace> {
-    const workspace = await findWorkspace(db, workspaceId);
-    // A member's workspace exists (foreign keys); its absence is a broken store, not a client error.
-    if (!workspace) throw new Error(`workspace ${workspaceId} of a member is missing`);
-    return workspace;
-  }
-
   const reads = {
     async roster(actor: UserActor, query: RosterQuery): Promise<Roster> {
       const workspaceId = memberWorkspaceId(actor);
@@ -123,7 +116,7 @@ export function createRosterService({ db, read, clock, config }: RosterServiceDe
       const cursor = cursorPair(query, ['cursorDisplayName', 'cursorId'], 'querystring');
       const limit = query.limit ?? DEFAULT_ROSTER_LIMIT;
       // The week is the workspace's: its time zone is read first, then the page with each week in one statement.
-      const workspace = await workspaceOf(workspaceId);
+      const workspace = await callerWorkspace(db, workspaceId);
       const now = clock.now();
       const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
       const week = weekPeriod(now, reportingTimeZone(workspace.timezone));
@@ -153,7 +146,7 @@ export function createRosterService({ db, read, clock, config }: RosterServiceDe
       const workspaceId = memberWorkspaceId(actor);
       if (!isUuid(staffId)) throw notFound('The staff member');
       const id = staffId.toLowerCase();
-      const [workspace, profile] = await Promise.all([workspaceOf(workspaceId), findStaffProfile(db, workspaceId, id)]);
+      const [workspace, profile] = await Promise.all([callerWorkspace(db, workspaceId), findStaffProfile(db, workspaceId, id)]);
       if (!profile) throw notFound('The staff member');
       const now = clock.now();
       const cutoff = staleBefore(now, config.shiftTimeoutSeconds);
